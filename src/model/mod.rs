@@ -1,0 +1,134 @@
+//! The spec model: every variable of the Admin UI container, per edition, as data.
+//!
+//! The model is `schemas/spec.toml`, embedded at build time and parsed once. It is the one source of
+//! truth: validation, resolution, renderers, docs and the editor schema all read it, so a variable's
+//! name, default or allowed values are never written in Rust code.
+
+mod condition;
+mod types;
+
+pub use condition::Condition;
+pub use types::{DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType};
+
+use std::sync::OnceLock;
+
+/// The model as shipped in the binary.
+const SPEC_TOML: &str = include_str!("../../schemas/spec.toml");
+
+/// The whole spec model: editions, groups and variables in the spec's order.
+#[derive(Debug)]
+pub struct Model {
+    pub editions: Vec<EditionInfo>,
+    pub groups: Vec<Group>,
+    pub vars: Vec<Var>,
+}
+
+impl Model {
+    /// The embedded model, parsed on first use.
+    pub fn get() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            // The embedded model is checked by the test suite; failing here is a build defect.
+            Model::parse(SPEC_TOML).expect("embedded schemas/spec.toml is a valid spec model")
+        })
+    }
+
+    /// Parses a model from its TOML text and checks its internal consistency.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let raw: types::RawModel = toml::from_str(text).map_err(|e| e.to_string())?;
+        raw.into_model()
+    }
+
+    /// The variables of one edition, in output order.
+    pub fn vars_of(&self, edition: Edition) -> impl Iterator<Item = &Var> {
+        self.vars.iter().filter(move |v| v.editions.contains(&edition))
+    }
+
+    /// The entry of a profile key in an edition, if that edition has it.
+    pub fn var_by_key(&self, key: &str, edition: Edition) -> Option<&Var> {
+        self.vars_of(edition).find(|v| v.key == key)
+    }
+
+    /// Every entry (any edition) with this profile key.
+    pub fn entries_by_key<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a Var> {
+        self.vars.iter().filter(move |v| v.key == key)
+    }
+
+    /// Every entry (any edition) with this env name.
+    pub fn entries_by_env<'a>(&'a self, env: &'a str) -> impl Iterator<Item = &'a Var> {
+        self.vars.iter().filter(move |v| v.env == env)
+    }
+
+    /// The group with this id.
+    pub fn group(&self, id: &str) -> &Group {
+        self.groups
+            .iter()
+            .find(|g| g.id == id)
+            .expect("groups of variables are checked when the model is parsed")
+    }
+
+    /// The edition's facts (image tag).
+    pub fn edition(&self, edition: Edition) -> &EditionInfo {
+        self.editions
+            .iter()
+            .find(|e| e.id == edition)
+            .expect("both editions are checked when the model is parsed")
+    }
+
+    /// Every distinct env name, in model order.
+    pub fn env_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for var in &self.vars {
+            if !names.contains(&var.env.as_str()) {
+                names.push(&var.env);
+            }
+        }
+        names
+    }
+
+    /// Every distinct profile key, in model order.
+    pub fn keys(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = Vec::new();
+        for var in &self.vars {
+            if !keys.contains(&var.key.as_str()) {
+                keys.push(&var.key);
+            }
+        }
+        keys
+    }
+
+    /// Variables that select groups (`config.adapter`, ...), in model order, for one edition.
+    pub fn selectors(&self, edition: Edition) -> impl Iterator<Item = &Var> {
+        self.vars_of(edition).filter(|v| v.selector)
+    }
+
+    /// The first variable whose type is the hybrid mapping, for one edition.
+    pub fn var_of_type(&self, edition: Edition, ty: VarType) -> Option<&Var> {
+        self.vars_of(edition).find(|v| v.ty == ty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_model_parses() {
+        let model = Model::get();
+        assert_eq!(model.env_names().len(), 71);
+    }
+
+    #[test]
+    fn a_var_with_an_unknown_group_is_rejected() {
+        let text = SPEC_TOML.replacen("group = \"config\"\n", "group = \"nope\"\n", 1);
+        let err = Model::parse(&text).unwrap_err();
+        assert!(err.contains("nope"), "{err}");
+    }
+
+    #[test]
+    fn a_default_outside_the_allowed_values_is_rejected() {
+        let text = SPEC_TOML.replacen("default = \"consul\"", "default = \"etcd\"", 1);
+        let err = Model::parse(&text).unwrap_err();
+        assert!(err.contains("etcd"), "{err}");
+    }
+}

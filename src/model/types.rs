@@ -1,0 +1,370 @@
+//! Types of the spec model, and their reading from `schemas/spec.toml`.
+
+use super::Condition;
+use serde::Deserialize;
+use std::fmt;
+
+/// One of the two editions of the container's configuration surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+pub enum Edition {
+    A,
+    B,
+}
+
+impl Edition {
+    pub const ALL: [Edition; 2] = [Edition::A, Edition::B];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Edition::A => "A",
+            Edition::B => "B",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Edition> {
+        match text {
+            "A" => Some(Edition::A),
+            "B" => Some(Edition::B),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Facts of one edition that are not variables.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditionInfo {
+    pub id: Edition,
+    /// The unstable image tag the spec names for this edition.
+    pub image_tag: String,
+}
+
+/// A set of variables chosen together, with the conditions (any of) under which it applies.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    pub id: String,
+    pub title: String,
+    /// The spec section that documents it.
+    pub section: String,
+    /// Empty: the group always applies.
+    #[serde(default)]
+    pub when: Vec<Condition>,
+}
+
+/// How a variable's value is checked and written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VarType {
+    String,
+    Enum,
+    Bool,
+    Port,
+    Integer,
+    /// An absolute http(s) URL.
+    Url,
+    /// An absolute http(s) URL without a trailing slash.
+    BaseUrl,
+    /// A bare host name or IP address.
+    Hostname,
+    /// `host:port`.
+    HostPort,
+    /// A URL path starting with `/`.
+    UrlPath,
+    /// The path of a file the container reads.
+    File,
+    /// A list of plugin names, written comma-joined.
+    PluginList,
+    /// The hybrid persistence mapping, written as compact JSON.
+    HybridMapping,
+    /// A secret value, never written in clear text unless asked.
+    Secret,
+}
+
+impl VarType {
+    /// The words used in messages and docs for what a value of this type must be.
+    pub fn describe(self) -> &'static str {
+        match self {
+            VarType::String => "a string",
+            VarType::Enum => "one of the allowed values",
+            VarType::Bool => "a boolean (true or false, without quotes)",
+            VarType::Port => "a port number (an integer from 1 to 65535, without quotes)",
+            VarType::Integer => "a positive integer (without quotes)",
+            VarType::Url => "an absolute http:// or https:// URL",
+            VarType::BaseUrl => "an absolute http:// or https:// URL without a trailing slash",
+            VarType::Hostname => "a bare host name or IP address (no scheme, no port, no path)",
+            VarType::HostPort => "host:port",
+            VarType::UrlPath => "a URL path starting with /",
+            VarType::File => "an absolute file path inside the container",
+            VarType::PluginList => "a list of plugin names",
+            VarType::HybridMapping => "a table of the six data categories",
+            VarType::Secret => {
+                "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
+            }
+        }
+    }
+
+    /// The short type name shown in docs and `explain`.
+    pub fn name(self) -> &'static str {
+        match self {
+            VarType::String => "string",
+            VarType::Enum => "enum",
+            VarType::Bool => "boolean",
+            VarType::Port => "port",
+            VarType::Integer => "integer",
+            VarType::Url => "URL",
+            VarType::BaseUrl => "base URL",
+            VarType::Hostname => "host name",
+            VarType::HostPort => "host:port",
+            VarType::UrlPath => "URL path",
+            VarType::File => "file path",
+            VarType::PluginList => "list of plugin names",
+            VarType::HybridMapping => "hybrid mapping",
+            VarType::Secret => "secret",
+        }
+    }
+}
+
+/// The unit of an integer variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Unit {
+    #[serde(rename = "ms")]
+    Milliseconds,
+    #[serde(rename = "s")]
+    Seconds,
+}
+
+impl Unit {
+    pub fn words(self) -> &'static str {
+        match self {
+            Unit::Milliseconds => "milliseconds",
+            Unit::Seconds => "seconds",
+        }
+    }
+}
+
+/// What kind of file a file-path variable names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    Certificate,
+    Key,
+    Secret,
+}
+
+impl FileKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Certificate => "certificate",
+            FileKind::Key => "private key",
+            FileKind::Secret => "secret",
+        }
+    }
+}
+
+/// A variable's default as the spec gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// A value (possibly the empty string).
+    Value(String),
+    /// The spec says "not shown": svcgen must not invent one.
+    NotShown,
+    /// The spec says the variable is unset by default.
+    Unset,
+    /// The container has a fixed default that the spec does not show.
+    Hidden,
+}
+
+impl DefaultValue {
+    /// The value the container falls back to, when the spec shows one.
+    pub fn value(&self) -> Option<&str> {
+        match self {
+            DefaultValue::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// How docs and `explain` describe it.
+    pub fn describe(&self) -> String {
+        match self {
+            DefaultValue::Value(v) if v.is_empty() => "empty string".to_string(),
+            DefaultValue::Value(v) => format!("`{v}`"),
+            DefaultValue::NotShown => "not shown".to_string(),
+            DefaultValue::Unset => "unset".to_string(),
+            DefaultValue::Hidden => "a fixed default word (not shown)".to_string(),
+        }
+    }
+}
+
+/// One variable in one or both editions.
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub env: String,
+    pub key: String,
+    pub group: String,
+    pub editions: Vec<Edition>,
+    pub ty: VarType,
+    pub default: DefaultValue,
+    /// Allowed values; `None` when there is no list (or the spec does not show it).
+    pub allowed: Option<Vec<String>>,
+    /// True when the spec says the allowed values are "not shown".
+    pub allowed_not_shown: bool,
+    pub unit: Option<Unit>,
+    pub min: Option<i64>,
+    pub file: Option<FileKind>,
+    pub secret: bool,
+    pub selector: bool,
+    pub restart: Option<String>,
+    pub mapping_keys: Vec<String>,
+    pub meaning: String,
+    pub note: Option<String>,
+}
+
+impl Var {
+    /// The key's last segment (`port` of `config.consul.port`).
+    pub fn leaf(&self) -> &str {
+        self.key.rsplit('.').next().unwrap_or(&self.key)
+    }
+
+    /// The editions as shown to people: "A", "B" or "A, B".
+    pub fn editions_text(&self) -> String {
+        self.editions
+            .iter()
+            .map(|e| e.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawModel {
+    edition: Vec<EditionInfo>,
+    group: Vec<Group>,
+    var: Vec<RawVar>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVar {
+    env: String,
+    key: String,
+    group: String,
+    editions: Vec<Edition>,
+    #[serde(rename = "type")]
+    ty: VarType,
+    default: Option<String>,
+    default_state: Option<String>,
+    allowed: Option<Vec<String>>,
+    allowed_state: Option<String>,
+    unit: Option<Unit>,
+    min: Option<i64>,
+    file: Option<FileKind>,
+    #[serde(default)]
+    secret: bool,
+    #[serde(default)]
+    selector: bool,
+    restart: Option<String>,
+    #[serde(default)]
+    mapping_keys: Vec<String>,
+    meaning: String,
+    note: Option<String>,
+}
+
+impl RawModel {
+    pub(super) fn into_model(self) -> Result<super::Model, String> {
+        for edition in Edition::ALL {
+            if !self.edition.iter().any(|e| e.id == edition) {
+                return Err(format!("edition {edition} is missing"));
+            }
+        }
+        let mut vars = Vec::with_capacity(self.var.len());
+        for raw in self.var {
+            let var = raw.into_var()?;
+            if !self.group.iter().any(|g| g.id == var.group) {
+                return Err(format!("{}: unknown group `{}`", var.env, var.group));
+            }
+            vars.push(var);
+        }
+        for (i, var) in vars.iter().enumerate() {
+            for other in &vars[..i] {
+                let shared = var.editions.iter().any(|e| other.editions.contains(e));
+                if shared && (other.env == var.env || other.key == var.key) {
+                    return Err(format!("{} is defined twice for one edition", var.env));
+                }
+            }
+        }
+        Ok(super::Model {
+            editions: self.edition,
+            groups: self.group,
+            vars,
+        })
+    }
+}
+
+impl RawVar {
+    fn into_var(self) -> Result<Var, String> {
+        let env = self.env;
+        let default = match (self.default, self.default_state.as_deref()) {
+            (Some(v), None) => DefaultValue::Value(v),
+            (None, Some("not-shown")) => DefaultValue::NotShown,
+            (None, Some("unset")) => DefaultValue::Unset,
+            (None, Some("hidden")) => DefaultValue::Hidden,
+            _ => {
+                return Err(format!(
+                    "{env}: give exactly one of `default` or `default_state` (not-shown, unset, hidden)"
+                ));
+            }
+        };
+        let allowed_not_shown = match self.allowed_state.as_deref() {
+            None => false,
+            Some("not-shown") => true,
+            Some(other) => return Err(format!("{env}: unknown allowed_state `{other}`")),
+        };
+        if self.ty == VarType::Enum {
+            let allowed = self.allowed.as_ref().ok_or(format!("{env}: an enum needs `allowed`"))?;
+            if let DefaultValue::Value(v) = &default
+                && !allowed.contains(v)
+            {
+                return Err(format!("{env}: default `{v}` is not an allowed value"));
+            }
+        }
+        if self.ty == VarType::Integer && (self.unit.is_none() || self.min.is_none()) {
+            return Err(format!("{env}: an integer needs `unit` and `min`"));
+        }
+        if self.ty == VarType::File && self.file.is_none() {
+            return Err(format!("{env}: a file path needs `file` (its kind)"));
+        }
+        if self.ty == VarType::HybridMapping && (self.mapping_keys.is_empty() || self.allowed.is_none()) {
+            return Err(format!("{env}: a hybrid mapping needs `mapping_keys` and `allowed`"));
+        }
+        if self.editions.is_empty() {
+            return Err(format!("{env}: no edition"));
+        }
+        Ok(Var {
+            env,
+            key: self.key,
+            group: self.group,
+            editions: self.editions,
+            ty: self.ty,
+            default,
+            allowed: self.allowed,
+            allowed_not_shown,
+            unit: self.unit,
+            min: self.min,
+            file: self.file,
+            secret: self.secret,
+            selector: self.selector,
+            restart: self.restart,
+            mapping_keys: self.mapping_keys,
+            meaning: self.meaning,
+            note: self.note,
+        })
+    }
+}
