@@ -5,3 +5,8 @@
 //! a module with one job; data flows one way.
 
 pub mod model;
+pub mod diag;
+pub mod profile;
+pub mod source;
+pub mod suggest;
+pub mod resolve;

@@ -8,7 +8,7 @@ mod condition;
 mod types;
 
 pub use condition::Condition;
-pub use types::{DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType};
+pub use types::{BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType};
 
 use std::sync::OnceLock;
 
@@ -18,6 +18,7 @@ const SPEC_TOML: &str = include_str!("../../schemas/spec.toml");
 /// The whole spec model: editions, groups and variables in the spec's order.
 #[derive(Debug)]
 pub struct Model {
+    pub backends: BackendRule,
     pub editions: Vec<EditionInfo>,
     pub groups: Vec<Group>,
     pub vars: Vec<Var>,

@@ -2,6 +2,7 @@
 
 use super::Condition;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// One of the two editions of the container's configuration surface.
@@ -45,8 +46,20 @@ pub struct EditionInfo {
     pub image_tag: String,
 }
 
-/// A set of variables chosen together, with the conditions (any of) under which it applies.
+/// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackendRule {
+    /// The key naming one backend (`persistence.type`).
+    pub selector: String,
+    /// The key of the per-category mapping (`persistence.hybrid`).
+    pub mapping: String,
+    /// The selector value that defers to the mapping (`hybrid`).
+    pub mixed: String,
+}
+
+/// A set of variables chosen together, with the conditions (any of) under which it applies.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Group {
     pub id: String,
@@ -203,7 +216,7 @@ impl DefaultValue {
 }
 
 /// One variable in one or both editions.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Var {
     pub env: String,
     pub key: String,
@@ -221,6 +234,12 @@ pub struct Var {
     pub secret: bool,
     pub selector: bool,
     pub restart: Option<String>,
+    /// A value must be given whenever the variable applies.
+    pub required: bool,
+    /// Profile key of a variable this one should not exceed.
+    pub not_above: Option<String>,
+    /// Other names users write for allowed values (`postgres` for `pgsql`).
+    pub aliases: BTreeMap<String, String>,
     pub mapping_keys: Vec<String>,
     pub meaning: String,
     pub note: Option<String>,
@@ -245,6 +264,7 @@ impl Var {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
+    backends: BackendRule,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
     var: Vec<RawVar>,
@@ -271,6 +291,11 @@ struct RawVar {
     #[serde(default)]
     selector: bool,
     restart: Option<String>,
+    #[serde(default)]
+    required: bool,
+    not_above: Option<String>,
+    #[serde(default)]
+    aliases: BTreeMap<String, String>,
     #[serde(default)]
     mapping_keys: Vec<String>,
     meaning: String,
@@ -300,7 +325,13 @@ impl RawModel {
                 }
             }
         }
+        for key in [&self.backends.selector, &self.backends.mapping] {
+            if !vars.iter().any(|v| &v.key == key) {
+                return Err(format!("backends: no variable has the key `{key}`"));
+            }
+        }
         Ok(super::Model {
+            backends: self.backends,
             editions: self.edition,
             groups: self.group,
             vars,
@@ -362,6 +393,9 @@ impl RawVar {
             secret: self.secret,
             selector: self.selector,
             restart: self.restart,
+            required: self.required,
+            not_above: self.not_above,
+            aliases: self.aliases,
             mapping_keys: self.mapping_keys,
             meaning: self.meaning,
             note: self.note,

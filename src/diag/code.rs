@@ -1,0 +1,172 @@
+//! Stable diagnostic codes. Codes are never reused; a retired code keeps its number.
+
+use super::Severity;
+
+/// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// The profile is not valid TOML (including duplicate keys) or not UTF-8.
+    TomlSyntax,
+    /// `edition` is missing or is not "A" or "B".
+    Edition,
+    /// A key or table the profile format does not have.
+    UnknownKey,
+    /// A key that exists only in the other edition.
+    OtherEdition,
+    /// A value of the wrong TOML type.
+    WrongType,
+    /// A value outside the allowed set.
+    NotAllowed,
+    /// A number out of range.
+    OutOfRange,
+    /// A string of the wrong form (URL, host name, path, host:port).
+    BadFormat,
+    /// `persistence.type = "hybrid"` without a mapping.
+    HybridMissing,
+    /// A hybrid mapping lacks one of its keys.
+    HybridKeyMissing,
+    /// A hybrid mapping has a key that is not a data category.
+    HybridKeyUnknown,
+    /// A value another setting makes necessary is missing.
+    Required,
+    /// A plugin name that cannot be one.
+    PluginName,
+    /// An `[env]` name that is not a valid environment variable name.
+    EnvName,
+    /// An `[env]` name that is a spec variable: use its profile key.
+    EnvIsSpecVar,
+    /// A value a target cannot write without changing it.
+    Unwritable,
+    /// A secret reference that cannot be read.
+    SecretUnavailable,
+    /// A control character (NUL, ...) in a value.
+    ControlChar,
+    /// Settings of a group that is not chosen.
+    NotApplied,
+    /// `wait.sleep_duration` is above `wait.max_time`.
+    SleepAboveMax,
+    /// The secret manager runs on the container's fixed default passphrase.
+    DefaultPassphrase,
+    /// TLS without certificate verification.
+    TlsUnverified,
+    /// Plain http to a host that is not this machine.
+    PlainHttp,
+    /// A variable outside the spec, passed through.
+    EnvPassthrough,
+    /// A secret written in clear text in the profile.
+    SecretInProfile,
+}
+
+impl Code {
+    pub const ALL: [Code; 25] = [
+        Code::TomlSyntax,
+        Code::Edition,
+        Code::UnknownKey,
+        Code::OtherEdition,
+        Code::WrongType,
+        Code::NotAllowed,
+        Code::OutOfRange,
+        Code::BadFormat,
+        Code::HybridMissing,
+        Code::HybridKeyMissing,
+        Code::HybridKeyUnknown,
+        Code::Required,
+        Code::PluginName,
+        Code::EnvName,
+        Code::EnvIsSpecVar,
+        Code::Unwritable,
+        Code::SecretUnavailable,
+        Code::ControlChar,
+        Code::NotApplied,
+        Code::SleepAboveMax,
+        Code::DefaultPassphrase,
+        Code::TlsUnverified,
+        Code::PlainHttp,
+        Code::EnvPassthrough,
+        Code::SecretInProfile,
+    ];
+
+    /// The stable code, e.g. `E0201`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Code::TomlSyntax => "E0100",
+            Code::Edition => "E0200",
+            Code::UnknownKey => "E0201",
+            Code::OtherEdition => "E0202",
+            Code::WrongType => "E0203",
+            Code::NotAllowed => "E0204",
+            Code::OutOfRange => "E0205",
+            Code::BadFormat => "E0206",
+            Code::HybridMissing => "E0207",
+            Code::HybridKeyMissing => "E0208",
+            Code::HybridKeyUnknown => "E0209",
+            Code::Required => "E0210",
+            Code::PluginName => "E0211",
+            Code::EnvName => "E0212",
+            Code::EnvIsSpecVar => "E0213",
+            Code::Unwritable => "E0214",
+            Code::SecretUnavailable => "E0215",
+            Code::ControlChar => "E0216",
+            Code::NotApplied => "W0301",
+            Code::SleepAboveMax => "W0302",
+            Code::DefaultPassphrase => "W0303",
+            Code::TlsUnverified => "W0304",
+            Code::PlainHttp => "W0305",
+            Code::EnvPassthrough => "W0306",
+            Code::SecretInProfile => "W0307",
+        }
+    }
+
+    /// A readable name for the code, used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::TomlSyntax => "toml-syntax",
+            Code::Edition => "edition",
+            Code::UnknownKey => "unknown-key",
+            Code::OtherEdition => "other-edition",
+            Code::WrongType => "wrong-type",
+            Code::NotAllowed => "not-allowed",
+            Code::OutOfRange => "out-of-range",
+            Code::BadFormat => "bad-format",
+            Code::HybridMissing => "hybrid-missing",
+            Code::HybridKeyMissing => "hybrid-key-missing",
+            Code::HybridKeyUnknown => "hybrid-key-unknown",
+            Code::Required => "required",
+            Code::PluginName => "plugin-name",
+            Code::EnvName => "env-name",
+            Code::EnvIsSpecVar => "env-is-spec-var",
+            Code::Unwritable => "unwritable",
+            Code::SecretUnavailable => "secret-unavailable",
+            Code::ControlChar => "control-char",
+            Code::NotApplied => "not-applied",
+            Code::SleepAboveMax => "sleep-above-max",
+            Code::DefaultPassphrase => "default-passphrase",
+            Code::TlsUnverified => "tls-unverified",
+            Code::PlainHttp => "plain-http",
+            Code::EnvPassthrough => "env-passthrough",
+            Code::SecretInProfile => "secret-in-profile",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        if self.id().starts_with('W') {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let ids: HashSet<_> = Code::ALL.iter().map(|c| c.id()).collect();
+        let names: HashSet<_> = Code::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(ids.len(), Code::ALL.len());
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+}

@@ -1,0 +1,38 @@
+//! Diagnostics for machines: a JSON array, one object per diagnostic.
+
+use super::Diagnostics;
+use crate::source::Sources;
+use serde_json::{Value, json};
+
+/// The diagnostics as a JSON array (code, name, severity, message, file, line, column, end_line,
+/// end_column, label, help).
+pub fn to_json(diagnostics: &Diagnostics, sources: &Sources) -> Value {
+    let items = diagnostics
+        .items
+        .iter()
+        .map(|d| {
+            let (file, start, end) = match d.origin {
+                Some(o) => (
+                    Some(sources.get(o.source).name.clone()),
+                    Some(sources.line_col(o.source, o.start)),
+                    Some(sources.line_col(o.source, o.end)),
+                ),
+                None => (None, None, None),
+            };
+            json!({
+                "code": d.code.id(),
+                "name": d.code.name(),
+                "severity": d.severity().as_str(),
+                "message": d.message,
+                "file": file,
+                "line": start.map(|p| p.line),
+                "column": start.map(|p| p.column),
+                "end_line": end.map(|p| p.line),
+                "end_column": end.map(|p| p.column),
+                "label": d.label,
+                "help": if d.help.is_empty() { Value::Null } else { Value::from(d.help.join("\n")) },
+            })
+        })
+        .collect();
+    Value::Array(items)
+}

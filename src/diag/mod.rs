@@ -1,0 +1,134 @@
+//! Errors and warnings about user input: data only. Printing lives in `human` and `json`.
+//!
+//! Every problem svcgen finds in a profile is a [`Diagnostic`] with a stable [`Code`], so scripts
+//! and docs can refer to it; all of them are collected before anything is reported.
+
+mod code;
+pub mod human;
+pub mod json;
+
+pub use code::Code;
+
+use crate::source::Origin;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One problem: what, where, and what would be accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    /// The key or value at fault; `None` for problems of the whole input (no file yet).
+    pub origin: Option<Origin>,
+    /// Short text under the caret.
+    pub label: Option<String>,
+    /// What would be accepted, "did you mean", how to fix.
+    pub help: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            message: message.into(),
+            origin: None,
+            label: None,
+            help: Vec::new(),
+        }
+    }
+
+    pub fn at(mut self, origin: Origin) -> Diagnostic {
+        self.origin = Some(origin);
+        self
+    }
+
+    pub fn at_opt(mut self, origin: Option<Origin>) -> Diagnostic {
+        self.origin = origin;
+        self
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help.push(help.into());
+        self
+    }
+
+    /// Adds "did you mean `x`?" when there is a suggestion.
+    pub fn suggest(self, suggestion: Option<&str>) -> Diagnostic {
+        match suggestion {
+            Some(s) => self.help(format!("did you mean `{s}`?")),
+            None => self,
+        }
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+}
+
+/// The diagnostics of one run, in the order they were found.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Sorts by source position, keeping diagnostics without a position last, so that output
+    /// reads top to bottom whatever order the checks ran in.
+    pub fn sort(&mut self) {
+        self.items.sort_by_key(|d| {
+            d.origin
+                .map_or((1, usize::MAX, usize::MAX), |o| (0, source_index(o), o.start))
+        });
+    }
+}
+
+fn source_index(origin: Origin) -> usize {
+    origin.source.index()
+}

@@ -1,0 +1,188 @@
+//! Reading a profile file into a [`Table`] with origins, reporting syntax errors as diagnostics.
+
+use super::{Entry, Node, Table, Value};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::{Origin, SourceId, Sources};
+use std::path::Path;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+/// Deepest nesting of arrays and tables accepted; a profile never needs more than four.
+pub const MAX_DEPTH: usize = 32;
+
+/// Why a profile could not be read at all (exit code 2), as opposed to being invalid (exit 1).
+#[derive(Debug)]
+pub struct ReadError(pub String);
+
+/// Reads and parses a profile file. I/O problems are a [`ReadError`]; bad content is diagnostics.
+pub fn load_file(
+    path: &Path,
+    sources: &mut Sources,
+) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
+    let display = path.display().to_string();
+    if path.is_dir() {
+        return Err(ReadError(format!("{display}: is a directory, not a profile file")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    Ok(parse_bytes(display, bytes, sources))
+}
+
+/// Parses profile bytes that came from `name` (UTF-8 is checked here, with the position of the
+/// first bad byte).
+pub fn parse_bytes(
+    name: String,
+    bytes: Vec<u8>,
+    sources: &mut Sources,
+) -> (SourceId, Result<Table, Diagnostics>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => parse_text(name, text, sources),
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            let id = sources.add(name, text);
+            let mut diagnostics = Diagnostics::default();
+            diagnostics.push(
+                Diagnostic::new(Code::TomlSyntax, "the profile is not valid UTF-8")
+                    .at(Origin::new(id, at..at + 1))
+                    .label("invalid byte here")
+                    .help("TOML files must be UTF-8 encoded"),
+            );
+            (id, Err(diagnostics))
+        }
+    }
+}
+
+/// Parses profile text, collecting every syntax error the parser can recover from.
+pub fn parse_text(
+    name: String,
+    text: String,
+    sources: &mut Sources,
+) -> (SourceId, Result<Table, Diagnostics>) {
+    let id = sources.add(name, text);
+    let text = sources.get(id).text.as_str();
+    let mut diagnostics = Diagnostics::default();
+    if let Some(nul) = text.find('\0') {
+        diagnostics.push(
+            Diagnostic::new(Code::TomlSyntax, "the profile contains a NUL byte")
+                .at(Origin::new(id, nul..nul + 1))
+                .help("a TOML file cannot contain NUL; is this a binary file?"),
+        );
+        return (id, Err(diagnostics));
+    }
+    let (document, errors) = DeTable::parse_recoverable(text);
+    for error in errors {
+        let span = error.span().unwrap_or(0..0);
+        diagnostics.push(
+            Diagnostic::new(Code::TomlSyntax, first_line(error.message()))
+                .at(Origin::new(id, span))
+                .label("TOML syntax"),
+        );
+    }
+    if !diagnostics.is_empty() {
+        return (id, Err(diagnostics));
+    }
+    let table = convert_table(document.into_inner(), id, 0, &mut diagnostics);
+    if diagnostics.has_errors() {
+        (id, Err(diagnostics))
+    } else {
+        (id, Ok(table))
+    }
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or("invalid TOML").trim().to_string()
+}
+
+fn convert_table(table: DeTable<'_>, id: SourceId, depth: usize, diags: &mut Diagnostics) -> Table {
+    let mut entries = Vec::with_capacity(table.len());
+    for (key, value) in table {
+        let key_origin = Origin::new(id, key.span());
+        let node = convert_value(value, id, depth + 1, diags);
+        entries.push(Entry {
+            key: key.into_inner().into_owned(),
+            key_origin,
+            node,
+        });
+    }
+    Table { entries }
+}
+
+fn convert_value(value: Spanned<DeValue<'_>>, id: SourceId, depth: usize, diags: &mut Diagnostics) -> Node {
+    let origin = Origin::new(id, value.span());
+    if depth > MAX_DEPTH {
+        diags.push(
+            Diagnostic::new(Code::TomlSyntax, format!("values are nested more than {MAX_DEPTH} levels deep"))
+                .at(origin)
+                .help("a profile needs at most a few levels of tables"),
+        );
+        return Node { value: Value::Bool(false), origin };
+    }
+    let value = match value.into_inner() {
+        DeValue::String(s) => Value::String(s.into_owned()),
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(n) => Value::Integer(n),
+            Err(_) => {
+                diags.push(
+                    Diagnostic::new(Code::TomlSyntax, "integer does not fit in 64 bits")
+                        .at(origin)
+                        .label("too large"),
+                );
+                Value::Integer(0)
+            }
+        },
+        DeValue::Float(f) => Value::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
+        DeValue::Boolean(b) => Value::Bool(b),
+        DeValue::Datetime(d) => Value::Datetime(d.to_string()),
+        DeValue::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| convert_value(item, id, depth + 1, diags))
+                .collect(),
+        ),
+        DeValue::Table(table) => Value::Table(convert_table(table, id, depth, diags)),
+    };
+    Node { value, origin }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Table, Diagnostics> {
+        let mut sources = Sources::new();
+        parse_text("p.toml".into(), text.into(), &mut sources).1
+    }
+
+    #[test]
+    fn keeps_keys_in_order_with_origins() {
+        let table = parse("b = 1\na = \"x\"\n[t]\nk = true\n").unwrap();
+        let keys: Vec<_> = table.entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["b", "a", "t"]);
+        let a = table.get("a").unwrap();
+        assert_eq!(a.key_origin.span(), 6..7);
+        assert_eq!(a.node.origin.span(), 10..13);
+        assert_eq!(table.get_path("t.k").unwrap().node.value, Value::Bool(true));
+    }
+
+    #[test]
+    fn duplicate_keys_are_syntax_errors() {
+        let diags = parse("a = 1\na = 2\n").unwrap_err();
+        assert_eq!(diags.items[0].code, Code::TomlSyntax);
+        assert!(diags.items[0].message.contains("duplicate"), "{:?}", diags.items);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let text = format!("a = {}{}\n", "[".repeat(200), "]".repeat(200));
+        let diags = parse(&text).unwrap_err();
+        assert!(diags.has_errors());
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_at_the_bad_byte() {
+        let mut sources = Sources::new();
+        let (_, result) = parse_bytes("p.toml".into(), b"a = \"\xff\"\n".to_vec(), &mut sources);
+        let diags = result.unwrap_err();
+        assert_eq!(diags.items[0].origin.unwrap().start, 5);
+    }
+}

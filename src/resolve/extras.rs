@@ -1,0 +1,106 @@
+//! The `[env]` table: variables outside the spec, passed through as they are.
+
+use super::convert::is_env_name;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{Edition, Model};
+use crate::profile::{Entry, Value};
+use crate::source::Origin;
+use crate::suggest::did_you_mean;
+
+/// A variable outside the spec, passed through.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    pub name: String,
+    pub value: String,
+    pub origin: Origin,
+}
+
+/// Reads the `[env]` table's entries, with a warning for each and "did you mean" for near names.
+pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnostics) -> Vec<Extra> {
+    let table = match &env.node.value {
+        Value::Table(t) => t,
+        other => {
+            diags.push(
+                Diagnostic::new(Code::WrongType, format!("`env` must be a table, found {}", other.type_name()))
+                    .at(env.node.origin)
+                    .label("expected a table")
+                    .help("write [env] and then NAME = \"value\" lines"),
+            );
+            return Vec::new();
+        }
+    };
+    let names = model.env_names();
+    let mut out = Vec::new();
+    for entry in &table.entries {
+        let name = &entry.key;
+        if !is_env_name(name) {
+            diags.push(
+                Diagnostic::new(Code::EnvName, format!("`{name}` is not a valid environment variable name"))
+                    .at(entry.key_origin)
+                    .label("invalid name")
+                    .help("use letters, digits and `_`, not starting with a digit"),
+            );
+            continue;
+        }
+        if let Some(var) = model.entries_by_env(name).find(|v| v.editions.contains(&edition)) {
+            diags.push(
+                Diagnostic::new(
+                    Code::EnvIsSpecVar,
+                    format!("`{name}` is a variable of the spec: set it with its profile key"),
+                )
+                .at(entry.key_origin)
+                .label("spec variable")
+                .help(format!("use `{}` instead", var.key)),
+            );
+            continue;
+        }
+        if let Some(var) = model.entries_by_env(name).next() {
+            diags.push(
+                Diagnostic::new(
+                    Code::OtherEdition,
+                    format!("`{name}` exists only in edition {}; this profile is edition {edition}", var.editions_text()),
+                )
+                .at(entry.key_origin)
+                .label(format!("edition {} only", var.editions_text())),
+            );
+            continue;
+        }
+        let value = match &entry.node.value {
+            Value::String(s) => s.clone(),
+            Value::Integer(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            other => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::WrongType,
+                        format!("`env.{name}` must be a string, integer or boolean, found {}", other.type_name()),
+                    )
+                    .at(entry.node.origin)
+                    .label("expected a string"),
+                );
+                continue;
+            }
+        };
+        if value.contains('\0') {
+            diags.push(
+                Diagnostic::new(Code::ControlChar, format!("`env.{name}` contains a NUL character"))
+                    .at(entry.node.origin)
+                    .help("environment variables cannot hold NUL"),
+            );
+            continue;
+        }
+        let near = did_you_mean(name, names.iter().copied());
+        let message = match near {
+            Some(_) => format!("`{name}` is not a variable of the spec; it is passed through as it is"),
+            None => format!("`{name}` is not a variable of the spec; it is passed through unchecked"),
+        };
+        diags.push(
+            Diagnostic::new(Code::EnvPassthrough, message)
+                .at(entry.key_origin)
+                .label("not in the spec")
+                .suggest(near),
+        );
+        out.push(Extra { name: name.clone(), value, origin: entry.node.origin });
+    }
+    out
+}

@@ -1,0 +1,256 @@
+//! Checks of string forms: URLs, host names, `host:port`, URL paths, file paths, plugin names.
+//!
+//! Each check returns what is wrong and, when it can tell, the value the user probably meant.
+
+/// What is wrong with a string, and a likely fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    pub suggestion: Option<String>,
+}
+
+fn problem(message: impl Into<String>) -> Problem {
+    Problem {
+        message: message.into(),
+        suggestion: None,
+    }
+}
+
+fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Problem {
+    Problem {
+        message: message.into(),
+        suggestion: Some(suggestion.into()),
+    }
+}
+
+/// An absolute http(s) URL; `base` forbids a trailing slash.
+pub fn url(value: &str, base: bool) -> Result<(), Problem> {
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem("a URL cannot contain spaces or control characters"));
+    }
+    let Some((scheme, rest)) = value.split_once("://") else {
+        return Err(problem_with(
+            "not an absolute URL: it has no http:// or https:// scheme",
+            format!("https://{value}"),
+        ));
+    };
+    if scheme != "http" && scheme != "https" {
+        let fixed = format!("https://{rest}");
+        return Err(problem_with(format!("scheme `{scheme}` is not http or https"), fixed));
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host_only, port) = split_port(host);
+    if host_only.is_empty() {
+        return Err(problem("the URL has no host"));
+    }
+    hostname(host_only).map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
+    if let Some(port) = port {
+        port_text(port)?;
+    }
+    if base && value.ends_with('/') {
+        return Err(problem_with(
+            "a base URL must not end with a slash",
+            value.trim_end_matches('/').to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Splits `host:port` (IPv6 in brackets allowed) into host and port text.
+fn split_port(host: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = host.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((h, tail)) => (h, tail.strip_prefix(':')),
+            None => (host, None),
+        };
+    }
+    match host.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') => (h, Some(p)),
+        _ => (host, None),
+    }
+}
+
+fn port_text(port: &str) -> Result<u16, Problem> {
+    match port.parse::<u32>() {
+        Ok(n) if (1..=65535).contains(&n) => Ok(n as u16),
+        _ => Err(problem(format!("`{port}` is not a port number from 1 to 65535"))),
+    }
+}
+
+/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path.
+pub fn hostname(value: &str) -> Result<(), Problem> {
+    if value.is_empty() {
+        return Err(problem("the host name is empty"));
+    }
+    if let Some((_, rest)) = value.split_once("://") {
+        let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
+        return Err(problem_with("a bare host name has no scheme", host));
+    }
+    if value.contains('/') {
+        let host = value.split('/').next().unwrap_or("");
+        return Err(problem_with("a bare host name has no path", host));
+    }
+    if value.parse::<std::net::Ipv6Addr>().is_ok() {
+        return Ok(());
+    }
+    if let Some((host, _)) = value.split_once(':') {
+        return Err(problem_with("a bare host name has no port (the port has its own key)", host));
+    }
+    let labels_ok = value.len() <= 253
+        && value.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        });
+    if labels_ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a host name: use letters, digits, `-` and `.` (or an IP address)",
+        ))
+    }
+}
+
+/// `host:port`.
+pub fn host_port(value: &str) -> Result<(), Problem> {
+    if let Some((_, rest)) = value.split_once("://") {
+        let authority = rest.split('/').next().unwrap_or("");
+        return Err(problem_with("host:port has no scheme", authority));
+    }
+    let (host, port) = split_port(value);
+    let Some(port) = port else {
+        return Err(problem_with("the port is missing", format!("{value}:1636")));
+    };
+    hostname(host)?;
+    port_text(port)?;
+    Ok(())
+}
+
+/// A URL path: starts with `/`, no scheme, no spaces.
+pub fn url_path(value: &str) -> Result<(), Problem> {
+    if value.contains("://") {
+        return Err(problem("an endpoint is a path at the token server, not a full URL"));
+    }
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem("a URL path cannot contain spaces or control characters"));
+    }
+    if !value.starts_with('/') {
+        return Err(problem_with("a URL path must start with `/`", format!("/{value}")));
+    }
+    Ok(())
+}
+
+/// An absolute file path in the container.
+pub fn file_path(value: &str) -> Result<(), Problem> {
+    if value.chars().any(char::is_control) {
+        return Err(problem("a file path cannot contain control characters"));
+    }
+    if !value.starts_with('/') {
+        return Err(problem(
+            "the container reads this path: it must be absolute (start with `/`)",
+        ));
+    }
+    Ok(())
+}
+
+/// One plugin name: the archive name without `.zip`.
+pub fn plugin_name(value: &str) -> Result<(), Problem> {
+    if value.is_empty() {
+        return Err(problem("a plugin name cannot be empty"));
+    }
+    if let Some(stem) = value.strip_suffix(".zip") {
+        return Err(problem_with(
+            "write the plugin name without the `.zip` extension",
+            stem,
+        ));
+    }
+    if let Some(bad) = value
+        .chars()
+        .find(|c| matches!(c, '/' | '\\' | ',') || c.is_whitespace() || c.is_control())
+    {
+        return Err(problem(format!(
+            "a plugin name cannot contain {}",
+            match bad {
+                ',' => "`,` (it separates names in SVC_ADMIN_UI_PLUGINS)".to_string(),
+                '/' | '\\' => format!("`{bad}` (it names the archive <name>.zip, not a path)"),
+                _ => "white space or control characters".to_string(),
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).
+pub fn is_loopback_url(value: &str) -> bool {
+    let rest = value.split_once("://").map_or(value, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let (host, _) = split_port(authority);
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert!(url("https://auth.example.org", true).is_ok());
+        assert!(url("http://vault:8200", false).is_ok());
+        assert!(url("http://[::1]:8200/x", false).is_ok());
+        assert_eq!(
+            url("https://auth.example.org/", true).unwrap_err().suggestion.as_deref(),
+            Some("https://auth.example.org")
+        );
+        assert!(url("https://auth.example.org/", false).is_ok());
+        assert_eq!(url("auth.example.org", true).unwrap_err().suggestion.as_deref(), Some("https://auth.example.org"));
+        assert!(url("ftp://x", false).is_err());
+        assert!(url("https://", false).is_err());
+        assert!(url("https://a b", false).is_err());
+        assert!(url("https://host:99999", false).is_err());
+    }
+
+    #[test]
+    fn host_names() {
+        assert!(hostname("auth.example.org").is_ok());
+        assert!(hostname("10.0.0.1").is_ok());
+        assert!(hostname("::1").is_ok());
+        assert_eq!(hostname("https://auth.example.org/x").unwrap_err().suggestion.as_deref(), Some("auth.example.org"));
+        assert_eq!(hostname("auth:443").unwrap_err().suggestion.as_deref(), Some("auth"));
+        assert!(hostname("a b").is_err());
+        assert!(hostname("").is_err());
+    }
+
+    #[test]
+    fn host_ports() {
+        assert!(host_port("ldap:1636").is_ok());
+        assert_eq!(host_port("ldaps://ldap:1636").unwrap_err().suggestion.as_deref(), Some("ldap:1636"));
+        assert!(host_port("ldap").is_err());
+        assert!(host_port("ldap:0").is_err());
+    }
+
+    #[test]
+    fn paths_and_plugins() {
+        assert!(url_path("/svc-auth/restv1/token").is_ok());
+        assert_eq!(url_path("token").unwrap_err().suggestion.as_deref(), Some("/token"));
+        assert!(file_path("/etc/certs/x.crt").is_ok());
+        assert!(file_path("certs/x.crt").is_err());
+        assert!(plugin_name("admin").is_ok());
+        assert_eq!(plugin_name("admin.zip").unwrap_err().suggestion.as_deref(), Some("admin"));
+        for bad in ["a/b", "a\\b", "a,b", "a b", ""] {
+            assert!(plugin_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn loopback() {
+        assert!(is_loopback_url("http://localhost:8200"));
+        assert!(is_loopback_url("http://127.0.0.2:8200"));
+        assert!(is_loopback_url("http://[::1]:8200"));
+        assert!(!is_loopback_url("http://vault:8200"));
+    }
+}

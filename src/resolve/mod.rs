@@ -1,0 +1,258 @@
+//! Resolution: the raw profile checked against the spec model for its edition, giving the one
+//! ordered environment every renderer formats.
+//!
+//! All problems are collected; a [`Resolved`] is only handed out when there is no error, so
+//! renderers never see a half-checked profile.
+
+mod convert;
+mod extras;
+pub mod formats;
+mod groups;
+mod rules;
+mod typed;
+mod walk;
+
+pub use convert::is_env_name;
+pub use extras::Extra;
+pub use typed::{SecretSource, Typed};
+pub use walk::children;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{DefaultValue, Edition, Model, Var};
+use crate::profile::{Table, Value};
+use crate::source::{Origin, SourceId};
+use crate::suggest::did_you_mean;
+use groups::Choices;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Root keys that are not variables.
+pub const RESERVED_KEYS: [&str; 2] = ["edition", "env"];
+
+/// A variable with its value in the resolved environment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedVar {
+    pub var: &'static Var,
+    pub value: Typed,
+    /// Where the value was set; `None` when it is the spec's default.
+    pub origin: Option<Origin>,
+}
+
+impl ResolvedVar {
+    /// True when the value equals the spec's default (set explicitly or not).
+    pub fn is_default(&self) -> bool {
+        self.value.env_text().as_deref() == self.var.default.value()
+    }
+}
+
+/// A checked profile: the edition, and its environment in the model's order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub edition: Edition,
+    pub vars: Vec<ResolvedVar>,
+    /// `[env]` variables outside the spec, in the order written.
+    pub extras: Vec<Extra>,
+}
+
+/// Settings of resolution that do not come from the profile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Folder of the profile: relative secret files are read from there.
+    pub base_dir: Option<&'a Path>,
+}
+
+/// Checks a profile and resolves it. The result is `Some` only when there is no error.
+pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option<Resolved>, Diagnostics) {
+    let model = Model::get();
+    let mut diags = Diagnostics::default();
+    let Some(edition) = edition(table, source, &mut diags) else {
+        diags.sort();
+        return (None, diags);
+    };
+
+    let mut settings = Vec::new();
+    walk::walk(model, edition, table, "", &RESERVED_KEYS, &mut settings, &mut diags);
+
+    let cx = convert::Context { base_dir: options.base_dir };
+    let mut explicit: HashMap<String, (Option<Typed>, Origin)> = HashMap::new();
+    for setting in &settings {
+        let typed = convert::convert(setting.var, setting.entry, &cx, &mut diags);
+        explicit.insert(setting.var.key.clone(), (typed, setting.entry.node.origin));
+    }
+    let key_origins: HashMap<&str, Origin> =
+        settings.iter().map(|s| (s.var.key.as_str(), s.entry.key_origin)).collect();
+
+    let choices = Choices::new(model, edition, &explicit);
+    let mut vars = Vec::new();
+    for var in model.vars_of(edition) {
+        let group = model.group(&var.group);
+        let applies = choices.why_applies(group);
+        let set = explicit.get(&var.key);
+        match (applies, set) {
+            (Err(()), Some(_)) => diags.push(not_applied(var, &group.when, key_origins[var.key.as_str()], &choices)),
+            (Err(()), None) => {}
+            (Ok(_), Some((Some(value), origin))) => {
+                if value.env_text().is_some_and(|t| t.is_empty()) {
+                    if var.required {
+                        diags.push(required(var, applies.ok().flatten(), Some(*origin), &choices, source));
+                    }
+                } else {
+                    vars.push(ResolvedVar { var, value: value.clone(), origin: Some(*origin) });
+                }
+            }
+            (Ok(_), Some((None, _))) => {}
+            (Ok(cause), None) => {
+                if var.required {
+                    diags.push(required(var, cause, None, &choices, source));
+                    continue;
+                }
+                if var.default == DefaultValue::Hidden {
+                    diags.push(hidden_default(var, cause, &choices, source));
+                }
+                if let Some(text) = var.default.value().filter(|t| !t.is_empty()) {
+                    vars.push(ResolvedVar { var, value: Typed::Text(text.to_string()), origin: None });
+                }
+            }
+        }
+    }
+    if let Some(cause) = model.var_by_key(&model.backends.selector, edition) {
+        hybrid_required(model, edition, cause, &explicit, &mut diags);
+    }
+
+    let extras = match table.get("env") {
+        Some(env) => extras::extras(model, edition, env, &mut diags),
+        None => Vec::new(),
+    };
+    let resolved = Resolved { edition, vars, extras };
+    rules::check(&resolved, &mut diags);
+    diags.sort();
+    if diags.has_errors() { (None, diags) } else { (Some(resolved), diags) }
+}
+
+fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<Edition> {
+    let allowed = "edition = \"A\" (image tag 1.0.0_dev line) or edition = \"B\" (0.0.0-nightly line)";
+    let Some(entry) = table.get("edition") else {
+        diags.push(
+            Diagnostic::new(Code::Edition, "the profile does not say its edition")
+                .at(Origin::new(source, 0..0))
+                .label("`edition` is required")
+                .help(format!("add a top-level line {allowed}")),
+        );
+        return None;
+    };
+    let text = match &entry.node.value {
+        Value::String(s) => s.as_str(),
+        other => {
+            diags.push(
+                Diagnostic::new(Code::Edition, format!("`edition` must be a string, found {}", other.type_name()))
+                    .at(entry.node.origin)
+                    .label("expected \"A\" or \"B\"")
+                    .help(allowed),
+            );
+            return None;
+        }
+    };
+    if let Some(edition) = Edition::parse(text) {
+        return Some(edition);
+    }
+    diags.push(
+        Diagnostic::new(Code::Edition, format!("unknown edition \"{text}\""))
+            .at(entry.node.origin)
+            .label("expected \"A\" or \"B\"")
+            .help(allowed)
+            .suggest(did_you_mean(text, ["A", "B"])),
+    );
+    None
+}
+
+fn conditions_text(when: &[crate::model::Condition]) -> String {
+    when.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+}
+
+fn not_applied(var: &Var, when: &[crate::model::Condition], origin: Origin, choices: &Choices<'_>) -> Diagnostic {
+    let conditions = conditions_text(when);
+    let mut d = Diagnostic::new(
+        Code::NotApplied,
+        format!("`{}` has no effect: it applies only when {conditions}", var.key),
+    )
+    .at(origin)
+    .label("not applied");
+    for condition in when {
+        if let crate::model::Condition::KeyEquals { key, .. } = condition {
+            let now = choices.value(key).unwrap_or_default();
+            let how = if choices.origin(key).is_some() { "is set to" } else { "defaults to" };
+            d = d.help(format!("{key} {how} \"{now}\""));
+        }
+    }
+    d.help("remove the setting, or change the selector")
+}
+
+fn required(
+    var: &Var,
+    cause: Option<&crate::model::Condition>,
+    set_at: Option<Origin>,
+    choices: &Choices<'_>,
+    source: SourceId,
+) -> Diagnostic {
+    let because = cause.map_or(String::new(), |c| format!(" when {c}"));
+    let origin = set_at
+        .or_else(|| cause.and_then(|c| choices.condition_origin(c)))
+        .unwrap_or(Origin::new(source, 0..0));
+    Diagnostic::new(Code::Required, format!("`{}` is required{because}", var.key))
+        .at(origin)
+        .label(format!("needs `{}`", var.key))
+        .help(format!("set `{}`: {} ({})", var.key, var.meaning, var.env))
+}
+
+fn hidden_default(
+    var: &Var,
+    cause: Option<&crate::model::Condition>,
+    choices: &Choices<'_>,
+    source: SourceId,
+) -> Diagnostic {
+    let origin = cause.and_then(|c| choices.condition_origin(c)).unwrap_or(Origin::new(source, 0..0));
+    Diagnostic::new(
+        Code::DefaultPassphrase,
+        format!("`{}` is not set: the container uses its fixed default", var.key),
+    )
+    .at(origin)
+    .label(format!("{} falls back to a default the spec does not show", var.env))
+    .help(format!("{}; set `{}` = {{ env = \"NAME\" }} or {{ file = \"PATH\" }}", var.meaning, var.key))
+}
+
+/// With the selector at its mixed value (`hybrid`), the mapping must be given.
+fn hybrid_required(
+    model: &Model,
+    edition: Edition,
+    selector: &Var,
+    explicit: &HashMap<String, (Option<Typed>, Origin)>,
+    diags: &mut Diagnostics,
+) {
+    let rule = &model.backends;
+    let mixed = match explicit.get(&selector.key) {
+        Some((Some(value), origin)) if value.env_text().as_deref() == Some(rule.mixed.as_str()) => *origin,
+        _ => return,
+    };
+    if explicit.contains_key(&rule.mapping) {
+        return;
+    }
+    let Some(mapping) = model.var_by_key(&rule.mapping, edition) else {
+        return;
+    };
+    let example = mapping
+        .mapping_keys
+        .iter()
+        .map(|k| format!("{k} = \"...\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    diags.push(
+        Diagnostic::new(
+            Code::HybridMissing,
+            format!("`{}` = \"{}\" needs `{}`", selector.key, rule.mixed, rule.mapping),
+        )
+        .at(mixed)
+        .label(format!("no `{}` given", rule.mapping))
+        .help(format!("add {} = {{ {example} }}", rule.mapping))
+        .help(format!("backends: {}", mapping.allowed.as_deref().unwrap_or_default().join(", "))),
+    );
+}

@@ -1,0 +1,84 @@
+//! Typed values of variables and their text in the environment.
+
+use std::path::PathBuf;
+
+/// Where a secret's value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretSource {
+    /// Written in the profile in clear text (warned about).
+    Literal(String),
+    /// Read from this environment variable of the process running svcgen.
+    Env(String),
+    /// Read from this file (relative paths are relative to the profile's folder).
+    File(PathBuf),
+}
+
+impl SecretSource {
+    /// How the value is supplied, for comments in outputs ("the environment variable X").
+    pub fn describe(&self) -> String {
+        match self {
+            SecretSource::Literal(_) => "the literal in the profile".to_string(),
+            SecretSource::Env(name) => format!("the environment variable {name}"),
+            SecretSource::File(path) => format!("the file {}", path.display()),
+        }
+    }
+
+    /// Reads the secret now. Only called when an output must contain the value.
+    pub fn read(&self) -> Result<String, String> {
+        match self {
+            SecretSource::Literal(v) => Ok(v.clone()),
+            SecretSource::Env(name) => std::env::var(name)
+                .map_err(|_| format!("the environment variable {name} is not set (or not UTF-8)")),
+            SecretSource::File(path) => std::fs::read_to_string(path)
+                .map(|s| s.trim_end_matches(['\n', '\r']).to_string())
+                .map_err(|e| format!("cannot read {}: {e}", path.display())),
+        }
+    }
+}
+
+/// A variable's value after type checks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Typed {
+    Text(String),
+    Bool(bool),
+    Int(i64),
+    List(Vec<String>),
+    /// The hybrid mapping: (category, backend) in the spec's key order.
+    Mapping(Vec<(String, String)>),
+    Secret(SecretSource),
+}
+
+impl Typed {
+    /// The string the container reads; `None` for a secret (its value is not known here).
+    pub fn env_text(&self) -> Option<String> {
+        match self {
+            Typed::Text(s) => Some(s.clone()),
+            Typed::Bool(b) => Some(b.to_string()),
+            Typed::Int(n) => Some(n.to_string()),
+            Typed::List(items) => Some(items.join(",")),
+            Typed::Mapping(pairs) => {
+                let object: serde_json::Map<String, serde_json::Value> = pairs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str())))
+                    .collect();
+                Some(serde_json::Value::Object(object).to_string())
+            }
+            Typed::Secret(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_text_of_each_type() {
+        assert_eq!(Typed::Bool(true).env_text().unwrap(), "true");
+        assert_eq!(Typed::Int(8500).env_text().unwrap(), "8500");
+        assert_eq!(Typed::List(vec!["a".into(), "b".into()]).env_text().unwrap(), "a,b");
+        let mapping = Typed::Mapping(vec![("default".into(), "sql".into()), ("user".into(), "couchbase".into())]);
+        assert_eq!(mapping.env_text().unwrap(), r#"{"default":"sql","user":"couchbase"}"#);
+        assert_eq!(Typed::Secret(SecretSource::Env("X".into())).env_text(), None);
+    }
+}

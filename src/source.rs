@@ -1,0 +1,108 @@
+//! The texts diagnostics point into: profile files, and command-line values such as `--set`.
+
+use std::ops::Range;
+
+/// Index of a text in [`Sources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SourceId(usize);
+
+impl SourceId {
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// Where a key or value came from: a text and a byte range in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin {
+    pub source: SourceId,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Origin {
+    pub fn new(source: SourceId, span: Range<usize>) -> Origin {
+        Origin {
+            source,
+            start: span.start,
+            end: span.end,
+        }
+    }
+
+    pub fn span(&self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// One text with the name shown for it (a path as the user gave it, or `--set`).
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// Every text of one run. Diagnostics hold [`Origin`]s into it.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    files: Vec<Source>,
+}
+
+/// A 1-based line and character column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Sources {
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        self.files.push(Source {
+            name: name.into(),
+            text: text.into(),
+        });
+        SourceId(self.files.len() - 1)
+    }
+
+    pub fn get(&self, id: SourceId) -> &Source {
+        &self.files[id.0]
+    }
+
+    /// The line and column of a byte offset (clamped to the text, and to a char boundary).
+    pub fn line_col(&self, id: SourceId, offset: usize) -> LineCol {
+        let text = &self.get(id).text;
+        let offset = floor_char_boundary(text, offset);
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = text[line_start..offset].chars().count() + 1;
+        LineCol { line, column }
+    }
+}
+
+/// The largest char boundary at or below `offset`, within the text.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters_from_one() {
+        let mut sources = Sources::new();
+        let id = sources.add("p.toml", "a = 1\nbé = \"x\"\n");
+        assert_eq!(sources.line_col(id, 0), LineCol { line: 1, column: 1 });
+        // "bé = " is 6 bytes but 5 characters; the quote is at column 6.
+        assert_eq!(sources.line_col(id, 12), LineCol { line: 2, column: 6 });
+        assert_eq!(sources.line_col(id, 999).line, 3);
+    }
+}
