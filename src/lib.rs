@@ -6,7 +6,12 @@
 
 pub mod model;
 pub mod diag;
+pub mod explain;
 pub mod profile;
 pub mod source;
 pub mod suggest;
 pub mod resolve;
+pub mod render;
+pub mod output;
+pub mod pipeline;
+pub mod cli;

@@ -54,6 +54,16 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
         return allowed_value(var, text, origin, diags);
     }
     if text.is_empty() {
+        if var.allowed_not_shown {
+            diags.push(
+                Diagnostic::new(Code::NotAllowed, format!("`{key}` cannot be empty"))
+                    .at(origin)
+                    .label("empty")
+                    .help("the spec does not show the allowed values: any non-empty string is accepted")
+                    .help(format!("remove the key to use the default, {}", var.default.describe())),
+            );
+            return false;
+        }
         // The empty string means "leave unset"; its form does not matter.
         return true;
     }
@@ -93,17 +103,18 @@ fn allowed_value(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics)
 
 /// The "value not allowed" diagnostic, shared by enums and the hybrid mapping's backends.
 pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) -> Diagnostic {
-    let editions = var.editions_text();
     let list = allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ");
     let suggestion = var
         .aliases
         .get(&text.to_ascii_lowercase())
         .map(String::as_str)
         .or_else(|| did_you_mean(text, allowed.iter().map(String::as_str)));
-    Diagnostic::new(
-        Code::NotAllowed,
-        format!("`{}` cannot be \"{text}\" in edition {editions}", var.key),
-    )
+    // Name the edition only when the allowed values are the edition's own.
+    let in_edition = match var.editions.as_slice() {
+        [one] => format!(" in edition {one}"),
+        _ => String::new(),
+    };
+    Diagnostic::new(Code::NotAllowed, format!("`{}` cannot be \"{text}\"{in_edition}", var.key))
     .at(origin)
     .label("not an allowed value")
     .help(format!("allowed values: {list}"))
@@ -117,6 +128,13 @@ fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics)
     )
     .at(node.origin)
     .label(format!("expected {}", var.ty.name()));
+    if let Value::Float(f) = found
+        && matches!(var.ty, VarType::Port | VarType::Integer)
+        && f.fract() == 0.0
+        && f.abs() < 1e15
+    {
+        d = d.help(format!("write {} (an integer, without a decimal point)", *f as i64));
+    }
     if let Value::String(s) = found {
         match var.ty {
             VarType::Bool if matches!(s.as_str(), "true" | "false") => {
@@ -125,6 +143,9 @@ fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics)
             VarType::Port | VarType::Integer => {
                 if let Some(n) = as_count(s, var.unit) {
                     d = d.help(format!("write {n} without quotes"));
+                }
+                if let Some(unit) = var.unit {
+                    d = d.help(format!("the value is a whole number of {}", unit.words()));
                 }
             }
             _ => {}
@@ -271,6 +292,9 @@ fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec
             }
             Value::String(backend) => {
                 let mut d = not_allowed(var, allowed, backend, entry.node.origin);
+                if *backend == crate::model::Model::get().backends.mixed {
+                    d = d.help(format!("\"{backend}\" is a persistence type, not a backend"));
+                }
                 d.message = format!(
                     "`{}.{category}` cannot be \"{backend}\": not a backend of edition {}",
                     var.key,

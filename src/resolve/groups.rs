@@ -5,6 +5,16 @@ use crate::model::{Condition, Edition, Group, Model};
 use crate::source::Origin;
 use std::collections::HashMap;
 
+/// Whether a group applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applies<'g> {
+    /// It applies: always (`None`), or because of this condition.
+    Yes(Option<&'g Condition>),
+    No,
+    /// A selector it depends on is invalid.
+    Unknown,
+}
+
 /// The values that decide applicability, with where each was set (`None` = the default).
 pub struct Choices<'a> {
     model: &'static Model,
@@ -61,13 +71,33 @@ impl<'a> Choices<'a> {
         }
     }
 
-    /// The first condition of the group that holds; `Ok(None)` when the group always applies,
-    /// `Err(())` when it does not apply.
-    pub fn why_applies<'g>(&self, group: &'g Group) -> Result<Option<&'g Condition>, ()> {
-        if group.when.is_empty() {
-            return Ok(None);
+    /// True when a value the condition depends on was given but is invalid: then whether it
+    /// holds is unknown, and no "has no effect" warning should pile onto the real error.
+    fn undecided(&self, condition: &Condition) -> bool {
+        let invalid = |key: &str| matches!(self.explicit.get(key), Some((None, _)));
+        match condition {
+            Condition::KeyEquals { key, .. } => invalid(key),
+            Condition::Backend { .. } => {
+                let rule = &self.model.backends;
+                invalid(&rule.selector)
+                    || (self.value(&rule.selector).as_deref() == Some(rule.mixed.as_str()) && invalid(&rule.mapping))
+            }
         }
-        group.when.iter().find(|c| self.holds(c)).map(Some).ok_or(())
+    }
+
+    /// Whether a group applies, and the first condition that makes it.
+    pub fn applies<'g>(&self, group: &'g Group) -> Applies<'g> {
+        if group.when.is_empty() {
+            return Applies::Yes(None);
+        }
+        if let Some(cause) = group.when.iter().find(|c| self.holds(c)) {
+            return Applies::Yes(Some(cause));
+        }
+        if group.when.iter().any(|c| self.undecided(c)) {
+            Applies::Unknown
+        } else {
+            Applies::No
+        }
     }
 
     /// Where the setting that makes a condition hold was written, if it was written.

@@ -22,7 +22,7 @@ use crate::model::{DefaultValue, Edition, Model, Var};
 use crate::profile::{Table, Value};
 use crate::source::{Origin, SourceId};
 use crate::suggest::did_you_mean;
-use groups::Choices;
+use groups::{Applies, Choices};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -86,22 +86,29 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
     let mut vars = Vec::new();
     for var in model.vars_of(edition) {
         let group = model.group(&var.group);
-        let applies = choices.why_applies(group);
         let set = explicit.get(&var.key);
-        match (applies, set) {
-            (Err(()), Some(_)) => diags.push(not_applied(var, &group.when, key_origins[var.key.as_str()], &choices)),
-            (Err(()), None) => {}
-            (Ok(_), Some((Some(value), origin))) => {
+        let cause = match choices.applies(group) {
+            Applies::Yes(cause) => cause,
+            Applies::No => {
+                if set.is_some() {
+                    diags.push(not_applied(var, &group.when, key_origins[var.key.as_str()], &choices));
+                }
+                continue;
+            }
+            Applies::Unknown => continue,
+        };
+        match set {
+            Some((Some(value), origin)) => {
                 if value.env_text().is_some_and(|t| t.is_empty()) {
                     if var.required {
-                        diags.push(required(var, applies.ok().flatten(), Some(*origin), &choices, source));
+                        diags.push(required(var, cause, Some(*origin), &choices, source));
                     }
                 } else {
                     vars.push(ResolvedVar { var, value: value.clone(), origin: Some(*origin) });
                 }
             }
-            (Ok(_), Some((None, _))) => {}
-            (Ok(cause), None) => {
+            Some((None, _)) => {}
+            None => {
                 if var.required {
                     diags.push(required(var, cause, None, &choices, source));
                     continue;

@@ -40,7 +40,7 @@ fn not_above(resolved: &Resolved, diags: &mut Diagnostics) {
             )
             .at(origin)
             .label(format!("above {limit_key}"))
-            .help(format!("{}: {}; keep it at most {}", var.var.key, var.var.meaning, limit.var.meaning.to_lowercase())),
+            .help(format!("keep `{}` at most `{limit_key}`", var.var.key)),
         );
     }
 }

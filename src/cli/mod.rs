@@ -1,0 +1,91 @@
+//! The command line: argument definitions (clap) and the dispatch to one module per command.
+
+mod explain;
+mod render;
+mod report;
+mod validate;
+
+use crate::render::Target;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_INVALID: u8 = 1;
+pub const EXIT_IO: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "svcgen",
+    version,
+    about = "Validate an Admin UI container profile and render it for deployment",
+    long_about = "svcgen checks a TOML profile of the Admin UI container against the container's \
+spec (every variable, per edition A or B) and renders it as a .env file and other deployment \
+artifacts. Every mistake is reported at once, with file, line and column.",
+    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check a profile and report every problem
+    #[command(after_help = "Examples:\n  svcgen validate profile.toml\n  svcgen validate profile.toml --format json\n  svcgen validate profile.toml --deny-warnings")]
+    Validate(validate::ValidateArgs),
+    /// Render a profile to a deployment artifact
+    #[command(after_help = "Examples:\n  svcgen render profile.toml                    # .env on stdout\n  svcgen render profile.toml -t dotenv -o .env  # written atomically\n  svcgen render profile.toml --minimal          # only what differs from the defaults\n  svcgen render profile.toml -o .env --check    # exit 1 with a diff if .env is stale\n\nSecret values (the secret-manager passphrase) are never written unless --include-secrets\nis given; the output says which variable to supply instead.")]
+    Render(render::RenderArgs),
+    /// Show everything the spec model knows of a variable
+    #[command(after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B")]
+    Explain(explain::ExplainArgs),
+}
+
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// rustc-style text for people
+    #[default]
+    Human,
+    /// a JSON array, one object per diagnostic
+    Json,
+}
+
+/// Options every command that checks a profile shares.
+#[derive(Args, Debug, Clone)]
+pub struct DiagnosticArgs {
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit 1 when there is any warning
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Print errors only (no warnings, no summary)
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The targets `render -t` accepts.
+pub fn default_target() -> Target {
+    Target::Dotenv
+}
+
+/// Parses the arguments and runs the command; never panics on user input.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Validate(args) => validate::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Explain(args) => explain::run(&args),
+    };
+    ExitCode::from(code)
+}
+
+/// The path argument of a profile.
+#[derive(Args, Debug, Clone)]
+pub struct ProfileArg {
+    /// The profile (TOML)
+    pub profile: PathBuf,
+}

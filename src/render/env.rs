@@ -1,0 +1,89 @@
+//! The environment as renderers see it: one ordered list of names and string values, computed once
+//! from a [`Resolved`] profile and shared by every target.
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::{Resolved, Typed};
+use crate::source::Origin;
+use serde::Serialize;
+
+/// One variable of the rendered environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EnvVar {
+    pub name: String,
+    /// The value; `None` for a secret that is not written (see `secret_from`).
+    pub value: Option<String>,
+    /// For a withheld secret: where the operator must supply it from (one line of text).
+    pub secret_from: Option<String>,
+    /// The profile key, `None` for `[env]` extras.
+    pub key: Option<String>,
+    /// True when the value is the spec's default.
+    pub default: bool,
+    /// True for a variable whose value is a secret.
+    pub secret: bool,
+    /// Where the value was set, for diagnostics; `None` for defaults.
+    #[serde(skip)]
+    pub origin: Option<Origin>,
+}
+
+/// What goes into the environment.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EnvOptions {
+    /// Keep only selectors and values that differ from the defaults.
+    pub minimal: bool,
+    /// Read secret values and write them in clear text.
+    pub include_secrets: bool,
+}
+
+/// Builds the environment; reading a secret that is asked for may fail.
+pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVar>, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut out = Vec::with_capacity(resolved.vars.len() + resolved.extras.len());
+    for rv in &resolved.vars {
+        let default = rv.is_default();
+        if options.minimal && default && !rv.var.selector {
+            continue;
+        }
+        let (value, secret_from) = match &rv.value {
+            Typed::Secret(source) if options.include_secrets => match source.read() {
+                Ok(v) => (Some(v), None),
+                Err(why) => {
+                    diags.push(
+                        Diagnostic::new(Code::SecretUnavailable, format!("cannot read `{}`: {why}", rv.var.key))
+                            .at_opt(rv.origin)
+                            .label("secret reference")
+                            .help("set the variable or create the file, or render without --include-secrets"),
+                    );
+                    continue;
+                }
+            },
+            Typed::Secret(source) => (None, Some(one_line(&source.describe()))),
+            other => (other.env_text(), None),
+        };
+        out.push(EnvVar {
+            name: rv.var.env.clone(),
+            value,
+            secret_from,
+            key: Some(rv.var.key.clone()),
+            default,
+            secret: rv.var.secret,
+            origin: rv.origin,
+        });
+    }
+    for extra in &resolved.extras {
+        out.push(EnvVar {
+            name: extra.name.clone(),
+            value: Some(extra.value.clone()),
+            secret_from: None,
+            key: None,
+            default: false,
+            secret: false,
+            origin: Some(extra.origin),
+        });
+    }
+    if diags.has_errors() { Err(diags) } else { Ok(out) }
+}
+
+/// Text made safe for a one-line comment.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}

@@ -1,0 +1,26 @@
+//! Escaping filters shared by templates, written once and tested here.
+
+use minijinja::Environment;
+
+/// Registers every filter of svcgen's templates.
+pub fn register(env: &mut Environment<'static>) {
+    env.add_filter("dollar_escape", dollar_escape);
+}
+
+/// Doubles every `$`: docker compose interpolates `$VAR` in a compose file and Kubernetes expands
+/// `$(VAR)` in `env[].value`; both read `$$` as a literal `$`.
+pub fn dollar_escape(value: String) -> String {
+    value.replace('$', "$$")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollars_are_doubled() {
+        assert_eq!(dollar_escape("a$b$$c".into()), "a$$b$$$$c");
+        assert_eq!(dollar_escape("$(X) ${Y}".into()), "$$(X) $${Y}");
+        assert_eq!(dollar_escape("plain".into()), "plain");
+    }
+}

@@ -1,0 +1,163 @@
+//! The template environment: built-in templates embedded in the binary, optionally overridden by
+//! file name from a user's folder, with the escaping of each output format set once.
+
+use super::dotenv_quote;
+use minijinja::syntax::SyntaxConfig;
+use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior, Value};
+use std::path::{Path, PathBuf};
+
+/// The built-in templates: (file name, text).
+pub const BUILTIN: &[(&str, &str)] = &[("dotenv.env.j2", include_str!("../../templates/dotenv.env.j2"))];
+
+/// The custom auto-escape of `.env` templates.
+const DOTENV: &str = "dotenv";
+
+/// A template that failed to compile or render, with where it lives.
+#[derive(Debug)]
+pub struct TemplateError {
+    /// The template's file: a path in the user's folder, or `templates/<name>` for built-ins.
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+    /// True when the template is the user's (their error), false for a built-in one (our bug).
+    pub user: bool,
+}
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// The compiled templates of one run.
+pub struct Templates {
+    env: Environment<'static>,
+    overrides: Vec<(String, PathBuf)>,
+}
+
+/// The auto-escape of a template by its file name (`x.yaml.j2` → JSON scalars, `x.env.j2` → .env).
+fn escape_for(name: &str) -> AutoEscape {
+    let name = name.strip_suffix(".j2").unwrap_or(name);
+    match name.rsplit('.').next() {
+        Some("yaml" | "yml" | "json") => AutoEscape::Json,
+        Some("env") => AutoEscape::Custom(DOTENV.into()),
+        _ => AutoEscape::None,
+    }
+}
+
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    // Everything is configured before templates are added: they are compiled on adding.
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    let syntax = SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .build()
+        .expect("the default delimiters are valid");
+    env.set_syntax(syntax);
+    env.set_auto_escape_callback(escape_for);
+    env.set_formatter(|out, state, value| {
+        if let AutoEscape::Custom(name) = state.auto_escape()
+            && name == DOTENV
+        {
+            return write_dotenv(out, value);
+        }
+        minijinja::escape_formatter(out, state, value)
+    });
+    super::filters::register(&mut env);
+    env
+}
+
+fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
+    if value.is_safe() {
+        return out.write_str(value.as_str().unwrap_or_default()).map_err(Error::from);
+    }
+    let Some(text) = value.as_str() else {
+        let text = value.to_string();
+        if value.is_none() || value.is_undefined() {
+            return Err(Error::new(ErrorKind::InvalidOperation, "a .env value cannot be none"));
+        }
+        return out.write_str(&dotenv_quote::quote(&text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?).map_err(Error::from);
+    };
+    let quoted = dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
+    out.write_str(&quoted).map_err(Error::from)
+}
+
+impl Templates {
+    /// The built-in templates, each replaced by a file of the same name in `dir` if it has one.
+    pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let mut env = environment();
+        let mut overrides = Vec::new();
+        for (name, text) in BUILTIN {
+            let user_path = dir.map(|d| d.join(name)).filter(|p| p.is_file());
+            let (text, file, user) = match &user_path {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|e| TemplateError {
+                        file: path.display().to_string(),
+                        line: None,
+                        message: format!("cannot read: {e}"),
+                        user: true,
+                    })?;
+                    (text, path.display().to_string(), true)
+                }
+                None => (text.to_string(), format!("templates/{name}"), false),
+            };
+            env.add_template_owned(name.to_string(), text)
+                .map_err(|e| template_error(&e, file.clone(), user))?;
+            if let Some(path) = user_path {
+                overrides.push((name.to_string(), path));
+            }
+        }
+        Ok(Templates { env, overrides })
+    }
+
+    /// Renders the template `name` with `context`.
+    pub fn render(&self, name: &str, context: Value) -> Result<String, TemplateError> {
+        let (file, user) = match self.overrides.iter().find(|(n, _)| n == name) {
+            Some((_, path)) => (path.display().to_string(), true),
+            None => (format!("templates/{name}"), false),
+        };
+        let template = self.env.get_template(name).map_err(|e| template_error(&e, file.clone(), user))?;
+        template.render(context).map_err(|e| template_error(&e, file, user))
+    }
+}
+
+fn template_error(error: &Error, file: String, user: bool) -> TemplateError {
+    let mut message = error.detail().map_or_else(|| error.kind().to_string(), str::to_string);
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        message.push_str(&format!(": {inner}"));
+        source = inner.source();
+    }
+    TemplateError {
+        file,
+        line: error.line(),
+        message,
+        user,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_follows_the_file_name() {
+        assert_eq!(escape_for("compose.yaml.j2"), AutoEscape::Json);
+        assert_eq!(escape_for("dotenv.env.j2"), AutoEscape::Custom(DOTENV.into()));
+        assert_eq!(escape_for("docs.md.j2"), AutoEscape::None);
+    }
+
+    #[test]
+    fn a_broken_user_template_names_its_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("dotenv.env.j2"), "line one\n{% for x in %}\n").unwrap();
+        let err = Templates::load(Some(dir.path())).err().unwrap();
+        assert!(err.user);
+        assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
+        assert_eq!(err.line, Some(2), "{err}");
+    }
+}
