@@ -42,22 +42,41 @@ pub fn describe(var: &Var) -> String {
     let _ = writeln!(out, "  editions:      {}", var.editions_text());
     let _ = writeln!(out, "  type:          {}", var.ty.name());
     if let Some(unit) = var.unit {
-        let _ = writeln!(out, "  unit:          {}, at least {}", unit.words(), var.min.unwrap_or(1));
+        let _ = writeln!(
+            out,
+            "  unit:          {}, at least {}",
+            unit.words(),
+            var.min.unwrap_or(1)
+        );
     }
     let _ = writeln!(out, "  default:       {}", var.default.describe());
     if let Some(allowed) = &var.allowed {
         let _ = writeln!(out, "  allowed:       {}", allowed.join(", "));
     } else if var.allowed_not_shown {
-        let _ = writeln!(out, "  allowed:       not shown by the spec (any non-empty string is accepted)");
+        let _ = writeln!(
+            out,
+            "  allowed:       not shown by the spec (any non-empty string is accepted)"
+        );
     }
     if !var.mapping_keys.is_empty() {
-        let _ = writeln!(out, "  keys:          {} (all required)", var.mapping_keys.join(", "));
+        let _ = writeln!(
+            out,
+            "  keys:          {} (all required)",
+            var.mapping_keys.join(", ")
+        );
     }
     if let Some(kind) = var.file {
-        let _ = writeln!(out, "  file:          the container reads a {} file at this path", kind.name());
+        let _ = writeln!(
+            out,
+            "  file:          the container reads a {} file at this path",
+            kind.name()
+        );
     }
     if var.secret {
-        let _ = writeln!(out, "  secret:        yes; never written in clear text unless --include-secrets");
+        let _ = writeln!(
+            out,
+            "  secret:        yes; never written in clear text unless --include-secrets"
+        );
     }
     if var.required {
         let _ = writeln!(out, "  required:      whenever it applies");
@@ -65,11 +84,19 @@ pub fn describe(var: &Var) -> String {
     let applies = if group.when.is_empty() {
         "always".to_string()
     } else {
-        group.when.iter().map(Condition::to_string).collect::<Vec<_>>().join(", or ")
+        group
+            .when
+            .iter()
+            .map(Condition::to_string)
+            .collect::<Vec<_>>()
+            .join(", or ")
     };
     let _ = writeln!(out, "  applies when:  {applies}");
     if let Some(restart) = &var.restart {
-        let _ = writeln!(out, "  restart:       changing it needs a restart of the {restart}");
+        let _ = writeln!(
+            out,
+            "  restart:       changing it needs a restart of the {restart}"
+        );
     }
     if let Some(note) = &var.note {
         let _ = writeln!(out, "  note:          {note}");

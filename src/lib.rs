@@ -4,14 +4,14 @@
 //! `rules` (cross-field checks) -> `render` (per target) -> `output` (atomic writes). Each stage is
 //! a module with one job; data flows one way.
 
-pub mod model;
+pub mod cli;
 pub mod diag;
 pub mod explain;
-pub mod profile;
-pub mod source;
-pub mod suggest;
-pub mod resolve;
-pub mod render;
+pub mod model;
 pub mod output;
 pub mod pipeline;
-pub mod cli;
+pub mod profile;
+pub mod render;
+pub mod resolve;
+pub mod source;
+pub mod suggest;

@@ -13,7 +13,13 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), String> {
     let mut file = tempfile::Builder::new()
         .prefix(".svcgen-")
         .tempfile_in(dir)
-        .map_err(|e| format!("{}: cannot create a file in {}: {e}", path.display(), dir.display()))?;
+        .map_err(|e| {
+            format!(
+                "{}: cannot create a file in {}: {e}",
+                path.display(),
+                dir.display()
+            )
+        })?;
     file.write_all(contents.as_bytes())
         .and_then(|()| file.as_file().sync_all())
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
@@ -39,14 +45,28 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
         let mut end = i;
         let mut quiet: usize = 0;
         while end < ops.len() && quiet <= 6 {
-            if matches!(ops[end], Op::Same(..)) { quiet += 1 } else { quiet = 0 }
+            if matches!(ops[end], Op::Same(..)) {
+                quiet += 1
+            } else {
+                quiet = 0
+            }
             end += 1;
         }
         let end = (end - quiet.saturating_sub(3)).min(ops.len());
         let (old_start, new_start) = ops[start].positions();
-        let old_count = ops[start..end].iter().filter(|o| !matches!(o, Op::Add(..))).count();
-        let new_count = ops[start..end].iter().filter(|o| !matches!(o, Op::Del(..))).count();
-        out.push_str(&format!("@@ -{},{old_count} +{},{new_count} @@\n", old_start + 1, new_start + 1));
+        let old_count = ops[start..end]
+            .iter()
+            .filter(|o| !matches!(o, Op::Add(..)))
+            .count();
+        let new_count = ops[start..end]
+            .iter()
+            .filter(|o| !matches!(o, Op::Del(..)))
+            .count();
+        out.push_str(&format!(
+            "@@ -{},{old_count} +{},{new_count} @@\n",
+            old_start + 1,
+            new_start + 1
+        ));
         for op in &ops[start..end] {
             match op {
                 Op::Same(o, _) => out.push_str(&format!(" {}\n", old_lines[*o])),
@@ -81,7 +101,11 @@ fn diff_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            lcs[i][j] = if old[i] == new[j] { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
+            lcs[i][j] = if old[i] == new[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
         }
     }
     let (mut i, mut j, mut ops) = (0, 0, Vec::new());

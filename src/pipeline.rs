@@ -17,11 +17,19 @@ pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, Stri
     let (source, table) = load_file(path, sources).map_err(|e| e.0)?;
     let table = match table {
         Ok(t) => t,
-        Err(diagnostics) => return Ok(Checked { resolved: None, diagnostics }),
+        Err(diagnostics) => {
+            return Ok(Checked {
+                resolved: None,
+                diagnostics,
+            });
+        }
     };
     let options = Options {
         base_dir: path.parent(),
     };
     let (resolved, diagnostics) = resolve(&table, source, options);
-    Ok(Checked { resolved, diagnostics })
+    Ok(Checked {
+        resolved,
+        diagnostics,
+    })
 }

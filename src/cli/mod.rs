@@ -33,13 +33,19 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check a profile and report every problem
-    #[command(after_help = "Examples:\n  svcgen validate profile.toml\n  svcgen validate profile.toml --format json\n  svcgen validate profile.toml --deny-warnings")]
+    #[command(
+        after_help = "Examples:\n  svcgen validate profile.toml\n  svcgen validate profile.toml --format json\n  svcgen validate profile.toml --deny-warnings"
+    )]
     Validate(validate::ValidateArgs),
     /// Render a profile to a deployment artifact
-    #[command(after_help = "Examples:\n  svcgen render profile.toml                    # .env on stdout\n  svcgen render profile.toml -t dotenv -o .env  # written atomically\n  svcgen render profile.toml --minimal          # only what differs from the defaults\n  svcgen render profile.toml -o .env --check    # exit 1 with a diff if .env is stale\n\nSecret values (the secret-manager passphrase) are never written unless --include-secrets\nis given; the output says which variable to supply instead.")]
+    #[command(
+        after_help = "Examples:\n  svcgen render profile.toml                    # .env on stdout\n  svcgen render profile.toml -t dotenv -o .env  # written atomically\n  svcgen render profile.toml --minimal          # only what differs from the defaults\n  svcgen render profile.toml -o .env --check    # exit 1 with a diff if .env is stale\n\nSecret values (the secret-manager passphrase) are never written unless --include-secrets\nis given; the output says which variable to supply instead."
+    )]
     Render(render::RenderArgs),
     /// Show everything the spec model knows of a variable
-    #[command(after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B")]
+    #[command(
+        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
+    )]
     Explain(explain::ExplainArgs),
 }
 

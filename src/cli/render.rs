@@ -70,7 +70,11 @@ pub fn run(args: &RenderArgs) -> u8 {
         include_secrets: args.include_secrets,
     };
     let outputs = environment(&resolved, options).and_then(|env| {
-        let targets: Vec<Target> = if args.out_dir.is_some() { Target::ALL.to_vec() } else { vec![args.target] };
+        let targets: Vec<Target> = if args.out_dir.is_some() {
+            Target::ALL.to_vec()
+        } else {
+            vec![args.target]
+        };
         let mut rendered = Vec::new();
         let mut failed = Diagnostics::default();
         for target in targets {
@@ -89,7 +93,11 @@ pub fn run(args: &RenderArgs) -> u8 {
                 }
             }
         }
-        if failed.has_errors() { Err(failed) } else { Ok(rendered) }
+        if failed.has_errors() {
+            Err(failed)
+        } else {
+            Ok(rendered)
+        }
     });
     let outputs = match outputs {
         Ok(o) => o,
@@ -103,8 +111,14 @@ pub fn run(args: &RenderArgs) -> u8 {
         return code;
     }
     let files: Vec<(PathBuf, String)> = match (&args.out_dir, &args.output) {
-        (Some(dir), _) => outputs.into_iter().map(|(t, text)| (dir.join(t.file_name()), text)).collect(),
-        (None, Some(file)) => outputs.into_iter().map(|(_, text)| (file.clone(), text)).collect(),
+        (Some(dir), _) => outputs
+            .into_iter()
+            .map(|(t, text)| (dir.join(t.file_name()), text))
+            .collect(),
+        (None, Some(file)) => outputs
+            .into_iter()
+            .map(|(_, text)| (file.clone(), text))
+            .collect(),
         (None, None) => {
             for (_, text) in outputs {
                 let _ = std::io::stdout().write_all(text.as_bytes());
@@ -137,14 +151,20 @@ fn check_files(files: &[(PathBuf, String)]) -> u8 {
         let on_disk = read_or_empty(path);
         if on_disk.as_deref() != Some(text.as_str()) {
             stale += 1;
-            let diff = unified_diff(&path.display().to_string(), on_disk.as_deref().unwrap_or(""), text);
+            let diff = unified_diff(
+                &path.display().to_string(),
+                on_disk.as_deref().unwrap_or(""),
+                text,
+            );
             let _ = std::io::stdout().write_all(diff.as_bytes());
         }
     }
     if stale == 0 {
         EXIT_OK
     } else {
-        io_error(&format!("{stale} file(s) are stale: render again without --check to update them"));
+        io_error(&format!(
+            "{stale} file(s) are stale: render again without --check to update them"
+        ));
         EXIT_INVALID
     }
 }

@@ -12,7 +12,12 @@ pub fn use_color() -> bool {
 
 /// Prints the diagnostics (JSON goes to stdout when `json_to_stdout`, else stderr) and returns
 /// the exit code they call for.
-pub fn report(diags: &Diagnostics, sources: &Sources, args: &DiagnosticArgs, json_to_stdout: bool) -> u8 {
+pub fn report(
+    diags: &Diagnostics,
+    sources: &Sources,
+    args: &DiagnosticArgs,
+    json_to_stdout: bool,
+) -> u8 {
     let mut shown = diags.clone();
     if args.quiet {
         shown.items.retain(|d| d.is_error());
@@ -20,7 +25,10 @@ pub fn report(diags: &Diagnostics, sources: &Sources, args: &DiagnosticArgs, jso
     match args.format {
         Format::Json => {
             let json = crate::diag::json::to_json(&shown, sources);
-            let text = format!("{}\n", serde_json::to_string_pretty(&json).unwrap_or_default());
+            let text = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            );
             if json_to_stdout {
                 let _ = std::io::stdout().write_all(text.as_bytes());
             } else {

@@ -123,8 +123,9 @@ impl Diagnostics {
     /// reads top to bottom whatever order the checks ran in.
     pub fn sort(&mut self) {
         self.items.sort_by_key(|d| {
-            d.origin
-                .map_or((1, usize::MAX, usize::MAX), |o| (0, source_index(o), o.start))
+            d.origin.map_or((1, usize::MAX, usize::MAX), |o| {
+                (0, source_index(o), o.start)
+            })
         });
     }
 }

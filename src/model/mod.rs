@@ -8,7 +8,9 @@ mod condition;
 mod types;
 
 pub use condition::Condition;
-pub use types::{BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType};
+pub use types::{
+    BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType,
+};
 
 use std::sync::OnceLock;
 
@@ -42,7 +44,9 @@ impl Model {
 
     /// The variables of one edition, in output order.
     pub fn vars_of(&self, edition: Edition) -> impl Iterator<Item = &Var> {
-        self.vars.iter().filter(move |v| v.editions.contains(&edition))
+        self.vars
+            .iter()
+            .filter(move |v| v.editions.contains(&edition))
     }
 
     /// The entry of a profile key in an edition, if that edition has it.

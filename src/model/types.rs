@@ -359,7 +359,10 @@ impl RawVar {
             Some(other) => return Err(format!("{env}: unknown allowed_state `{other}`")),
         };
         if self.ty == VarType::Enum {
-            let allowed = self.allowed.as_ref().ok_or(format!("{env}: an enum needs `allowed`"))?;
+            let allowed = self
+                .allowed
+                .as_ref()
+                .ok_or(format!("{env}: an enum needs `allowed`"))?;
             if let DefaultValue::Value(v) = &default
                 && !allowed.contains(v)
             {
@@ -372,8 +375,12 @@ impl RawVar {
         if self.ty == VarType::File && self.file.is_none() {
             return Err(format!("{env}: a file path needs `file` (its kind)"));
         }
-        if self.ty == VarType::HybridMapping && (self.mapping_keys.is_empty() || self.allowed.is_none()) {
-            return Err(format!("{env}: a hybrid mapping needs `mapping_keys` and `allowed`"));
+        if self.ty == VarType::HybridMapping
+            && (self.mapping_keys.is_empty() || self.allowed.is_none())
+        {
+            return Err(format!(
+                "{env}: a hybrid mapping needs `mapping_keys` and `allowed`"
+            ));
         }
         if self.editions.is_empty() {
             return Err(format!("{env}: no edition"));

@@ -4,8 +4,8 @@ use super::{Entry, Node, Table, Value};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
 use std::path::Path;
-use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 /// Deepest nesting of arrays and tables accepted; a profile never needs more than four.
 pub const MAX_DEPTH: usize = 32;
@@ -21,9 +21,12 @@ pub fn load_file(
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
     let display = path.display().to_string();
     if path.is_dir() {
-        return Err(ReadError(format!("{display}: is a directory, not a profile file")));
+        return Err(ReadError(format!(
+            "{display}: is a directory, not a profile file"
+        )));
     }
-    let bytes = std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
     Ok(parse_bytes(display, bytes, sources))
 }
 
@@ -90,7 +93,12 @@ pub fn parse_text(
 }
 
 fn first_line(message: &str) -> String {
-    message.lines().next().unwrap_or("invalid TOML").trim().to_string()
+    message
+        .lines()
+        .next()
+        .unwrap_or("invalid TOML")
+        .trim()
+        .to_string()
 }
 
 fn convert_table(table: DeTable<'_>, id: SourceId, depth: usize, diags: &mut Diagnostics) -> Table {
@@ -107,15 +115,26 @@ fn convert_table(table: DeTable<'_>, id: SourceId, depth: usize, diags: &mut Dia
     Table { entries }
 }
 
-fn convert_value(value: Spanned<DeValue<'_>>, id: SourceId, depth: usize, diags: &mut Diagnostics) -> Node {
+fn convert_value(
+    value: Spanned<DeValue<'_>>,
+    id: SourceId,
+    depth: usize,
+    diags: &mut Diagnostics,
+) -> Node {
     let origin = Origin::new(id, value.span());
     if depth > MAX_DEPTH {
         diags.push(
-            Diagnostic::new(Code::TomlSyntax, format!("values are nested more than {MAX_DEPTH} levels deep"))
-                .at(origin)
-                .help("a profile needs at most a few levels of tables"),
+            Diagnostic::new(
+                Code::TomlSyntax,
+                format!("values are nested more than {MAX_DEPTH} levels deep"),
+            )
+            .at(origin)
+            .help("a profile needs at most a few levels of tables"),
         );
-        return Node { value: Value::Bool(false), origin };
+        return Node {
+            value: Value::Bool(false),
+            origin,
+        };
     }
     let value = match value.into_inner() {
         DeValue::String(s) => Value::String(s.into_owned()),
@@ -168,7 +187,11 @@ mod tests {
     fn duplicate_keys_are_syntax_errors() {
         let diags = parse("a = 1\na = 2\n").unwrap_err();
         assert_eq!(diags.items[0].code, Code::TomlSyntax);
-        assert!(diags.items[0].message.contains("duplicate"), "{:?}", diags.items);
+        assert!(
+            diags.items[0].message.contains("duplicate"),
+            "{:?}",
+            diags.items
+        );
     }
 
     #[test]

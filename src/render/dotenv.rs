@@ -7,13 +7,19 @@ use minijinja::context;
 
 const TEMPLATE: &str = "dotenv.env.j2";
 
-pub fn render(resolved: &Resolved, env: &[EnvVar], templates: &Templates) -> Result<String, RenderError> {
+pub fn render(
+    resolved: &Resolved,
+    env: &[EnvVar],
+    templates: &Templates,
+) -> Result<String, RenderError> {
     let diags = check(env);
     if diags.has_errors() {
         return Err(RenderError::Invalid(diags));
     }
     let context = context! { edition => resolved.edition.as_str(), env => minijinja::Value::from(minijinja::value::Serde(env)) };
-    templates.render(TEMPLATE, context).map_err(RenderError::Template)
+    templates
+        .render(TEMPLATE, context)
+        .map_err(RenderError::Template)
 }
 
 /// Every value that `.env` quoting cannot carry unchanged, as diagnostics at the value.
@@ -23,10 +29,13 @@ fn check(env: &[EnvVar]) -> Diagnostics {
         let Some(value) = &var.value else { continue };
         if let Err(why) = dotenv_quote(value) {
             diags.push(
-                Diagnostic::new(Code::Unwritable, format!("{} cannot be written to a .env file: {why}", var.name))
-                    .at_opt(var.origin)
-                    .label("cannot be quoted safely")
-                    .help("use another target (compose, k8s) for this value, or change it"),
+                Diagnostic::new(
+                    Code::Unwritable,
+                    format!("{} cannot be written to a .env file: {why}", var.name),
+                )
+                .at_opt(var.origin)
+                .label("cannot be quoted safely")
+                .help("use another target (compose, k8s) for this value, or change it"),
             );
         }
     }

@@ -51,7 +51,10 @@ mod tests {
         assert_eq!(quote("stale").unwrap(), "'stale'");
         assert_eq!(quote("").unwrap(), "''");
         assert_eq!(quote("$HOME ${X} #x a: b").unwrap(), "'$HOME ${X} #x a: b'");
-        assert_eq!(quote(r#"{"default":"sql"}"#).unwrap(), r#"'{"default":"sql"}'"#);
+        assert_eq!(
+            quote(r#"{"default":"sql"}"#).unwrap(),
+            r#"'{"default":"sql"}'"#
+        );
         assert_eq!(quote(r"a\b").unwrap(), r"'a\b'");
     }
 

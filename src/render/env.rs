@@ -80,10 +80,16 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             origin: Some(extra.origin),
         });
     }
-    if diags.has_errors() { Err(diags) } else { Ok(out) }
+    if diags.has_errors() {
+        Err(diags)
+    } else {
+        Ok(out)
+    }
 }
 
 /// Text made safe for a one-line comment.
 fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }

@@ -7,7 +7,10 @@ use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior, Va
 use std::path::{Path, PathBuf};
 
 /// The built-in templates: (file name, text).
-pub const BUILTIN: &[(&str, &str)] = &[("dotenv.env.j2", include_str!("../../templates/dotenv.env.j2"))];
+pub const BUILTIN: &[(&str, &str)] = &[(
+    "dotenv.env.j2",
+    include_str!("../../templates/dotenv.env.j2"),
+)];
 
 /// The custom auto-escape of `.env` templates.
 const DOTENV: &str = "dotenv";
@@ -73,16 +76,27 @@ fn environment() -> Environment<'static> {
 
 fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
     if value.is_safe() {
-        return out.write_str(value.as_str().unwrap_or_default()).map_err(Error::from);
+        return out
+            .write_str(value.as_str().unwrap_or_default())
+            .map_err(Error::from);
     }
     let Some(text) = value.as_str() else {
         let text = value.to_string();
         if value.is_none() || value.is_undefined() {
-            return Err(Error::new(ErrorKind::InvalidOperation, "a .env value cannot be none"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "a .env value cannot be none",
+            ));
         }
-        return out.write_str(&dotenv_quote::quote(&text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?).map_err(Error::from);
+        return out
+            .write_str(
+                &dotenv_quote::quote(&text)
+                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?,
+            )
+            .map_err(Error::from);
     };
-    let quoted = dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
+    let quoted =
+        dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
     out.write_str(&quoted).map_err(Error::from)
 }
 
@@ -120,13 +134,20 @@ impl Templates {
             Some((_, path)) => (path.display().to_string(), true),
             None => (format!("templates/{name}"), false),
         };
-        let template = self.env.get_template(name).map_err(|e| template_error(&e, file.clone(), user))?;
-        template.render(context).map_err(|e| template_error(&e, file, user))
+        let template = self
+            .env
+            .get_template(name)
+            .map_err(|e| template_error(&e, file.clone(), user))?;
+        template
+            .render(context)
+            .map_err(|e| template_error(&e, file, user))
     }
 }
 
 fn template_error(error: &Error, file: String, user: bool) -> TemplateError {
-    let mut message = error.detail().map_or_else(|| error.kind().to_string(), str::to_string);
+    let mut message = error
+        .detail()
+        .map_or_else(|| error.kind().to_string(), str::to_string);
     let mut source = std::error::Error::source(error);
     while let Some(inner) = source {
         message.push_str(&format!(": {inner}"));
@@ -147,14 +168,21 @@ mod tests {
     #[test]
     fn escape_follows_the_file_name() {
         assert_eq!(escape_for("compose.yaml.j2"), AutoEscape::Json);
-        assert_eq!(escape_for("dotenv.env.j2"), AutoEscape::Custom(DOTENV.into()));
+        assert_eq!(
+            escape_for("dotenv.env.j2"),
+            AutoEscape::Custom(DOTENV.into())
+        );
         assert_eq!(escape_for("docs.md.j2"), AutoEscape::None);
     }
 
     #[test]
     fn a_broken_user_template_names_its_file_and_line() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("dotenv.env.j2"), "line one\n{% for x in %}\n").unwrap();
+        std::fs::write(
+            dir.path().join("dotenv.env.j2"),
+            "line one\n{% for x in %}\n",
+        )
+        .unwrap();
         let err = Templates::load(Some(dir.path())).err().unwrap();
         assert!(err.user);
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");

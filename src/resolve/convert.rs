@@ -16,7 +16,12 @@ pub struct Context<'a> {
 }
 
 /// Converts `entry` for `var`; `None` (with diagnostics) when the value is not acceptable.
-pub fn convert(var: &Var, entry: &Entry, cx: &Context<'_>, diags: &mut Diagnostics) -> Option<Typed> {
+pub fn convert(
+    var: &Var,
+    entry: &Entry,
+    cx: &Context<'_>,
+    diags: &mut Diagnostics,
+) -> Option<Typed> {
     let node = &entry.node;
     let key = &var.key;
     match var.ty {
@@ -25,7 +30,9 @@ pub fn convert(var: &Var, entry: &Entry, cx: &Context<'_>, diags: &mut Diagnosti
             other => wrong_type(var, node, other, diags),
         },
         VarType::Port => integer(var, node, 1, 65535, diags).map(Typed::Int),
-        VarType::Integer => integer(var, node, var.min.unwrap_or(1), i64::MAX, diags).map(Typed::Int),
+        VarType::Integer => {
+            integer(var, node, var.min.unwrap_or(1), i64::MAX, diags).map(Typed::Int)
+        }
         VarType::PluginList => plugin_list(var, node, diags).map(Typed::List),
         VarType::HybridMapping => hybrid_mapping(var, node, diags).map(Typed::Mapping),
         VarType::Secret => secret(var, node, cx, diags).map(Typed::Secret),
@@ -36,9 +43,12 @@ pub fn convert(var: &Var, entry: &Entry, cx: &Context<'_>, diags: &mut Diagnosti
             };
             if text.contains('\0') {
                 diags.push(
-                    Diagnostic::new(Code::ControlChar, format!("`{key}` contains a NUL character"))
-                        .at(node.origin)
-                        .help("environment variables cannot hold NUL"),
+                    Diagnostic::new(
+                        Code::ControlChar,
+                        format!("`{key}` contains a NUL character"),
+                    )
+                    .at(node.origin)
+                    .help("environment variables cannot hold NUL"),
                 );
                 return None;
             }
@@ -78,10 +88,14 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
     };
     match checked {
         Ok(()) => true,
-        Err(Problem { message, suggestion }) => {
-            let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
-                .at(origin)
-                .label(format!("expected {}", var.ty.describe()));
+        Err(Problem {
+            message,
+            suggestion,
+        }) => {
+            let mut d =
+                Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
+                    .at(origin)
+                    .label(format!("expected {}", var.ty.describe()));
             if let Some(s) = suggestion {
                 d = d.help(format!("did you mean \"{s}\"?"));
             }
@@ -103,7 +117,11 @@ fn allowed_value(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics)
 
 /// The "value not allowed" diagnostic, shared by enums and the hybrid mapping's backends.
 pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) -> Diagnostic {
-    let list = allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ");
+    let list = allowed
+        .iter()
+        .map(|a| format!("\"{a}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
     let suggestion = var
         .aliases
         .get(&text.to_ascii_lowercase())
@@ -114,7 +132,10 @@ pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) ->
         [one] => format!(" in edition {one}"),
         _ => String::new(),
     };
-    Diagnostic::new(Code::NotAllowed, format!("`{}` cannot be \"{text}\"{in_edition}", var.key))
+    Diagnostic::new(
+        Code::NotAllowed,
+        format!("`{}` cannot be \"{text}\"{in_edition}", var.key),
+    )
     .at(origin)
     .label("not an allowed value")
     .help(format!("allowed values: {list}"))
@@ -124,7 +145,12 @@ pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) ->
 fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics) -> Option<T> {
     let mut d = Diagnostic::new(
         Code::WrongType,
-        format!("`{}` must be {}, found {}", var.key, var.ty.describe(), found.type_name()),
+        format!(
+            "`{}` must be {}, found {}",
+            var.key,
+            var.ty.describe(),
+            found.type_name()
+        ),
     )
     .at(node.origin)
     .label(format!("expected {}", var.ty.name()));
@@ -133,7 +159,10 @@ fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics)
         && f.fract() == 0.0
         && f.abs() < 1e15
     {
-        d = d.help(format!("write {} (an integer, without a decimal point)", *f as i64));
+        d = d.help(format!(
+            "write {} (an integer, without a decimal point)",
+            *f as i64
+        ));
     }
     if let Value::String(s) = found {
         match var.ty {
@@ -192,10 +221,13 @@ fn integer(var: &Var, node: &Node, min: i64, max: i64, diags: &mut Diagnostics) 
         format!("from {min} to {max}")
     };
     diags.push(
-        Diagnostic::new(Code::OutOfRange, format!("`{}` = {n} is out of range", var.key))
-            .at(node.origin)
-            .label(format!("expected {range}"))
-            .help(format!("{} must be {range}", var.key)),
+        Diagnostic::new(
+            Code::OutOfRange,
+            format!("`{}` = {n} is out of range", var.key),
+        )
+        .at(node.origin)
+        .label(format!("expected {range}"))
+        .help(format!("{} must be {range}", var.key)),
     );
     None
 }
@@ -212,7 +244,11 @@ fn plugin_list(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec<St
             diags.push(
                 Diagnostic::new(
                     Code::WrongType,
-                    format!("each of `{}` must be a string, found {}", var.key, item.value.type_name()),
+                    format!(
+                        "each of `{}` must be a string, found {}",
+                        var.key,
+                        item.value.type_name()
+                    ),
                 )
                 .at(item.origin)
                 .label("expected a plugin name"),
@@ -220,11 +256,18 @@ fn plugin_list(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec<St
             ok = false;
             continue;
         };
-        if let Err(Problem { message, suggestion }) = formats::plugin_name(name) {
-            let mut d = Diagnostic::new(Code::PluginName, format!("plugin name \"{name}\": {message}"))
-                .at(item.origin)
-                .label("invalid plugin name")
-                .help("a plugin is an archive <name>.zip; list <name> only");
+        if let Err(Problem {
+            message,
+            suggestion,
+        }) = formats::plugin_name(name)
+        {
+            let mut d = Diagnostic::new(
+                Code::PluginName,
+                format!("plugin name \"{name}\": {message}"),
+            )
+            .at(item.origin)
+            .label("invalid plugin name")
+            .help("a plugin is an archive <name>.zip; list <name> only");
             if let Some(s) = suggestion {
                 d = d.help(format!("did you mean \"{s}\"?"));
             }
@@ -234,10 +277,13 @@ fn plugin_list(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec<St
         }
         if names.iter().any(|(n, _)| n == name) {
             diags.push(
-                Diagnostic::new(Code::PluginName, format!("plugin \"{name}\" is listed twice"))
-                    .at(item.origin)
-                    .label("duplicate")
-                    .help("list each plugin once"),
+                Diagnostic::new(
+                    Code::PluginName,
+                    format!("plugin \"{name}\" is listed twice"),
+                )
+                .at(item.origin)
+                .label("duplicate")
+                .help("list each plugin once"),
             );
             ok = false;
             continue;
@@ -247,7 +293,11 @@ fn plugin_list(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec<St
     ok.then(|| names.into_iter().map(|(n, _)| n).collect())
 }
 
-fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec<(String, String)>> {
+fn hybrid_mapping(
+    var: &Var,
+    node: &Node,
+    diags: &mut Diagnostics,
+) -> Option<Vec<(String, String)>> {
     let table: &Table = match &node.value {
         Value::Table(t) => t,
         other => return wrong_type(var, node, other, diags),
@@ -281,7 +331,10 @@ fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec
                 )
                 .at(node.origin)
                 .label(format!("no `{category}` here"))
-                .help(format!("add `{category} = \"<backend>\"`; backends: {}", allowed.join(", "))),
+                .help(format!(
+                    "add `{category} = \"<backend>\"`; backends: {}",
+                    allowed.join(", ")
+                )),
             );
             ok = false;
             continue;
@@ -293,7 +346,9 @@ fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec
             Value::String(backend) => {
                 let mut d = not_allowed(var, allowed, backend, entry.node.origin);
                 if *backend == crate::model::Model::get().backends.mixed {
-                    d = d.help(format!("\"{backend}\" is a persistence type, not a backend"));
+                    d = d.help(format!(
+                        "\"{backend}\" is a persistence type, not a backend"
+                    ));
                 }
                 d.message = format!(
                     "`{}.{category}` cannot be \"{backend}\": not a backend of edition {}",
@@ -307,7 +362,11 @@ fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec
                 diags.push(
                     Diagnostic::new(
                         Code::WrongType,
-                        format!("`{}.{category}` must be a backend name, found {}", var.key, other.type_name()),
+                        format!(
+                            "`{}.{category}` must be a backend name, found {}",
+                            var.key,
+                            other.type_name()
+                        ),
                     )
                     .at(entry.node.origin)
                     .label("expected a string")
@@ -320,14 +379,22 @@ fn hybrid_mapping(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<Vec
     ok.then_some(pairs)
 }
 
-fn secret(var: &Var, node: &Node, cx: &Context<'_>, diags: &mut Diagnostics) -> Option<SecretSource> {
+fn secret(
+    var: &Var,
+    node: &Node,
+    cx: &Context<'_>,
+    diags: &mut Diagnostics,
+) -> Option<SecretSource> {
     let reference_help = "write { env = \"NAME\" } to read it from an environment variable, or { file = \"PATH\" } to read it from a file";
     match &node.value {
         Value::String(s) => {
             diags.push(
                 Diagnostic::new(
                     Code::SecretInProfile,
-                    format!("`{}` is a secret written in clear text in the profile", var.key),
+                    format!(
+                        "`{}` is a secret written in clear text in the profile",
+                        var.key
+                    ),
                 )
                 .at(node.origin)
                 .label("secret in clear text")
@@ -338,12 +405,17 @@ fn secret(var: &Var, node: &Node, cx: &Context<'_>, diags: &mut Diagnostics) -> 
         Value::Table(table) if table.entries.len() == 1 => {
             let entry = &table.entries[0];
             match (entry.key.as_str(), &entry.node.value) {
-                ("env", Value::String(name)) if is_env_name(name) => Some(SecretSource::Env(name.clone())),
+                ("env", Value::String(name)) if is_env_name(name) => {
+                    Some(SecretSource::Env(name.clone()))
+                }
                 ("env", _) => {
                     diags.push(
-                        Diagnostic::new(Code::EnvName, format!("`{}`: `env` must name an environment variable", var.key))
-                            .at(entry.node.origin)
-                            .label("expected a name like MY_PASSPHRASE"),
+                        Diagnostic::new(
+                            Code::EnvName,
+                            format!("`{}`: `env` must name an environment variable", var.key),
+                        )
+                        .at(entry.node.origin)
+                        .label("expected a name like MY_PASSPHRASE"),
                     );
                     None
                 }
@@ -357,19 +429,25 @@ fn secret(var: &Var, node: &Node, cx: &Context<'_>, diags: &mut Diagnostics) -> 
                 }
                 ("file", _) => {
                     diags.push(
-                        Diagnostic::new(Code::WrongType, format!("`{}`: `file` must be a path", var.key))
-                            .at(entry.node.origin)
-                            .label("expected a path string"),
+                        Diagnostic::new(
+                            Code::WrongType,
+                            format!("`{}`: `file` must be a path", var.key),
+                        )
+                        .at(entry.node.origin)
+                        .label("expected a path string"),
                     );
                     None
                 }
                 (other, _) => {
                     diags.push(
-                        Diagnostic::new(Code::UnknownKey, format!("`{}` has no key `{other}`", var.key))
-                            .at(entry.key_origin)
-                            .label("unknown key")
-                            .help("a secret reference is { env = \"NAME\" } or { file = \"PATH\" }")
-                            .suggest(did_you_mean(other, ["env", "file"])),
+                        Diagnostic::new(
+                            Code::UnknownKey,
+                            format!("`{}` has no key `{other}`", var.key),
+                        )
+                        .at(entry.key_origin)
+                        .label("unknown key")
+                        .help("a secret reference is { env = \"NAME\" } or { file = \"PATH\" }")
+                        .suggest(did_you_mean(other, ["env", "file"])),
                     );
                     None
                 }
@@ -377,10 +455,13 @@ fn secret(var: &Var, node: &Node, cx: &Context<'_>, diags: &mut Diagnostics) -> 
         }
         _ => {
             diags.push(
-                Diagnostic::new(Code::WrongType, format!("`{}` must be {}", var.key, var.ty.describe()))
-                    .at(node.origin)
-                    .label(format!("found {}", node.value.type_name()))
-                    .help(reference_help),
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!("`{}` must be {}", var.key, var.ty.describe()),
+                )
+                .at(node.origin)
+                .label(format!("found {}", node.value.type_name()))
+                .help(reference_help),
             );
             None
         }
@@ -390,7 +471,9 @@ fn secret(var: &Var, node: &Node, cx: &Context<'_>, diags: &mut Diagnostics) -> 
 /// A valid environment variable name: a letter or `_`, then letters, digits and `_`.
 pub fn is_env_name(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 

@@ -21,10 +21,13 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         Value::Table(t) => t,
         other => {
             diags.push(
-                Diagnostic::new(Code::WrongType, format!("`env` must be a table, found {}", other.type_name()))
-                    .at(env.node.origin)
-                    .label("expected a table")
-                    .help("write [env] and then NAME = \"value\" lines"),
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!("`env` must be a table, found {}", other.type_name()),
+                )
+                .at(env.node.origin)
+                .label("expected a table")
+                .help("write [env] and then NAME = \"value\" lines"),
             );
             return Vec::new();
         }
@@ -35,14 +38,20 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         let name = &entry.key;
         if !is_env_name(name) {
             diags.push(
-                Diagnostic::new(Code::EnvName, format!("`{name}` is not a valid environment variable name"))
-                    .at(entry.key_origin)
-                    .label("invalid name")
-                    .help("use letters, digits and `_`, not starting with a digit"),
+                Diagnostic::new(
+                    Code::EnvName,
+                    format!("`{name}` is not a valid environment variable name"),
+                )
+                .at(entry.key_origin)
+                .label("invalid name")
+                .help("use letters, digits and `_`, not starting with a digit"),
             );
             continue;
         }
-        if let Some(var) = model.entries_by_env(name).find(|v| v.editions.contains(&edition)) {
+        if let Some(var) = model
+            .entries_by_env(name)
+            .find(|v| v.editions.contains(&edition))
+        {
             diags.push(
                 Diagnostic::new(
                     Code::EnvIsSpecVar,
@@ -58,7 +67,10 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
             diags.push(
                 Diagnostic::new(
                     Code::OtherEdition,
-                    format!("`{name}` exists only in edition {}; this profile is edition {edition}", var.editions_text()),
+                    format!(
+                        "`{name}` exists only in edition {}; this profile is edition {edition}",
+                        var.editions_text()
+                    ),
                 )
                 .at(entry.key_origin)
                 .label(format!("edition {} only", var.editions_text())),
@@ -73,7 +85,10 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
                 diags.push(
                     Diagnostic::new(
                         Code::WrongType,
-                        format!("`env.{name}` must be a string, integer or boolean, found {}", other.type_name()),
+                        format!(
+                            "`env.{name}` must be a string, integer or boolean, found {}",
+                            other.type_name()
+                        ),
                     )
                     .at(entry.node.origin)
                     .label("expected a string"),
@@ -83,16 +98,23 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         };
         if value.contains('\0') {
             diags.push(
-                Diagnostic::new(Code::ControlChar, format!("`env.{name}` contains a NUL character"))
-                    .at(entry.node.origin)
-                    .help("environment variables cannot hold NUL"),
+                Diagnostic::new(
+                    Code::ControlChar,
+                    format!("`env.{name}` contains a NUL character"),
+                )
+                .at(entry.node.origin)
+                .help("environment variables cannot hold NUL"),
             );
             continue;
         }
         let near = did_you_mean(name, names.iter().copied());
         let message = match near {
-            Some(_) => format!("`{name}` is not a variable of the spec; it is passed through as it is"),
-            None => format!("`{name}` is not a variable of the spec; it is passed through unchecked"),
+            Some(_) => {
+                format!("`{name}` is not a variable of the spec; it is passed through as it is")
+            }
+            None => {
+                format!("`{name}` is not a variable of the spec; it is passed through unchecked")
+            }
         };
         diags.push(
             Diagnostic::new(Code::EnvPassthrough, message)
@@ -100,7 +122,11 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
                 .label("not in the spec")
                 .suggest(near),
         );
-        out.push(Extra { name: name.clone(), value, origin: entry.node.origin });
+        out.push(Extra {
+            name: name.clone(),
+            value,
+            origin: entry.node.origin,
+        });
     }
     out
 }

@@ -36,7 +36,10 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     };
     if scheme != "http" && scheme != "https" {
         let fixed = format!("https://{rest}");
-        return Err(problem_with(format!("scheme `{scheme}` is not http or https"), fixed));
+        return Err(problem_with(
+            format!("scheme `{scheme}` is not http or https"),
+            fixed,
+        ));
     }
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
@@ -44,7 +47,8 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     if host_only.is_empty() {
         return Err(problem("the URL has no host"));
     }
-    hostname(host_only).map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
+    hostname(host_only)
+        .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
     if let Some(port) = port {
         port_text(port)?;
     }
@@ -74,7 +78,9 @@ fn split_port(host: &str) -> (&str, Option<&str>) {
 fn port_text(port: &str) -> Result<u16, Problem> {
     match port.parse::<u32>() {
         Ok(n) if (1..=65535).contains(&n) => Ok(n as u16),
-        _ => Err(problem(format!("`{port}` is not a port number from 1 to 65535"))),
+        _ => Err(problem(format!(
+            "`{port}` is not a port number from 1 to 65535"
+        ))),
     }
 }
 
@@ -95,7 +101,10 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         return Ok(());
     }
     if let Some((host, _)) = value.split_once(':') {
-        return Err(problem_with("a bare host name has no port (the port has its own key)", host));
+        return Err(problem_with(
+            "a bare host name has no port (the port has its own key)",
+            host,
+        ));
     }
     let labels_ok = value.len() <= 253
         && value.split('.').all(|label| {
@@ -103,7 +112,9 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         });
     if labels_ok {
         Ok(())
@@ -132,13 +143,20 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
 /// A URL path: starts with `/`, no scheme, no spaces.
 pub fn url_path(value: &str) -> Result<(), Problem> {
     if value.contains("://") {
-        return Err(problem("an endpoint is a path at the token server, not a full URL"));
+        return Err(problem(
+            "an endpoint is a path at the token server, not a full URL",
+        ));
     }
     if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(problem("a URL path cannot contain spaces or control characters"));
+        return Err(problem(
+            "a URL path cannot contain spaces or control characters",
+        ));
     }
     if !value.starts_with('/') {
-        return Err(problem_with("a URL path must start with `/`", format!("/{value}")));
+        return Err(problem_with(
+            "a URL path must start with `/`",
+            format!("/{value}"),
+        ));
     }
     Ok(())
 }
@@ -190,7 +208,9 @@ pub fn is_loopback_url(value: &str) -> bool {
     let (host, _) = split_port(authority);
     host == "localhost"
         || host.ends_with(".localhost")
-        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -203,11 +223,20 @@ mod tests {
         assert!(url("http://vault:8200", false).is_ok());
         assert!(url("http://[::1]:8200/x", false).is_ok());
         assert_eq!(
-            url("https://auth.example.org/", true).unwrap_err().suggestion.as_deref(),
+            url("https://auth.example.org/", true)
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
             Some("https://auth.example.org")
         );
         assert!(url("https://auth.example.org/", false).is_ok());
-        assert_eq!(url("auth.example.org", true).unwrap_err().suggestion.as_deref(), Some("https://auth.example.org"));
+        assert_eq!(
+            url("auth.example.org", true)
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://auth.example.org")
+        );
         assert!(url("ftp://x", false).is_err());
         assert!(url("https://", false).is_err());
         assert!(url("https://a b", false).is_err());
@@ -219,8 +248,17 @@ mod tests {
         assert!(hostname("auth.example.org").is_ok());
         assert!(hostname("10.0.0.1").is_ok());
         assert!(hostname("::1").is_ok());
-        assert_eq!(hostname("https://auth.example.org/x").unwrap_err().suggestion.as_deref(), Some("auth.example.org"));
-        assert_eq!(hostname("auth:443").unwrap_err().suggestion.as_deref(), Some("auth"));
+        assert_eq!(
+            hostname("https://auth.example.org/x")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("auth.example.org")
+        );
+        assert_eq!(
+            hostname("auth:443").unwrap_err().suggestion.as_deref(),
+            Some("auth")
+        );
         assert!(hostname("a b").is_err());
         assert!(hostname("").is_err());
     }
@@ -228,7 +266,13 @@ mod tests {
     #[test]
     fn host_ports() {
         assert!(host_port("ldap:1636").is_ok());
-        assert_eq!(host_port("ldaps://ldap:1636").unwrap_err().suggestion.as_deref(), Some("ldap:1636"));
+        assert_eq!(
+            host_port("ldaps://ldap:1636")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("ldap:1636")
+        );
         assert!(host_port("ldap").is_err());
         assert!(host_port("ldap:0").is_err());
     }
@@ -236,11 +280,17 @@ mod tests {
     #[test]
     fn paths_and_plugins() {
         assert!(url_path("/svc-auth/restv1/token").is_ok());
-        assert_eq!(url_path("token").unwrap_err().suggestion.as_deref(), Some("/token"));
+        assert_eq!(
+            url_path("token").unwrap_err().suggestion.as_deref(),
+            Some("/token")
+        );
         assert!(file_path("/etc/certs/x.crt").is_ok());
         assert!(file_path("certs/x.crt").is_err());
         assert!(plugin_name("admin").is_ok());
-        assert_eq!(plugin_name("admin.zip").unwrap_err().suggestion.as_deref(), Some("admin"));
+        assert_eq!(
+            plugin_name("admin.zip").unwrap_err().suggestion.as_deref(),
+            Some("admin")
+        );
         for bad in ["a/b", "a\\b", "a,b", "a b", ""] {
             assert!(plugin_name(bad).is_err(), "{bad}");
         }

@@ -28,7 +28,11 @@ impl<'a> Choices<'a> {
         edition: Edition,
         explicit: &'a HashMap<String, (Option<Typed>, Origin)>,
     ) -> Choices<'a> {
-        Choices { model, edition, explicit }
+        Choices {
+            model,
+            edition,
+            explicit,
+        }
     }
 
     /// The effective text of a key: its valid set value, else its default.
@@ -58,7 +62,9 @@ impl<'a> Choices<'a> {
             return vec![selected];
         }
         match self.explicit.get(&rule.mapping) {
-            Some((Some(Typed::Mapping(pairs)), _)) => pairs.iter().map(|(_, b)| b.clone()).collect(),
+            Some((Some(Typed::Mapping(pairs)), _)) => {
+                pairs.iter().map(|(_, b)| b.clone()).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -66,7 +72,9 @@ impl<'a> Choices<'a> {
     /// True when the condition holds.
     pub fn holds(&self, condition: &Condition) -> bool {
         match condition {
-            Condition::KeyEquals { key, equals } => self.value(key).as_deref() == Some(equals.as_str()),
+            Condition::KeyEquals { key, equals } => {
+                self.value(key).as_deref() == Some(equals.as_str())
+            }
             Condition::Backend { backend } => self.backends().contains(backend),
         }
     }
@@ -80,7 +88,8 @@ impl<'a> Choices<'a> {
             Condition::Backend { .. } => {
                 let rule = &self.model.backends;
                 invalid(&rule.selector)
-                    || (self.value(&rule.selector).as_deref() == Some(rule.mixed.as_str()) && invalid(&rule.mapping))
+                    || (self.value(&rule.selector).as_deref() == Some(rule.mixed.as_str())
+                        && invalid(&rule.mapping))
             }
         }
     }
@@ -106,7 +115,8 @@ impl<'a> Choices<'a> {
             Condition::KeyEquals { key, .. } => self.origin(key),
             Condition::Backend { .. } => {
                 let rule = &self.model.backends;
-                self.origin(&rule.selector).or_else(|| self.origin(&rule.mapping))
+                self.origin(&rule.selector)
+                    .or_else(|| self.origin(&rule.mapping))
             }
         }
     }

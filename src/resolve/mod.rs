@@ -62,7 +62,11 @@ pub struct Options<'a> {
 }
 
 /// Checks a profile and resolves it. The result is `Some` only when there is no error.
-pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option<Resolved>, Diagnostics) {
+pub fn resolve(
+    table: &Table,
+    source: SourceId,
+    options: Options<'_>,
+) -> (Option<Resolved>, Diagnostics) {
     let model = Model::get();
     let mut diags = Diagnostics::default();
     let Some(edition) = edition(table, source, &mut diags) else {
@@ -71,16 +75,28 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
     };
 
     let mut settings = Vec::new();
-    walk::walk(model, edition, table, "", &RESERVED_KEYS, &mut settings, &mut diags);
+    walk::walk(
+        model,
+        edition,
+        table,
+        "",
+        &RESERVED_KEYS,
+        &mut settings,
+        &mut diags,
+    );
 
-    let cx = convert::Context { base_dir: options.base_dir };
+    let cx = convert::Context {
+        base_dir: options.base_dir,
+    };
     let mut explicit: HashMap<String, (Option<Typed>, Origin)> = HashMap::new();
     for setting in &settings {
         let typed = convert::convert(setting.var, setting.entry, &cx, &mut diags);
         explicit.insert(setting.var.key.clone(), (typed, setting.entry.node.origin));
     }
-    let key_origins: HashMap<&str, Origin> =
-        settings.iter().map(|s| (s.var.key.as_str(), s.entry.key_origin)).collect();
+    let key_origins: HashMap<&str, Origin> = settings
+        .iter()
+        .map(|s| (s.var.key.as_str(), s.entry.key_origin))
+        .collect();
 
     let choices = Choices::new(model, edition, &explicit);
     let mut vars = Vec::new();
@@ -91,7 +107,12 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
             Applies::Yes(cause) => cause,
             Applies::No => {
                 if set.is_some() {
-                    diags.push(not_applied(var, &group.when, key_origins[var.key.as_str()], &choices));
+                    diags.push(not_applied(
+                        var,
+                        &group.when,
+                        key_origins[var.key.as_str()],
+                        &choices,
+                    ));
                 }
                 continue;
             }
@@ -104,7 +125,11 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
                         diags.push(required(var, cause, Some(*origin), &choices, source));
                     }
                 } else {
-                    vars.push(ResolvedVar { var, value: value.clone(), origin: Some(*origin) });
+                    vars.push(ResolvedVar {
+                        var,
+                        value: value.clone(),
+                        origin: Some(*origin),
+                    });
                 }
             }
             Some((None, _)) => {}
@@ -117,7 +142,11 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
                     diags.push(hidden_default(var, cause, &choices, source));
                 }
                 if let Some(text) = var.default.value().filter(|t| !t.is_empty()) {
-                    vars.push(ResolvedVar { var, value: Typed::Text(text.to_string()), origin: None });
+                    vars.push(ResolvedVar {
+                        var,
+                        value: Typed::Text(text.to_string()),
+                        origin: None,
+                    });
                 }
             }
         }
@@ -130,14 +159,23 @@ pub fn resolve(table: &Table, source: SourceId, options: Options<'_>) -> (Option
         Some(env) => extras::extras(model, edition, env, &mut diags),
         None => Vec::new(),
     };
-    let resolved = Resolved { edition, vars, extras };
+    let resolved = Resolved {
+        edition,
+        vars,
+        extras,
+    };
     rules::check(&resolved, &mut diags);
     diags.sort();
-    if diags.has_errors() { (None, diags) } else { (Some(resolved), diags) }
+    if diags.has_errors() {
+        (None, diags)
+    } else {
+        (Some(resolved), diags)
+    }
 }
 
 fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<Edition> {
-    let allowed = "edition = \"A\" (image tag 1.0.0_dev line) or edition = \"B\" (0.0.0-nightly line)";
+    let allowed =
+        "edition = \"A\" (image tag 1.0.0_dev line) or edition = \"B\" (0.0.0-nightly line)";
     let Some(entry) = table.get("edition") else {
         diags.push(
             Diagnostic::new(Code::Edition, "the profile does not say its edition")
@@ -151,10 +189,13 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
         Value::String(s) => s.as_str(),
         other => {
             diags.push(
-                Diagnostic::new(Code::Edition, format!("`edition` must be a string, found {}", other.type_name()))
-                    .at(entry.node.origin)
-                    .label("expected \"A\" or \"B\"")
-                    .help(allowed),
+                Diagnostic::new(
+                    Code::Edition,
+                    format!("`edition` must be a string, found {}", other.type_name()),
+                )
+                .at(entry.node.origin)
+                .label("expected \"A\" or \"B\"")
+                .help(allowed),
             );
             return None;
         }
@@ -173,21 +214,36 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
 }
 
 fn conditions_text(when: &[crate::model::Condition]) -> String {
-    when.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
+    when.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
-fn not_applied(var: &Var, when: &[crate::model::Condition], origin: Origin, choices: &Choices<'_>) -> Diagnostic {
+fn not_applied(
+    var: &Var,
+    when: &[crate::model::Condition],
+    origin: Origin,
+    choices: &Choices<'_>,
+) -> Diagnostic {
     let conditions = conditions_text(when);
     let mut d = Diagnostic::new(
         Code::NotApplied,
-        format!("`{}` has no effect: it applies only when {conditions}", var.key),
+        format!(
+            "`{}` has no effect: it applies only when {conditions}",
+            var.key
+        ),
     )
     .at(origin)
     .label("not applied");
     for condition in when {
         if let crate::model::Condition::KeyEquals { key, .. } = condition {
             let now = choices.value(key).unwrap_or_default();
-            let how = if choices.origin(key).is_some() { "is set to" } else { "defaults to" };
+            let how = if choices.origin(key).is_some() {
+                "is set to"
+            } else {
+                "defaults to"
+            };
             d = d.help(format!("{key} {how} \"{now}\""));
         }
     }
@@ -205,10 +261,13 @@ fn required(
     let origin = set_at
         .or_else(|| cause.and_then(|c| choices.condition_origin(c)))
         .unwrap_or(Origin::new(source, 0..0));
-    Diagnostic::new(Code::Required, format!("`{}` is required{because}", var.key))
-        .at(origin)
-        .label(format!("needs `{}`", var.key))
-        .help(format!("set `{}`: {} ({})", var.key, var.meaning, var.env))
+    Diagnostic::new(
+        Code::Required,
+        format!("`{}` is required{because}", var.key),
+    )
+    .at(origin)
+    .label(format!("needs `{}`", var.key))
+    .help(format!("set `{}`: {} ({})", var.key, var.meaning, var.env))
 }
 
 fn hidden_default(
@@ -217,14 +276,25 @@ fn hidden_default(
     choices: &Choices<'_>,
     source: SourceId,
 ) -> Diagnostic {
-    let origin = cause.and_then(|c| choices.condition_origin(c)).unwrap_or(Origin::new(source, 0..0));
+    let origin = cause
+        .and_then(|c| choices.condition_origin(c))
+        .unwrap_or(Origin::new(source, 0..0));
     Diagnostic::new(
         Code::DefaultPassphrase,
-        format!("`{}` is not set: the container uses its fixed default", var.key),
+        format!(
+            "`{}` is not set: the container uses its fixed default",
+            var.key
+        ),
     )
     .at(origin)
-    .label(format!("{} falls back to a default the spec does not show", var.env))
-    .help(format!("{}; set `{}` = {{ env = \"NAME\" }} or {{ file = \"PATH\" }}", var.meaning, var.key))
+    .label(format!(
+        "{} falls back to a default the spec does not show",
+        var.env
+    ))
+    .help(format!(
+        "{}; set `{}` = {{ env = \"NAME\" }} or {{ file = \"PATH\" }}",
+        var.meaning, var.key
+    ))
 }
 
 /// With the selector at its mixed value (`hybrid`), the mapping must be given.
@@ -237,7 +307,9 @@ fn hybrid_required(
 ) {
     let rule = &model.backends;
     let mixed = match explicit.get(&selector.key) {
-        Some((Some(value), origin)) if value.env_text().as_deref() == Some(rule.mixed.as_str()) => *origin,
+        Some((Some(value), origin)) if value.env_text().as_deref() == Some(rule.mixed.as_str()) => {
+            *origin
+        }
         _ => return,
     };
     if explicit.contains_key(&rule.mapping) {
@@ -255,11 +327,17 @@ fn hybrid_required(
     diags.push(
         Diagnostic::new(
             Code::HybridMissing,
-            format!("`{}` = \"{}\" needs `{}`", selector.key, rule.mixed, rule.mapping),
+            format!(
+                "`{}` = \"{}\" needs `{}`",
+                selector.key, rule.mixed, rule.mapping
+            ),
         )
         .at(mixed)
         .label(format!("no `{}` given", rule.mapping))
         .help(format!("add {} = {{ {example} }}", rule.mapping))
-        .help(format!("backends: {}", mapping.allowed.as_deref().unwrap_or_default().join(", "))),
+        .help(format!(
+            "backends: {}",
+            mapping.allowed.as_deref().unwrap_or_default().join(", ")
+        )),
     );
 }

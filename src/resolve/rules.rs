@@ -25,18 +25,33 @@ fn int(value: &Typed) -> Option<i64> {
 /// A variable above the one the model says it should not exceed (`wait.sleep_duration`).
 fn not_above(resolved: &Resolved, diags: &mut Diagnostics) {
     for var in &resolved.vars {
-        let Some(limit_key) = &var.var.not_above else { continue };
-        let Some(limit) = find(resolved, limit_key) else { continue };
-        let (Some(value), Some(max)) = (int(&var.value), int(&limit.value)) else { continue };
+        let Some(limit_key) = &var.var.not_above else {
+            continue;
+        };
+        let Some(limit) = find(resolved, limit_key) else {
+            continue;
+        };
+        let (Some(value), Some(max)) = (int(&var.value), int(&limit.value)) else {
+            continue;
+        };
         if value <= max {
             continue;
         }
-        let Some(origin) = var.origin.or(limit.origin) else { continue };
-        let how = if limit.origin.is_some() { "" } else { " (its default)" };
+        let Some(origin) = var.origin.or(limit.origin) else {
+            continue;
+        };
+        let how = if limit.origin.is_some() {
+            ""
+        } else {
+            " (its default)"
+        };
         diags.push(
             Diagnostic::new(
                 Code::SleepAboveMax,
-                format!("`{}` = {value} is above `{limit_key}` = {max}{how}", var.var.key),
+                format!(
+                    "`{}` = {value} is above `{limit_key}` = {max}{how}",
+                    var.var.key
+                ),
             )
             .at(origin)
             .label(format!("above {limit_key}"))
@@ -47,7 +62,9 @@ fn not_above(resolved: &Resolved, diags: &mut Diagnostics) {
 
 /// `config.consul.scheme = "https"` without `config.consul.verify = true`.
 fn consul_tls(resolved: &Resolved, diags: &mut Diagnostics) {
-    let Some(scheme) = find(resolved, "config.consul.scheme") else { return };
+    let Some(scheme) = find(resolved, "config.consul.scheme") else {
+        return;
+    };
     if scheme.value.env_text().as_deref() != Some("https") {
         return;
     }
@@ -56,8 +73,12 @@ fn consul_tls(resolved: &Resolved, diags: &mut Diagnostics) {
 
 /// A vault address over https without verification, or over plain http to another host.
 fn vault_tls(resolved: &Resolved, diags: &mut Diagnostics) {
-    let Some(addr) = find(resolved, "secret.vault.addr") else { return };
-    let Some(text) = addr.value.env_text() else { return };
+    let Some(addr) = find(resolved, "secret.vault.addr") else {
+        return;
+    };
+    let Some(text) = addr.value.env_text() else {
+        return;
+    };
     if text.starts_with("https://") {
         unverified(resolved, "secret.vault.verify", addr, diags);
     } else if text.starts_with("http://")
@@ -67,7 +88,9 @@ fn vault_tls(resolved: &Resolved, diags: &mut Diagnostics) {
         diags.push(
             Diagnostic::new(
                 Code::PlainHttp,
-                format!("`secret.vault.addr` = \"{text}\" sends the AppRole credentials over plain http"),
+                format!(
+                    "`secret.vault.addr` = \"{text}\" sends the AppRole credentials over plain http"
+                ),
             )
             .at(origin)
             .label("plain http to another host")
@@ -76,17 +99,33 @@ fn vault_tls(resolved: &Resolved, diags: &mut Diagnostics) {
     }
 }
 
-fn unverified(resolved: &Resolved, verify_key: &str, cause: &super::ResolvedVar, diags: &mut Diagnostics) {
-    let Some(verify) = find(resolved, verify_key) else { return };
+fn unverified(
+    resolved: &Resolved,
+    verify_key: &str,
+    cause: &super::ResolvedVar,
+    diags: &mut Diagnostics,
+) {
+    let Some(verify) = find(resolved, verify_key) else {
+        return;
+    };
     if verify.value.env_text().as_deref() != Some("false") {
         return;
     }
-    let Some(origin) = verify.origin.or(cause.origin) else { return };
-    let how = if verify.origin.is_some() { "is false" } else { "defaults to false" };
+    let Some(origin) = verify.origin.or(cause.origin) else {
+        return;
+    };
+    let how = if verify.origin.is_some() {
+        "is false"
+    } else {
+        "defaults to false"
+    };
     diags.push(
         Diagnostic::new(
             Code::TlsUnverified,
-            format!("`{}` uses https but `{verify_key}` {how}: the certificate is not verified", cause.var.key),
+            format!(
+                "`{}` uses https but `{verify_key}` {how}: the certificate is not verified",
+                cause.var.key
+            ),
         )
         .at(origin)
         .label("certificate not verified")

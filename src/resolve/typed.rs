@@ -76,9 +76,23 @@ mod tests {
     fn env_text_of_each_type() {
         assert_eq!(Typed::Bool(true).env_text().unwrap(), "true");
         assert_eq!(Typed::Int(8500).env_text().unwrap(), "8500");
-        assert_eq!(Typed::List(vec!["a".into(), "b".into()]).env_text().unwrap(), "a,b");
-        let mapping = Typed::Mapping(vec![("default".into(), "sql".into()), ("user".into(), "couchbase".into())]);
-        assert_eq!(mapping.env_text().unwrap(), r#"{"default":"sql","user":"couchbase"}"#);
-        assert_eq!(Typed::Secret(SecretSource::Env("X".into())).env_text(), None);
+        assert_eq!(
+            Typed::List(vec!["a".into(), "b".into()])
+                .env_text()
+                .unwrap(),
+            "a,b"
+        );
+        let mapping = Typed::Mapping(vec![
+            ("default".into(), "sql".into()),
+            ("user".into(), "couchbase".into()),
+        ]);
+        assert_eq!(
+            mapping.env_text().unwrap(),
+            r#"{"default":"sql","user":"couchbase"}"#
+        );
+        assert_eq!(
+            Typed::Secret(SecretSource::Env("X".into())).env_text(),
+            None
+        );
     }
 }

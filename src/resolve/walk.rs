@@ -48,7 +48,10 @@ pub fn walk<'p>(
                     )
                     .at(entry.node.origin)
                     .label("expected a table")
-                    .help(format!("write its keys under [{path}]: {}", children(model, edition, &path).join(", "))),
+                    .help(format!(
+                        "write its keys under [{path}]: {}",
+                        children(model, edition, &path).join(", ")
+                    )),
                 ),
             }
             continue;
@@ -68,7 +71,9 @@ fn other_edition(path: &str, editions: String, edition: Edition, entry: &Entry) 
     )
     .at(entry.key_origin)
     .label(format!("edition {editions} only"))
-    .help(format!("remove it, or set edition = \"{editions}\" if this profile is for that edition"))
+    .help(format!(
+        "remove it, or set edition = \"{editions}\" if this profile is for that edition"
+    ))
 }
 
 fn unknown_key(
@@ -91,7 +96,11 @@ fn unknown_key(
             .flat_map(|v| prefixes(&v.key))
             .find(|p| p.rsplit('.').next() == Some(entry.key.as_str()) && p != path)
     };
-    let where_ = if prefix.is_empty() { "at the top level".to_string() } else { format!("in [{prefix}]") };
+    let where_ = if prefix.is_empty() {
+        "at the top level".to_string()
+    } else {
+        format!("in [{prefix}]")
+    };
     let mut d = Diagnostic::new(Code::UnknownKey, format!("unknown key `{path}`"))
         .at(entry.key_origin)
         .label("unknown key")
@@ -112,7 +121,11 @@ fn prefixes(key: &str) -> Vec<String> {
 
 /// The next key segments below `prefix` for this edition, in model order.
 pub fn children(model: &Model, edition: Edition, prefix: &str) -> Vec<String> {
-    let start = if prefix.is_empty() { String::new() } else { format!("{prefix}.") };
+    let start = if prefix.is_empty() {
+        String::new()
+    } else {
+        format!("{prefix}.")
+    };
     let mut out: Vec<String> = Vec::new();
     for var in model.vars_of(edition) {
         if let Some(rest) = var.key.strip_prefix(&start) {
@@ -126,5 +139,9 @@ pub fn children(model: &Model, edition: Edition, prefix: &str) -> Vec<String> {
 }
 
 fn join(prefix: &str, key: &str) -> String {
-    if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") }
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
 }
