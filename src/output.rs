@@ -114,12 +114,12 @@ fn diff_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
             ops.push(Op::Same(i, j));
             i += 1;
             j += 1;
-        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            ops.push(Op::Add(i, j));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
             ops.push(Op::Del(i, j));
             i += 1;
+        } else {
+            ops.push(Op::Add(i, j));
+            j += 1;
         }
     }
     ops

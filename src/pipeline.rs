@@ -1,9 +1,9 @@
-//! The stages run in order for one profile: load, resolve (with validation).
+//! The stages run in order for one profile: load, then resolve (with validation).
 
 use crate::diag::Diagnostics;
-use crate::profile::load_file;
+use crate::profile::{Table, load_file, parse_text};
 use crate::resolve::{Options, Resolved, resolve};
-use crate::source::Sources;
+use crate::source::{SourceId, Sources};
 use std::path::Path;
 
 /// A profile that could be read: its resolution (when valid) and every diagnostic.
@@ -15,21 +15,37 @@ pub struct Checked {
 /// Loads and checks the profile at `path`. `Err` is an I/O problem (exit code 2).
 pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, String> {
     let (source, table) = load_file(path, sources).map_err(|e| e.0)?;
+    Ok(check_loaded(source, table, path.parent()))
+}
+
+/// Checks profile text that did not come from a file (tests, generated profiles).
+pub fn check_text(
+    name: &str,
+    text: &str,
+    base_dir: Option<&Path>,
+    sources: &mut Sources,
+) -> Checked {
+    let (source, table) = parse_text(name.to_string(), text.to_string(), sources);
+    check_loaded(source, table, base_dir)
+}
+
+fn check_loaded(
+    source: SourceId,
+    table: Result<Table, Diagnostics>,
+    base_dir: Option<&Path>,
+) -> Checked {
     let table = match table {
         Ok(t) => t,
         Err(diagnostics) => {
-            return Ok(Checked {
+            return Checked {
                 resolved: None,
                 diagnostics,
-            });
+            };
         }
     };
-    let options = Options {
-        base_dir: path.parent(),
-    };
-    let (resolved, diagnostics) = resolve(&table, source, options);
-    Ok(Checked {
+    let (resolved, diagnostics) = resolve(&table, source, Options { base_dir });
+    Checked {
         resolved,
         diagnostics,
-    })
+    }
 }

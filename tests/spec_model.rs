@@ -46,7 +46,7 @@ fn parse_default(cell: &str) -> (DefaultValue, Option<Vec<String>>, bool) {
         let default = match default {
             "default: not shown" => DefaultValue::NotShown,
             d if d.starts_with("default `") => DefaultValue::Value(quoted(d)[0].clone()),
-            d if d == "allowed values: not shown" => {
+            "allowed values: not shown" => {
                 let value = quoted(allowed)[0].clone();
                 return (DefaultValue::Value(value), None, true);
             }

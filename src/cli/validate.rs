@@ -25,16 +25,18 @@ pub fn run(args: &ValidateArgs) -> u8 {
         }
     };
     let code = report(&checked.diagnostics, &sources, &args.diagnostics, true);
-    if code == 0 && args.diagnostics.format == super::Format::Human && !args.diagnostics.quiet {
-        if let Some(resolved) = &checked.resolved {
-            let _ = writeln!(
-                std::io::stderr(),
-                "{}: valid, edition {}, {} variables",
-                args.profile.profile.display(),
-                resolved.edition,
-                resolved.vars.len() + resolved.extras.len()
-            );
-        }
+    if code == 0
+        && args.diagnostics.format == super::Format::Human
+        && !args.diagnostics.quiet
+        && let Some(resolved) = &checked.resolved
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}: valid, edition {}, {} variables",
+            args.profile.profile.display(),
+            resolved.edition,
+            resolved.vars.len() + resolved.extras.len()
+        );
     }
     code
 }
