@@ -41,6 +41,8 @@ pub enum Code {
     SecretUnavailable,
     /// A control character (NUL, ...) in a value.
     ControlChar,
+    /// Settings that exclude each other, or one that needs another.
+    Conflict,
     /// Settings of a group that is not chosen.
     NotApplied,
     /// `wait.sleep_duration` is above `wait.max_time`.
@@ -55,10 +57,18 @@ pub enum Code {
     EnvPassthrough,
     /// A secret written in clear text in the profile.
     SecretInProfile,
+    /// A file source declared for a variable or plugin that is not used.
+    UnusedSource,
+    /// A secret or key file taken from a ConfigMap (stored in clear).
+    SecretInConfigMap,
+    /// A compose host path that does not exist.
+    HostPathMissing,
+    /// A plugin listed without an archive source: the container ignores it.
+    PluginWithoutArchive,
 }
 
 impl Code {
-    pub const ALL: [Code; 25] = [
+    pub const ALL: [Code; 30] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -84,6 +94,11 @@ impl Code {
         Code::PlainHttp,
         Code::EnvPassthrough,
         Code::SecretInProfile,
+        Code::Conflict,
+        Code::UnusedSource,
+        Code::SecretInConfigMap,
+        Code::HostPathMissing,
+        Code::PluginWithoutArchive,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -107,6 +122,7 @@ impl Code {
             Code::Unwritable => "E0214",
             Code::SecretUnavailable => "E0215",
             Code::ControlChar => "E0216",
+            Code::Conflict => "E0217",
             Code::NotApplied => "W0301",
             Code::SleepAboveMax => "W0302",
             Code::DefaultPassphrase => "W0303",
@@ -114,6 +130,10 @@ impl Code {
             Code::PlainHttp => "W0305",
             Code::EnvPassthrough => "W0306",
             Code::SecretInProfile => "W0307",
+            Code::UnusedSource => "W0308",
+            Code::SecretInConfigMap => "W0309",
+            Code::HostPathMissing => "W0310",
+            Code::PluginWithoutArchive => "W0311",
         }
     }
 
@@ -138,6 +158,7 @@ impl Code {
             Code::Unwritable => "unwritable",
             Code::SecretUnavailable => "secret-unavailable",
             Code::ControlChar => "control-char",
+            Code::Conflict => "conflict",
             Code::NotApplied => "not-applied",
             Code::SleepAboveMax => "sleep-above-max",
             Code::DefaultPassphrase => "default-passphrase",
@@ -145,6 +166,10 @@ impl Code {
             Code::PlainHttp => "plain-http",
             Code::EnvPassthrough => "env-passthrough",
             Code::SecretInProfile => "secret-in-profile",
+            Code::UnusedSource => "unused-source",
+            Code::SecretInConfigMap => "secret-in-configmap",
+            Code::HostPathMissing => "host-path-missing",
+            Code::PluginWithoutArchive => "plugin-without-archive",
         }
     }
 

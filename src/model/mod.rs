@@ -9,7 +9,7 @@ mod types;
 
 pub use condition::Condition;
 pub use types::{
-    BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Unit, Var, VarType,
+    BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting, Unit, Var, VarType,
 };
 
 use std::sync::OnceLock;
@@ -21,6 +21,8 @@ const SPEC_TOML: &str = include_str!("../../schemas/spec.toml");
 #[derive(Debug)]
 pub struct Model {
     pub backends: BackendRule,
+    /// Deployment settings (`deploy.*`), in order.
+    pub settings: Vec<Setting>,
     pub editions: Vec<EditionInfo>,
     pub groups: Vec<Group>,
     pub vars: Vec<Var>,
@@ -62,6 +64,11 @@ impl Model {
     /// Every entry (any edition) with this env name.
     pub fn entries_by_env<'a>(&'a self, env: &'a str) -> impl Iterator<Item = &'a Var> {
         self.vars.iter().filter(move |v| v.env == env)
+    }
+
+    /// The deployment setting with this key.
+    pub fn setting(&self, key: &str) -> Option<&Setting> {
+        self.settings.iter().find(|s| s.key == key)
     }
 
     /// The group with this id.

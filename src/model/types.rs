@@ -98,6 +98,12 @@ pub enum VarType {
     HybridMapping,
     /// A secret value, never written in clear text unless asked.
     Secret,
+    /// A Kubernetes object name (DNS-1123 label: lower-case letters, digits, `-`).
+    K8sName,
+    /// An image repository (`registry/path/name`).
+    Image,
+    /// An image tag.
+    ImageTag,
 }
 
 impl VarType {
@@ -120,6 +126,9 @@ impl VarType {
             VarType::Secret => {
                 "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
             }
+            VarType::K8sName => "a Kubernetes name (lower-case letters, digits and `-`, at most 63)",
+            VarType::Image => "an image repository such as registry.example.org/team/admin-ui",
+            VarType::ImageTag => "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
         }
     }
 
@@ -140,6 +149,9 @@ impl VarType {
             VarType::PluginList => "list of plugin names",
             VarType::HybridMapping => "hybrid mapping",
             VarType::Secret => "secret",
+            VarType::K8sName => "Kubernetes name",
+            VarType::Image => "image repository",
+            VarType::ImageTag => "image tag",
         }
     }
 }
@@ -192,6 +204,10 @@ pub enum DefaultValue {
     Unset,
     /// The container has a fixed default that the spec does not show.
     Hidden,
+    /// (Deployment settings) the edition's image tag.
+    ByEdition,
+    /// (Deployment settings) computed from another setting, as its meaning says.
+    Derived,
 }
 
 impl DefaultValue {
@@ -211,6 +227,8 @@ impl DefaultValue {
             DefaultValue::NotShown => "not shown".to_string(),
             DefaultValue::Unset => "unset".to_string(),
             DefaultValue::Hidden => "a fixed default word (not shown)".to_string(),
+            DefaultValue::ByEdition => "the edition's image tag".to_string(),
+            DefaultValue::Derived => "derived (see meaning)".to_string(),
         }
     }
 }
@@ -241,8 +259,20 @@ pub struct Var {
     /// Other names users write for allowed values (`postgres` for `pgsql`).
     pub aliases: BTreeMap<String, String>,
     pub mapping_keys: Vec<String>,
+    /// For a plugin list: where each archive is mounted; `<name>` stands for the plugin.
+    pub mount_path: Option<String>,
     pub meaning: String,
     pub note: Option<String>,
+}
+
+/// A deployment setting: not a container variable, but checked and documented like one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setting {
+    pub key: String,
+    pub ty: VarType,
+    pub default: DefaultValue,
+    pub min: Option<i64>,
+    pub meaning: String,
 }
 
 impl Var {
@@ -265,9 +295,36 @@ impl Var {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
     backends: BackendRule,
+    setting: Vec<RawSetting>,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
     var: Vec<RawVar>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSetting {
+    key: String,
+    #[serde(rename = "type")]
+    ty: VarType,
+    default: Option<String>,
+    default_state: Option<String>,
+    min: Option<i64>,
+    meaning: String,
+}
+
+fn read_default(name: &str, default: Option<String>, state: Option<&str>) -> Result<DefaultValue, String> {
+    match (default, state) {
+        (Some(v), None) => Ok(DefaultValue::Value(v)),
+        (None, Some("not-shown")) => Ok(DefaultValue::NotShown),
+        (None, Some("unset")) => Ok(DefaultValue::Unset),
+        (None, Some("hidden")) => Ok(DefaultValue::Hidden),
+        (None, Some("by-edition")) => Ok(DefaultValue::ByEdition),
+        (None, Some("derived")) => Ok(DefaultValue::Derived),
+        _ => Err(format!(
+            "{name}: give exactly one of `default` or `default_state` (not-shown, unset, hidden, by-edition, derived)"
+        )),
+    }
 }
 
 #[derive(Deserialize)]
@@ -298,6 +355,7 @@ struct RawVar {
     aliases: BTreeMap<String, String>,
     #[serde(default)]
     mapping_keys: Vec<String>,
+    mount_path: Option<String>,
     meaning: String,
     note: Option<String>,
 }
@@ -330,7 +388,18 @@ impl RawModel {
                 return Err(format!("backends: no variable has the key `{key}`"));
             }
         }
+        let mut settings = Vec::with_capacity(self.setting.len());
+        for raw in self.setting {
+            settings.push(Setting {
+                default: read_default(&raw.key, raw.default, raw.default_state.as_deref())?,
+                key: raw.key,
+                ty: raw.ty,
+                min: raw.min,
+                meaning: raw.meaning,
+            });
+        }
         Ok(super::Model {
+            settings,
             backends: self.backends,
             editions: self.edition,
             groups: self.group,
@@ -342,17 +411,7 @@ impl RawModel {
 impl RawVar {
     fn into_var(self) -> Result<Var, String> {
         let env = self.env;
-        let default = match (self.default, self.default_state.as_deref()) {
-            (Some(v), None) => DefaultValue::Value(v),
-            (None, Some("not-shown")) => DefaultValue::NotShown,
-            (None, Some("unset")) => DefaultValue::Unset,
-            (None, Some("hidden")) => DefaultValue::Hidden,
-            _ => {
-                return Err(format!(
-                    "{env}: give exactly one of `default` or `default_state` (not-shown, unset, hidden)"
-                ));
-            }
-        };
+        let default = read_default(&env, self.default, self.default_state.as_deref())?;
         let allowed_not_shown = match self.allowed_state.as_deref() {
             None => false,
             Some("not-shown") => true,
@@ -404,6 +463,7 @@ impl RawVar {
             not_above: self.not_above,
             aliases: self.aliases,
             mapping_keys: self.mapping_keys,
+            mount_path: self.mount_path,
             meaning: self.meaning,
             note: self.note,
         })

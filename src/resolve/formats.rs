@@ -304,3 +304,114 @@ mod tests {
         assert!(!is_loopback_url("http://vault:8200"));
     }
 }
+
+/// A Kubernetes name of the DNS-1123 label form (Deployment, namespace, ...).
+pub fn k8s_label(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 63
+        && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !value.starts_with('-')
+        && !value.ends_with('-');
+    if ok {
+        return Ok(());
+    }
+    let fixed: String = value
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .trim_matches('-')
+        .chars()
+        .take(63)
+        .collect();
+    let p = "not a Kubernetes name: use lower-case letters, digits and `-` (at most 63, starting and ending with a letter or digit)";
+    if fixed.is_empty() { Err(problem(p)) } else { Err(problem_with(p, fixed)) }
+}
+
+/// A Kubernetes Secret or ConfigMap name (DNS-1123 subdomain).
+pub fn k8s_subdomain(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 253
+        && value.split('.').all(|part| k8s_label(part).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Kubernetes object name: lower-case letters, digits, `-` and `.` (at most 253)",
+        ))
+    }
+}
+
+/// A key of a Secret or ConfigMap.
+pub fn k8s_data_key(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 253
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && value != "."
+        && value != "..";
+    if ok {
+        Ok(())
+    } else {
+        Err(problem("not a Secret or ConfigMap key: letters, digits, `-`, `_` and `.`"))
+    }
+}
+
+/// An image repository: lower-case path components, optionally after a registry host[:port].
+pub fn image_repository(value: &str) -> Result<(), Problem> {
+    if value.contains('@') || value.rsplit('/').next().is_some_and(|last| last.contains(':')) {
+        return Err(problem("give the repository without a tag or digest: the tag has its own key"));
+    }
+    let ok = !value.is_empty()
+        && !value.starts_with('/')
+        && !value.ends_with('/')
+        && !value.contains("//")
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/' | ':'));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem("not an image repository: lower-case letters, digits, `.`, `_`, `-` and `/`"))
+    }
+}
+
+/// An image tag.
+pub fn image_tag(value: &str) -> Result<(), Problem> {
+    let mut chars = value.chars();
+    let ok = value.len() <= 128
+        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem("not an image tag: letters, digits, `_`, `.` and `-`, at most 128"))
+    }
+}
+
+#[cfg(test)]
+mod deploy_tests {
+    use super::*;
+
+    #[test]
+    fn kubernetes_names() {
+        assert!(k8s_label("admin-ui").is_ok());
+        assert_eq!(k8s_label("Admin_UI").unwrap_err().suggestion.as_deref(), Some("admin-ui"));
+        assert!(k8s_label("-x").is_err());
+        assert!(k8s_subdomain("vault.approle").is_ok());
+        assert!(k8s_subdomain("Vault").is_err());
+        assert!(k8s_data_key("role_id.txt").is_ok());
+        assert!(k8s_data_key("a/b").is_err());
+    }
+
+    #[test]
+    fn images() {
+        assert!(image_repository("svc/admin-ui").is_ok());
+        assert!(image_repository("registry.example.org:5000/team/admin-ui").is_ok());
+        assert!(image_repository("svc/admin-ui:1.0").is_err());
+        assert!(image_repository("Svc/Admin").is_err());
+        assert!(image_tag("0.0.0-nightly").is_ok());
+        assert!(image_tag("1.0.0_dev").is_ok());
+        assert!(image_tag("-x").is_err());
+        assert!(image_tag("a b").is_err());
+    }
+}

@@ -5,6 +5,7 @@
 //! renderers never see a half-checked profile.
 
 mod convert;
+pub mod deploy;
 mod extras;
 pub mod formats;
 mod groups;
@@ -27,7 +28,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// Root keys that are not variables.
-pub const RESERVED_KEYS: [&str; 2] = ["edition", "env"];
+pub const RESERVED_KEYS: [&str; 3] = ["edition", "env", "deploy"];
 
 /// A variable with its value in the resolved environment.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +53,8 @@ pub struct Resolved {
     pub vars: Vec<ResolvedVar>,
     /// `[env]` variables outside the spec, in the order written.
     pub extras: Vec<Extra>,
+    /// How it is deployed: names, image, file sources.
+    pub deploy: deploy::Deploy,
 }
 
 /// Settings of resolution that do not come from the profile.
@@ -159,10 +162,12 @@ pub fn resolve(
         Some(env) => extras::extras(model, edition, env, &mut diags),
         None => Vec::new(),
     };
+    let deploy = deploy::deploy(model, edition, table.get("deploy"), &vars, options.base_dir, &mut diags);
     let resolved = Resolved {
         edition,
         vars,
         extras,
+        deploy,
     };
     rules::check(&resolved, &mut diags);
     diags.sort();

@@ -1,0 +1,492 @@
+//! The `[deploy]` table: how the container is deployed (names, image, replicas) and where each
+//! file it reads comes from. Not container variables, but checked like them, from the model.
+
+use super::formats::{self, Problem};
+use super::{ResolvedVar, Typed};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{DefaultValue, Edition, FileKind, Model, Setting, VarType};
+use crate::profile::{Entry, Table, Value};
+use crate::source::Origin;
+use crate::suggest::did_you_mean;
+use std::path::Path;
+
+/// The deployment of one profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deploy {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub replicas: i64,
+    /// `repository:tag`.
+    pub image: String,
+    /// The Kubernetes Secret holding secret variables.
+    pub secret_name: String,
+    /// Every declared file source, variables in model order, then plugins in list order.
+    pub files: Vec<FileSource>,
+}
+
+/// Where one file the container reads comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileSource {
+    /// The variable naming the file, or `None` for a plugin archive.
+    pub env: Option<String>,
+    /// The profile key (`secret.vault.role_id_file`) or `plugins.<name>`.
+    pub key: String,
+    pub kind: FileKind,
+    /// Where the container reads it.
+    pub container_path: String,
+    /// Compose: the host path bind-mounted read-only.
+    pub host: Option<String>,
+    /// Kubernetes: the Secret or ConfigMap key mounted read-only.
+    pub k8s: Option<K8sRef>,
+}
+
+/// A key of a Secret or ConfigMap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct K8sRef {
+    pub kind: K8sKind,
+    pub name: String,
+    pub key: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum K8sKind {
+    Secret,
+    ConfigMap,
+}
+
+const FILES: &str = "files";
+const PLUGINS: &str = "plugins";
+const SOURCE_KEYS: [&str; 4] = ["host", "secret", "configmap", "key"];
+
+/// Reads `[deploy]` (or its defaults), given the resolved variables.
+pub fn deploy(
+    model: &'static Model,
+    edition: Edition,
+    table: Option<&Entry>,
+    vars: &[ResolvedVar],
+    base_dir: Option<&Path>,
+    diags: &mut Diagnostics,
+) -> Deploy {
+    let empty = Table::default();
+    let table = match table.map(|e| (&e.node.value, e)) {
+        None => &empty,
+        Some((Value::Table(t), _)) => t,
+        Some((other, entry)) => {
+            diags.push(
+                Diagnostic::new(Code::WrongType, format!("`deploy` must be a table, found {}", other.type_name()))
+                    .at(entry.node.origin)
+                    .label("expected a table"),
+            );
+            &empty
+        }
+    };
+    check_keys(model, table, diags);
+    let text = |key: &str, diags: &mut Diagnostics| setting_text(model, table, key, diags);
+    let name = text("deploy.name", diags).unwrap_or_default();
+    let namespace = text("deploy.namespace", diags);
+    let repository = text("deploy.image.repository", diags).unwrap_or_default();
+    let tag = text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
+    let secret_name = text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
+    let replicas = text("deploy.replicas", diags).and_then(|r| r.parse().ok()).unwrap_or(1);
+    let mut files = Vec::new();
+    if let Some(entry) = table.get(FILES) {
+        file_sources(model, edition, entry, vars, base_dir, &mut files, diags);
+    }
+    plugin_sources(model, edition, table.get(PLUGINS), vars, base_dir, &mut files, diags);
+    Deploy {
+        name,
+        namespace,
+        replicas,
+        image: format!("{repository}:{tag}"),
+        secret_name,
+        files,
+    }
+}
+
+/// Unknown keys anywhere in `[deploy]` outside `files` and `plugins`.
+fn check_keys(model: &Model, table: &Table, diags: &mut Diagnostics) {
+    check_level(model, table, "deploy", diags);
+}
+
+fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnostics) {
+    let below = format!("{prefix}.");
+    let mut valid: Vec<String> = Vec::new();
+    for setting in &model.settings {
+        if let Some(rest) = setting.key.strip_prefix(&below) {
+            let next = rest.split('.').next().unwrap_or(rest).to_string();
+            if !valid.contains(&next) {
+                valid.push(next);
+            }
+        }
+    }
+    if prefix == "deploy" {
+        valid.extend([FILES.to_string(), PLUGINS.to_string()]);
+    }
+    for entry in &table.entries {
+        let path = format!("{prefix}.{}", entry.key);
+        if !valid.contains(&entry.key) {
+            diags.push(
+                Diagnostic::new(Code::UnknownKey, format!("unknown key `{path}`"))
+                    .at(entry.key_origin)
+                    .label("unknown key")
+                    .suggest(did_you_mean(&entry.key, valid.iter().map(String::as_str)))
+                    .help(format!("keys valid in [{prefix}]: {}", valid.join(", "))),
+            );
+            continue;
+        }
+        let is_table_level = model.settings.iter().any(|s| s.key.starts_with(&format!("{path}.")));
+        if is_table_level {
+            match &entry.node.value {
+                Value::Table(inner) => check_level(model, inner, &path, diags),
+                other => diags.push(
+                    Diagnostic::new(Code::WrongType, format!("`{path}` must be a table, found {}", other.type_name()))
+                        .at(entry.node.origin)
+                        .label("expected a table"),
+                ),
+            }
+        }
+    }
+}
+
+/// The text of a setting: its valid value, else its default (`None` when it has none).
+fn setting_text(model: &Model, table: &Table, key: &str, diags: &mut Diagnostics) -> Option<String> {
+    let setting = model.setting(key).expect("deploy settings read here are in the model");
+    let rest = key.strip_prefix("deploy.").unwrap_or(key);
+    let fallback = match &setting.default {
+        DefaultValue::Value(v) => Some(v.clone()),
+        _ => None,
+    };
+    let Some(entry) = table.get_path(rest) else {
+        return fallback;
+    };
+    match check_setting(setting, &entry.node.value) {
+        Ok(text) => Some(text),
+        Err(problem) => {
+            let code = if matches!(problem.message.as_str(), m if m.starts_with("expected")) {
+                Code::WrongType
+            } else if setting.ty == VarType::Integer {
+                Code::OutOfRange
+            } else {
+                Code::BadFormat
+            };
+            let mut d = Diagnostic::new(code, format!("`{key}`: {}", problem.message))
+                .at(entry.node.origin)
+                .label(format!("expected {}", setting.ty.describe()))
+                .help(setting.meaning.clone());
+            if let Some(s) = problem.suggestion {
+                d = d.help(format!("did you mean \"{s}\"?"));
+            }
+            diags.push(d);
+            fallback
+        }
+    }
+}
+
+fn check_setting(setting: &Setting, value: &Value) -> Result<String, Problem> {
+    let expected = |what: &str| Problem {
+        message: format!("expected {what}, found {}", value.type_name()),
+        suggestion: None,
+    };
+    if setting.ty == VarType::Integer {
+        let Value::Integer(n) = value else { return Err(expected("an integer")) };
+        let min = setting.min.unwrap_or(0);
+        if *n < min {
+            return Err(Problem { message: format!("{n} is below the minimum {min}"), suggestion: None });
+        }
+        return Ok(n.to_string());
+    }
+    let Value::String(text) = value else { return Err(expected("a string")) };
+    match setting.ty {
+        VarType::K8sName => formats::k8s_label(text)?,
+        VarType::Image => formats::image_repository(text)?,
+        VarType::ImageTag => formats::image_tag(text)?,
+        _ => {}
+    }
+    Ok(text.clone())
+}
+
+fn file_sources(
+    model: &Model,
+    edition: Edition,
+    entry: &Entry,
+    vars: &[ResolvedVar],
+    base_dir: Option<&Path>,
+    out: &mut Vec<FileSource>,
+    diags: &mut Diagnostics,
+) {
+    let Value::Table(table) = &entry.node.value else {
+        diags.push(
+            Diagnostic::new(Code::WrongType, "`deploy.files` must be a table of file sources")
+                .at(entry.node.origin)
+                .label("expected a table")
+                .help("write [deploy.files] then \"<profile key>\" = { host = \"...\", secret = \"...\" }"),
+        );
+        return;
+    };
+    let file_keys: Vec<&str> =
+        model.vars_of(edition).filter(|v| v.ty == VarType::File).map(|v| v.key.as_str()).collect();
+    let mut found: Vec<(usize, FileSource)> = Vec::new();
+    for source in &table.entries {
+        let key = source.key.as_str();
+        let Some(var) = model.var_by_key(key, edition).filter(|v| v.ty == VarType::File) else {
+            let other = model.entries_by_key(key).find(|v| v.ty == VarType::File);
+            let d = match other {
+                Some(v) => Diagnostic::new(
+                    Code::OtherEdition,
+                    format!("`{key}` exists only in edition {}; this profile is edition {edition}", v.editions_text()),
+                ),
+                None => Diagnostic::new(Code::UnknownKey, format!("`deploy.files` has no file variable `{key}`"))
+                    .suggest(did_you_mean(key, file_keys.iter().copied()))
+                    .help(format!("file variables: {}", file_keys.join(", "))),
+            };
+            diags.push(d.at(source.key_origin).label("not a file variable"));
+            continue;
+        };
+        let Some(position) = vars.iter().position(|rv| rv.var.key == var.key) else {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnusedSource,
+                    format!("a source is declared for `{key}`, but that variable does not apply to this profile"),
+                )
+                .at(source.key_origin)
+                .label("unused")
+                .help("remove it, or choose the adapter or backend that reads this file"),
+            );
+            continue;
+        };
+        let container_path = vars[position].value.env_text().unwrap_or_default();
+        let kind = var.file.unwrap_or(FileKind::Secret);
+        if let Some(file) =
+            read_source(source, key, Some(var.env.clone()), kind, container_path, base_dir, diags)
+        {
+            found.push((position, file));
+        }
+    }
+    found.sort_by_key(|(position, _)| *position);
+    out.extend(found.into_iter().map(|(_, f)| f));
+}
+
+fn plugin_sources(
+    model: &Model,
+    edition: Edition,
+    entry: Option<&Entry>,
+    vars: &[ResolvedVar],
+    base_dir: Option<&Path>,
+    out: &mut Vec<FileSource>,
+    diags: &mut Diagnostics,
+) {
+    let plugins_var = model.vars_of(edition).find(|v| v.ty == VarType::PluginList);
+    let listed: Vec<String> = vars
+        .iter()
+        .find_map(|rv| match (&rv.value, rv.var.ty) {
+            (Typed::List(names), VarType::PluginList) => Some(names.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let table = match entry.map(|e| (&e.node.value, e)) {
+        None => None,
+        Some((Value::Table(t), _)) => Some(t),
+        Some((_, e)) => {
+            diags.push(
+                Diagnostic::new(Code::WrongType, "`deploy.plugins` must be a table: <name> = { host = \"...\" }")
+                    .at(e.node.origin)
+                    .label("expected a table"),
+            );
+            return;
+        }
+    };
+    let Some(var) = plugins_var else {
+        if let (Some(e), Some(other)) = (entry, model.vars.iter().find(|v| v.ty == VarType::PluginList)) {
+            diags.push(
+                Diagnostic::new(
+                    Code::OtherEdition,
+                    format!("`deploy.plugins` exists only in edition {}; this profile is edition {edition}", other.editions_text()),
+                )
+                .at(e.key_origin)
+                .label(format!("edition {} only", other.editions_text())),
+            );
+        }
+        return;
+    };
+    let mount = var.mount_path.clone().unwrap_or_default();
+    let mut by_name: Vec<(String, FileSource)> = Vec::new();
+    for source in table.map(|t| t.entries.as_slice()).unwrap_or_default() {
+        let name = &source.key;
+        if !listed.contains(name) {
+            diags.push(
+                Diagnostic::new(Code::UnusedSource, format!("an archive is declared for plugin \"{name}\", which `{}` does not list", var.key))
+                    .at(source.key_origin)
+                    .label("not a listed plugin")
+                    .suggest(did_you_mean(name, listed.iter().map(String::as_str)))
+                    .help(format!("add \"{name}\" to {}, or remove this source", var.key)),
+            );
+            continue;
+        }
+        let path = mount.replace("<name>", name);
+        let key = format!("deploy.plugins.{name}");
+        if let Some(file) = read_source(source, &key, None, FileKind::Secret, path, base_dir, diags) {
+            by_name.push((name.clone(), FileSource { kind: FileKind::Certificate, ..file }));
+        }
+    }
+    for name in &listed {
+        match by_name.iter().position(|(n, _)| n == name) {
+            Some(i) => out.push(by_name[i].1.clone()),
+            None => {
+                let origin = vars.iter().find(|rv| rv.var.key == var.key).and_then(|rv| rv.origin);
+                diags.push(
+                    Diagnostic::new(
+                        Code::PluginWithoutArchive,
+                        format!("plugin \"{name}\" has no archive source: the container ignores a plugin whose archive is missing"),
+                    )
+                    .at_opt(origin)
+                    .label("no archive declared")
+                    .help(format!("declare it: [deploy.plugins.{name}] host = \"./plugins/{name}.zip\" (compose) and/or configmap = \"...\" (Kubernetes)")),
+                );
+            }
+        }
+    }
+}
+
+/// Reads one `{ host, secret | configmap, key }` source.
+fn read_source(
+    source: &Entry,
+    key: &str,
+    env: Option<String>,
+    kind: FileKind,
+    container_path: String,
+    base_dir: Option<&Path>,
+    diags: &mut Diagnostics,
+) -> Option<FileSource> {
+    let Value::Table(fields) = &source.node.value else {
+        diags.push(
+            Diagnostic::new(Code::WrongType, format!("the source of `{key}` must be a table"))
+                .at(source.node.origin)
+                .label("expected { host = \"...\", secret = \"...\", key = \"...\" }"),
+        );
+        return None;
+    };
+    let mut ok = true;
+    let mut text = |name: &str, diags: &mut Diagnostics| -> Option<(String, Origin)> {
+        let field = fields.get(name)?;
+        match &field.node.value {
+            Value::String(s) if !s.is_empty() => Some((s.clone(), field.node.origin)),
+            other => {
+                diags.push(
+                    Diagnostic::new(Code::WrongType, format!("`{key}.{name}` must be a non-empty string, found {}", other.type_name()))
+                        .at(field.node.origin)
+                        .label("expected a string"),
+                );
+                ok = false;
+                None
+            }
+        }
+    };
+    let host = text("host", diags);
+    let secret = text("secret", diags);
+    let configmap = text("configmap", diags);
+    let data_key = text("key", diags);
+    for field in &fields.entries {
+        if !SOURCE_KEYS.contains(&field.key.as_str()) {
+            diags.push(
+                Diagnostic::new(Code::UnknownKey, format!("unknown key `{}` in the source of `{key}`", field.key))
+                    .at(field.key_origin)
+                    .label("unknown key")
+                    .suggest(did_you_mean(&field.key, SOURCE_KEYS))
+                    .help("a file source has: host (compose), secret or configmap (Kubernetes), key"),
+            );
+            ok = false;
+        }
+    }
+    if secret.is_some() && configmap.is_some() {
+        diags.push(
+            Diagnostic::new(Code::Conflict, format!("the source of `{key}` gives both `secret` and `configmap`"))
+                .at(source.node.origin)
+                .label("choose one")
+                .help("a file comes from one Kubernetes Secret or one ConfigMap"),
+        );
+        ok = false;
+    }
+    if host.is_none() && secret.is_none() && configmap.is_none() && ok {
+        diags.push(
+            Diagnostic::new(Code::Required, format!("the source of `{key}` gives neither `host`, `secret` nor `configmap`"))
+                .at(source.node.origin)
+                .label("no source")
+                .help("host = \"./path\" for compose; secret = \"name\" or configmap = \"name\" (and key) for Kubernetes"),
+        );
+        ok = false;
+    }
+    if let Some((_, origin)) = &data_key
+        && secret.is_none()
+        && configmap.is_none()
+    {
+        diags.push(
+            Diagnostic::new(Code::Conflict, format!("`{key}.key` needs `secret` or `configmap`"))
+                .at(*origin)
+                .label("key of what?"),
+        );
+        ok = false;
+    }
+    let check = |value: &Option<(String, Origin)>, f: fn(&str) -> Result<(), Problem>, what: &str, diags: &mut Diagnostics| -> bool {
+        let Some((text, origin)) = value else { return true };
+        match f(text) {
+            Ok(()) => true,
+            Err(problem) => {
+                let mut d = Diagnostic::new(Code::BadFormat, format!("{what} \"{text}\": {}", problem.message))
+                    .at(*origin)
+                    .label("invalid name");
+                if let Some(s) = problem.suggestion {
+                    d = d.help(format!("did you mean \"{s}\"?"));
+                }
+                diags.push(d);
+                false
+            }
+        }
+    };
+    ok &= check(&secret, formats::k8s_subdomain, "Secret name", diags);
+    ok &= check(&configmap, formats::k8s_subdomain, "ConfigMap name", diags);
+    ok &= check(&data_key, formats::k8s_data_key, "key", diags);
+    if !ok {
+        return None;
+    }
+    if let Some((name, origin)) = &configmap
+        && matches!(kind, FileKind::Secret | FileKind::Key)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::SecretInConfigMap,
+                format!("`{key}` is a {} file, but it comes from the ConfigMap \"{name}\"", kind.name()),
+            )
+            .at(*origin)
+            .label("stored in clear")
+            .help("ConfigMaps are not meant for secrets: use secret = \"...\" instead"),
+        );
+    }
+    if let Some((path, origin)) = &host {
+        let full = match base_dir {
+            Some(dir) if Path::new(path).is_relative() => dir.join(path),
+            _ => Path::new(path).to_path_buf(),
+        };
+        if !full.exists() {
+            diags.push(
+                Diagnostic::new(Code::HostPathMissing, format!("the host path \"{path}\" does not exist"))
+                    .at(*origin)
+                    .label("not found")
+                    .help("relative paths are checked from the profile's folder; compose reads them from the compose file's folder"),
+            );
+        }
+    }
+    let file_name = container_path.rsplit('/').next().unwrap_or_default().to_string();
+    let k8s = match (secret, configmap) {
+        (Some((name, _)), _) => Some(K8sRef { kind: K8sKind::Secret, name, key: data_key.map_or(file_name.clone(), |k| k.0) }),
+        (None, Some((name, _))) => Some(K8sRef { kind: K8sKind::ConfigMap, name, key: data_key.map_or(file_name, |k| k.0) }),
+        (None, None) => None,
+    };
+    Some(FileSource {
+        env,
+        key: key.to_string(),
+        kind,
+        container_path,
+        host: host.map(|h| h.0),
+        k8s,
+    })
+}
