@@ -126,7 +126,9 @@ impl VarType {
             VarType::Secret => {
                 "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
             }
-            VarType::K8sName => "a Kubernetes name (lower-case letters, digits and `-`, at most 63)",
+            VarType::K8sName => {
+                "a Kubernetes name (lower-case letters, digits and `-`, at most 63)"
+            }
             VarType::Image => "an image repository such as registry.example.org/team/admin-ui",
             VarType::ImageTag => "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
         }
@@ -313,7 +315,11 @@ struct RawSetting {
     meaning: String,
 }
 
-fn read_default(name: &str, default: Option<String>, state: Option<&str>) -> Result<DefaultValue, String> {
+fn read_default(
+    name: &str,
+    default: Option<String>,
+    state: Option<&str>,
+) -> Result<DefaultValue, String> {
     match (default, state) {
         (Some(v), None) => Ok(DefaultValue::Value(v)),
         (None, Some("not-shown")) => Ok(DefaultValue::NotShown),

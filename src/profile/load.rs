@@ -42,11 +42,13 @@ pub fn parse_bytes(
         Err(err) => {
             let at = err.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            // The bad byte is shown as U+FFFD, three bytes long in the text.
+            let replacement = char::REPLACEMENT_CHARACTER.len_utf8();
             let id = sources.add(name, text);
             let mut diagnostics = Diagnostics::default();
             diagnostics.push(
                 Diagnostic::new(Code::TomlSyntax, "the profile is not valid UTF-8")
-                    .at(Origin::new(id, at..at + 1))
+                    .at(Origin::new(id, at..at + replacement))
                     .label("invalid byte here")
                     .help("TOML files must be UTF-8 encoded"),
             );
@@ -75,11 +77,15 @@ pub fn parse_text(
     let (document, errors) = DeTable::parse_recoverable(text);
     for error in errors {
         let span = error.span().unwrap_or(0..0);
-        diagnostics.push(
-            Diagnostic::new(Code::TomlSyntax, first_line(error.message()))
-                .at(Origin::new(id, span))
-                .label("TOML syntax"),
-        );
+        let mut message = first_line(error.message());
+        let mut d = Diagnostic::new(Code::TomlSyntax, "");
+        if message.starts_with("duplicate key") {
+            let key = text.get(span.clone()).unwrap_or_default();
+            message = format!("duplicate key `{key}`");
+            d = d.help("each key may be set once per table; a table header such as [config] may appear once");
+        }
+        d.message = message;
+        diagnostics.push(d.at(Origin::new(id, span)).label("TOML syntax"));
     }
     if !diagnostics.is_empty() {
         return (id, Err(diagnostics));

@@ -63,7 +63,7 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
     if var.ty == VarType::Enum {
         return allowed_value(var, text, origin, diags);
     }
-    if text.is_empty() {
+    if text.trim().is_empty() {
         if var.allowed_not_shown {
             diags.push(
                 Diagnostic::new(Code::NotAllowed, format!("`{key}` cannot be empty"))
@@ -75,7 +75,9 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
             return false;
         }
         // The empty string means "leave unset"; its form does not matter.
-        return true;
+        if text.is_empty() {
+            return true;
+        }
     }
     let checked = match var.ty {
         VarType::Url => formats::url(text, false),
@@ -98,6 +100,18 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
                     .label(format!("expected {}", var.ty.describe()));
             if let Some(s) = suggestion {
                 d = d.help(format!("did you mean \"{s}\"?"));
+            }
+            if var.ty == VarType::Hostname && message.contains("port") {
+                let model = crate::model::Model::get();
+                let port_key = var
+                    .key
+                    .rsplit_once('.')
+                    .map(|(table, _)| format!("{table}.port"));
+                if let Some(port_key) =
+                    port_key.filter(|k| model.entries_by_key(k).next().is_some())
+                {
+                    d = d.help(format!("the port has its own key, `{port_key}`"));
+                }
             }
             diags.push(d);
             false
@@ -168,6 +182,9 @@ fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics)
         match var.ty {
             VarType::Bool if matches!(s.as_str(), "true" | "false") => {
                 d = d.help(format!("write {s} without quotes"));
+            }
+            VarType::Bool => {
+                d = d.help("write true or false, without quotes (the container reads any other text as false)");
             }
             VarType::Port | VarType::Integer => {
                 if let Some(n) = as_count(s, var.unit) {

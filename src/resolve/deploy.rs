@@ -73,9 +73,12 @@ pub fn deploy(
         Some((Value::Table(t), _)) => t,
         Some((other, entry)) => {
             diags.push(
-                Diagnostic::new(Code::WrongType, format!("`deploy` must be a table, found {}", other.type_name()))
-                    .at(entry.node.origin)
-                    .label("expected a table"),
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!("`deploy` must be a table, found {}", other.type_name()),
+                )
+                .at(entry.node.origin)
+                .label("expected a table"),
             );
             &empty
         }
@@ -85,14 +88,26 @@ pub fn deploy(
     let name = text("deploy.name", diags).unwrap_or_default();
     let namespace = text("deploy.namespace", diags);
     let repository = text("deploy.image.repository", diags).unwrap_or_default();
-    let tag = text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
-    let secret_name = text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
-    let replicas = text("deploy.replicas", diags).and_then(|r| r.parse().ok()).unwrap_or(1);
+    let tag =
+        text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
+    let secret_name =
+        text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
+    let replicas = text("deploy.replicas", diags)
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
         file_sources(model, edition, entry, vars, base_dir, &mut files, diags);
     }
-    plugin_sources(model, edition, table.get(PLUGINS), vars, base_dir, &mut files, diags);
+    plugin_sources(
+        model,
+        edition,
+        table.get(PLUGINS),
+        vars,
+        base_dir,
+        &mut files,
+        diags,
+    );
     Deploy {
         name,
         namespace,
@@ -134,14 +149,20 @@ fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnosti
             );
             continue;
         }
-        let is_table_level = model.settings.iter().any(|s| s.key.starts_with(&format!("{path}.")));
+        let is_table_level = model
+            .settings
+            .iter()
+            .any(|s| s.key.starts_with(&format!("{path}.")));
         if is_table_level {
             match &entry.node.value {
                 Value::Table(inner) => check_level(model, inner, &path, diags),
                 other => diags.push(
-                    Diagnostic::new(Code::WrongType, format!("`{path}` must be a table, found {}", other.type_name()))
-                        .at(entry.node.origin)
-                        .label("expected a table"),
+                    Diagnostic::new(
+                        Code::WrongType,
+                        format!("`{path}` must be a table, found {}", other.type_name()),
+                    )
+                    .at(entry.node.origin)
+                    .label("expected a table"),
                 ),
             }
         }
@@ -149,8 +170,15 @@ fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnosti
 }
 
 /// The text of a setting: its valid value, else its default (`None` when it has none).
-fn setting_text(model: &Model, table: &Table, key: &str, diags: &mut Diagnostics) -> Option<String> {
-    let setting = model.setting(key).expect("deploy settings read here are in the model");
+fn setting_text(
+    model: &Model,
+    table: &Table,
+    key: &str,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    let setting = model
+        .setting(key)
+        .expect("deploy settings read here are in the model");
     let rest = key.strip_prefix("deploy.").unwrap_or(key);
     let fallback = match &setting.default {
         DefaultValue::Value(v) => Some(v.clone()),
@@ -188,14 +216,21 @@ fn check_setting(setting: &Setting, value: &Value) -> Result<String, Problem> {
         suggestion: None,
     };
     if setting.ty == VarType::Integer {
-        let Value::Integer(n) = value else { return Err(expected("an integer")) };
+        let Value::Integer(n) = value else {
+            return Err(expected("an integer"));
+        };
         let min = setting.min.unwrap_or(0);
         if *n < min {
-            return Err(Problem { message: format!("{n} is below the minimum {min}"), suggestion: None });
+            return Err(Problem {
+                message: format!("{n} is below the minimum {min}"),
+                suggestion: None,
+            });
         }
         return Ok(n.to_string());
     }
-    let Value::String(text) = value else { return Err(expected("a string")) };
+    let Value::String(text) = value else {
+        return Err(expected("a string"));
+    };
     match setting.ty {
         VarType::K8sName => formats::k8s_label(text)?,
         VarType::Image => formats::image_repository(text)?,
@@ -223,21 +258,33 @@ fn file_sources(
         );
         return;
     };
-    let file_keys: Vec<&str> =
-        model.vars_of(edition).filter(|v| v.ty == VarType::File).map(|v| v.key.as_str()).collect();
+    let file_keys: Vec<&str> = model
+        .vars_of(edition)
+        .filter(|v| v.ty == VarType::File)
+        .map(|v| v.key.as_str())
+        .collect();
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
-        let Some(var) = model.var_by_key(key, edition).filter(|v| v.ty == VarType::File) else {
+        let Some(var) = model
+            .var_by_key(key, edition)
+            .filter(|v| v.ty == VarType::File)
+        else {
             let other = model.entries_by_key(key).find(|v| v.ty == VarType::File);
             let d = match other {
                 Some(v) => Diagnostic::new(
                     Code::OtherEdition,
-                    format!("`{key}` exists only in edition {}; this profile is edition {edition}", v.editions_text()),
+                    format!(
+                        "`{key}` exists only in edition {}; this profile is edition {edition}",
+                        v.editions_text()
+                    ),
                 ),
-                None => Diagnostic::new(Code::UnknownKey, format!("`deploy.files` has no file variable `{key}`"))
-                    .suggest(did_you_mean(key, file_keys.iter().copied()))
-                    .help(format!("file variables: {}", file_keys.join(", "))),
+                None => Diagnostic::new(
+                    Code::UnknownKey,
+                    format!("`deploy.files` has no file variable `{key}`"),
+                )
+                .suggest(did_you_mean(key, file_keys.iter().copied()))
+                .help(format!("file variables: {}", file_keys.join(", "))),
             };
             diags.push(d.at(source.key_origin).label("not a file variable"));
             continue;
@@ -256,9 +303,15 @@ fn file_sources(
         };
         let container_path = vars[position].value.env_text().unwrap_or_default();
         let kind = var.file.unwrap_or(FileKind::Secret);
-        if let Some(file) =
-            read_source(source, key, Some(var.env.clone()), kind, container_path, base_dir, diags)
-        {
+        if let Some(file) = read_source(
+            source,
+            key,
+            Some(var.env.clone()),
+            kind,
+            container_path,
+            base_dir,
+            diags,
+        ) {
             found.push((position, file));
         }
     }
@@ -288,15 +341,21 @@ fn plugin_sources(
         Some((Value::Table(t), _)) => Some(t),
         Some((_, e)) => {
             diags.push(
-                Diagnostic::new(Code::WrongType, "`deploy.plugins` must be a table: <name> = { host = \"...\" }")
-                    .at(e.node.origin)
-                    .label("expected a table"),
+                Diagnostic::new(
+                    Code::WrongType,
+                    "`deploy.plugins` must be a table: <name> = { host = \"...\" }",
+                )
+                .at(e.node.origin)
+                .label("expected a table"),
             );
             return;
         }
     };
     let Some(var) = plugins_var else {
-        if let (Some(e), Some(other)) = (entry, model.vars.iter().find(|v| v.ty == VarType::PluginList)) {
+        if let (Some(e), Some(other)) = (
+            entry,
+            model.vars.iter().find(|v| v.ty == VarType::PluginList),
+        ) {
             diags.push(
                 Diagnostic::new(
                     Code::OtherEdition,
@@ -314,25 +373,44 @@ fn plugin_sources(
         let name = &source.key;
         if !listed.contains(name) {
             diags.push(
-                Diagnostic::new(Code::UnusedSource, format!("an archive is declared for plugin \"{name}\", which `{}` does not list", var.key))
-                    .at(source.key_origin)
-                    .label("not a listed plugin")
-                    .suggest(did_you_mean(name, listed.iter().map(String::as_str)))
-                    .help(format!("add \"{name}\" to {}, or remove this source", var.key)),
+                Diagnostic::new(
+                    Code::UnusedSource,
+                    format!(
+                        "an archive is declared for plugin \"{name}\", which `{}` does not list",
+                        var.key
+                    ),
+                )
+                .at(source.key_origin)
+                .label("not a listed plugin")
+                .suggest(did_you_mean(name, listed.iter().map(String::as_str)))
+                .help(format!(
+                    "add \"{name}\" to {}, or remove this source",
+                    var.key
+                )),
             );
             continue;
         }
         let path = mount.replace("<name>", name);
         let key = format!("deploy.plugins.{name}");
-        if let Some(file) = read_source(source, &key, None, FileKind::Secret, path, base_dir, diags) {
-            by_name.push((name.clone(), FileSource { kind: FileKind::Certificate, ..file }));
+        if let Some(file) = read_source(source, &key, None, FileKind::Secret, path, base_dir, diags)
+        {
+            by_name.push((
+                name.clone(),
+                FileSource {
+                    kind: FileKind::Certificate,
+                    ..file
+                },
+            ));
         }
     }
     for name in &listed {
         match by_name.iter().position(|(n, _)| n == name) {
             Some(i) => out.push(by_name[i].1.clone()),
             None => {
-                let origin = vars.iter().find(|rv| rv.var.key == var.key).and_then(|rv| rv.origin);
+                let origin = vars
+                    .iter()
+                    .find(|rv| rv.var.key == var.key)
+                    .and_then(|rv| rv.origin);
                 diags.push(
                     Diagnostic::new(
                         Code::PluginWithoutArchive,
@@ -359,9 +437,12 @@ fn read_source(
 ) -> Option<FileSource> {
     let Value::Table(fields) = &source.node.value else {
         diags.push(
-            Diagnostic::new(Code::WrongType, format!("the source of `{key}` must be a table"))
-                .at(source.node.origin)
-                .label("expected { host = \"...\", secret = \"...\", key = \"...\" }"),
+            Diagnostic::new(
+                Code::WrongType,
+                format!("the source of `{key}` must be a table"),
+            )
+            .at(source.node.origin)
+            .label("expected { host = \"...\", secret = \"...\", key = \"...\" }"),
         );
         return None;
     };
@@ -372,9 +453,15 @@ fn read_source(
             Value::String(s) if !s.is_empty() => Some((s.clone(), field.node.origin)),
             other => {
                 diags.push(
-                    Diagnostic::new(Code::WrongType, format!("`{key}.{name}` must be a non-empty string, found {}", other.type_name()))
-                        .at(field.node.origin)
-                        .label("expected a string"),
+                    Diagnostic::new(
+                        Code::WrongType,
+                        format!(
+                            "`{key}.{name}` must be a non-empty string, found {}",
+                            other.type_name()
+                        ),
+                    )
+                    .at(field.node.origin)
+                    .label("expected a string"),
                 );
                 ok = false;
                 None
@@ -388,21 +475,27 @@ fn read_source(
     for field in &fields.entries {
         if !SOURCE_KEYS.contains(&field.key.as_str()) {
             diags.push(
-                Diagnostic::new(Code::UnknownKey, format!("unknown key `{}` in the source of `{key}`", field.key))
-                    .at(field.key_origin)
-                    .label("unknown key")
-                    .suggest(did_you_mean(&field.key, SOURCE_KEYS))
-                    .help("a file source has: host (compose), secret or configmap (Kubernetes), key"),
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    format!("unknown key `{}` in the source of `{key}`", field.key),
+                )
+                .at(field.key_origin)
+                .label("unknown key")
+                .suggest(did_you_mean(&field.key, SOURCE_KEYS))
+                .help("a file source has: host (compose), secret or configmap (Kubernetes), key"),
             );
             ok = false;
         }
     }
     if secret.is_some() && configmap.is_some() {
         diags.push(
-            Diagnostic::new(Code::Conflict, format!("the source of `{key}` gives both `secret` and `configmap`"))
-                .at(source.node.origin)
-                .label("choose one")
-                .help("a file comes from one Kubernetes Secret or one ConfigMap"),
+            Diagnostic::new(
+                Code::Conflict,
+                format!("the source of `{key}` gives both `secret` and `configmap`"),
+            )
+            .at(source.node.origin)
+            .label("choose one")
+            .help("a file comes from one Kubernetes Secret or one ConfigMap"),
         );
         ok = false;
     }
@@ -420,20 +513,32 @@ fn read_source(
         && configmap.is_none()
     {
         diags.push(
-            Diagnostic::new(Code::Conflict, format!("`{key}.key` needs `secret` or `configmap`"))
-                .at(*origin)
-                .label("key of what?"),
+            Diagnostic::new(
+                Code::Conflict,
+                format!("`{key}.key` needs `secret` or `configmap`"),
+            )
+            .at(*origin)
+            .label("key of what?"),
         );
         ok = false;
     }
-    let check = |value: &Option<(String, Origin)>, f: fn(&str) -> Result<(), Problem>, what: &str, diags: &mut Diagnostics| -> bool {
-        let Some((text, origin)) = value else { return true };
+    let check = |value: &Option<(String, Origin)>,
+                 f: fn(&str) -> Result<(), Problem>,
+                 what: &str,
+                 diags: &mut Diagnostics|
+     -> bool {
+        let Some((text, origin)) = value else {
+            return true;
+        };
         match f(text) {
             Ok(()) => true,
             Err(problem) => {
-                let mut d = Diagnostic::new(Code::BadFormat, format!("{what} \"{text}\": {}", problem.message))
-                    .at(*origin)
-                    .label("invalid name");
+                let mut d = Diagnostic::new(
+                    Code::BadFormat,
+                    format!("{what} \"{text}\": {}", problem.message),
+                )
+                .at(*origin)
+                .label("invalid name");
                 if let Some(s) = problem.suggestion {
                     d = d.help(format!("did you mean \"{s}\"?"));
                 }
@@ -454,7 +559,10 @@ fn read_source(
         diags.push(
             Diagnostic::new(
                 Code::SecretInConfigMap,
-                format!("`{key}` is a {} file, but it comes from the ConfigMap \"{name}\"", kind.name()),
+                format!(
+                    "`{key}` is a {} file, but it comes from the ConfigMap \"{name}\"",
+                    kind.name()
+                ),
             )
             .at(*origin)
             .label("stored in clear")
@@ -475,10 +583,22 @@ fn read_source(
             );
         }
     }
-    let file_name = container_path.rsplit('/').next().unwrap_or_default().to_string();
+    let file_name = container_path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let k8s = match (secret, configmap) {
-        (Some((name, _)), _) => Some(K8sRef { kind: K8sKind::Secret, name, key: data_key.map_or(file_name.clone(), |k| k.0) }),
-        (None, Some((name, _))) => Some(K8sRef { kind: K8sKind::ConfigMap, name, key: data_key.map_or(file_name, |k| k.0) }),
+        (Some((name, _)), _) => Some(K8sRef {
+            kind: K8sKind::Secret,
+            name,
+            key: data_key.map_or(file_name.clone(), |k| k.0),
+        }),
+        (None, Some((name, _))) => Some(K8sRef {
+            kind: K8sKind::ConfigMap,
+            name,
+            key: data_key.map_or(file_name, |k| k.0),
+        }),
         (None, None) => None,
     };
     Some(FileSource {

@@ -73,7 +73,12 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
                     ),
                 )
                 .at(entry.key_origin)
-                .label(format!("edition {} only", var.editions_text())),
+                .label(format!("edition {} only", var.editions_text()))
+                .help(format!(
+                    "remove it, or set edition = \"{}\" and use `{}`",
+                    var.editions_text(),
+                    var.key
+                )),
             );
             continue;
         }

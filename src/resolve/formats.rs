@@ -101,10 +101,7 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         return Ok(());
     }
     if let Some((host, _)) = value.split_once(':') {
-        return Err(problem_with(
-            "a bare host name has no port (the port has its own key)",
-            host,
-        ));
+        return Err(problem_with("a bare host name has no port", host));
     }
     let labels_ok = value.len() <= 253
         && value.split('.').all(|label| {
@@ -309,7 +306,9 @@ mod tests {
 pub fn k8s_label(value: &str) -> Result<(), Problem> {
     let ok = !value.is_empty()
         && value.len() <= 63
-        && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !value.starts_with('-')
         && !value.ends_with('-');
     if ok {
@@ -325,7 +324,11 @@ pub fn k8s_label(value: &str) -> Result<(), Problem> {
         .take(63)
         .collect();
     let p = "not a Kubernetes name: use lower-case letters, digits and `-` (at most 63, starting and ending with a letter or digit)";
-    if fixed.is_empty() { Err(problem(p)) } else { Err(problem_with(p, fixed)) }
+    if fixed.is_empty() {
+        Err(problem(p))
+    } else {
+        Err(problem_with(p, fixed))
+    }
 }
 
 /// A Kubernetes Secret or ConfigMap name (DNS-1123 subdomain).
@@ -346,32 +349,45 @@ pub fn k8s_subdomain(value: &str) -> Result<(), Problem> {
 pub fn k8s_data_key(value: &str) -> Result<(), Problem> {
     let ok = !value.is_empty()
         && value.len() <= 253
-        && value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         && value != "."
         && value != "..";
     if ok {
         Ok(())
     } else {
-        Err(problem("not a Secret or ConfigMap key: letters, digits, `-`, `_` and `.`"))
+        Err(problem(
+            "not a Secret or ConfigMap key: letters, digits, `-`, `_` and `.`",
+        ))
     }
 }
 
 /// An image repository: lower-case path components, optionally after a registry host[:port].
 pub fn image_repository(value: &str) -> Result<(), Problem> {
-    if value.contains('@') || value.rsplit('/').next().is_some_and(|last| last.contains(':')) {
-        return Err(problem("give the repository without a tag or digest: the tag has its own key"));
+    if value.contains('@')
+        || value
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(':'))
+    {
+        return Err(problem(
+            "give the repository without a tag or digest: the tag has its own key",
+        ));
     }
     let ok = !value.is_empty()
         && !value.starts_with('/')
         && !value.ends_with('/')
         && !value.contains("//")
-        && value
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/' | ':'));
+        && value.chars().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/' | ':')
+        });
     if ok {
         Ok(())
     } else {
-        Err(problem("not an image repository: lower-case letters, digits, `.`, `_`, `-` and `/`"))
+        Err(problem(
+            "not an image repository: lower-case letters, digits, `.`, `_`, `-` and `/`",
+        ))
     }
 }
 
@@ -379,12 +395,16 @@ pub fn image_repository(value: &str) -> Result<(), Problem> {
 pub fn image_tag(value: &str) -> Result<(), Problem> {
     let mut chars = value.chars();
     let ok = value.len() <= 128
-        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
     if ok {
         Ok(())
     } else {
-        Err(problem("not an image tag: letters, digits, `_`, `.` and `-`, at most 128"))
+        Err(problem(
+            "not an image tag: letters, digits, `_`, `.` and `-`, at most 128",
+        ))
     }
 }
 
@@ -395,7 +415,10 @@ mod deploy_tests {
     #[test]
     fn kubernetes_names() {
         assert!(k8s_label("admin-ui").is_ok());
-        assert_eq!(k8s_label("Admin_UI").unwrap_err().suggestion.as_deref(), Some("admin-ui"));
+        assert_eq!(
+            k8s_label("Admin_UI").unwrap_err().suggestion.as_deref(),
+            Some("admin-ui")
+        );
         assert!(k8s_label("-x").is_err());
         assert!(k8s_subdomain("vault.approle").is_ok());
         assert!(k8s_subdomain("Vault").is_err());

@@ -20,6 +20,8 @@ pub struct Choices<'a> {
     model: &'static Model,
     edition: Edition,
     explicit: &'a HashMap<String, (Option<Typed>, Origin)>,
+    /// Where each value of the backend mapping was written: (backend, origin).
+    mapping_origins: Vec<(String, Origin)>,
 }
 
 impl<'a> Choices<'a> {
@@ -27,11 +29,13 @@ impl<'a> Choices<'a> {
         model: &'static Model,
         edition: Edition,
         explicit: &'a HashMap<String, (Option<Typed>, Origin)>,
+        mapping_origins: Vec<(String, Origin)>,
     ) -> Choices<'a> {
         Choices {
             model,
             edition,
             explicit,
+            mapping_origins,
         }
     }
 
@@ -113,10 +117,16 @@ impl<'a> Choices<'a> {
     pub fn condition_origin(&self, condition: &Condition) -> Option<Origin> {
         match condition {
             Condition::KeyEquals { key, .. } => self.origin(key),
-            Condition::Backend { .. } => {
+            Condition::Backend { backend } => {
                 let rule = &self.model.backends;
-                self.origin(&rule.selector)
-                    .or_else(|| self.origin(&rule.mapping))
+                if self.value(&rule.selector).as_deref() == Some(backend.as_str()) {
+                    return self.origin(&rule.selector);
+                }
+                self.mapping_origins
+                    .iter()
+                    .find(|(b, _)| b == backend)
+                    .map(|(_, o)| *o)
+                    .or_else(|| self.origin(&rule.selector))
             }
         }
     }

@@ -101,7 +101,19 @@ pub fn resolve(
         .map(|s| (s.var.key.as_str(), s.entry.key_origin))
         .collect();
 
-    let choices = Choices::new(model, edition, &explicit);
+    let mapping_origins = settings
+        .iter()
+        .filter(|s| s.var.key == model.backends.mapping)
+        .flat_map(|s| match &s.entry.node.value {
+            Value::Table(t) => t.entries.iter().collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .filter_map(|e| match &e.node.value {
+            Value::String(backend) => Some((backend.clone(), e.node.origin)),
+            _ => None,
+        })
+        .collect();
+    let choices = Choices::new(model, edition, &explicit, mapping_origins);
     let mut vars = Vec::new();
     for var in model.vars_of(edition) {
         let group = model.group(&var.group);
@@ -162,7 +174,14 @@ pub fn resolve(
         Some(env) => extras::extras(model, edition, env, &mut diags),
         None => Vec::new(),
     };
-    let deploy = deploy::deploy(model, edition, table.get("deploy"), &vars, options.base_dir, &mut diags);
+    let deploy = deploy::deploy(
+        model,
+        edition,
+        table.get("deploy"),
+        &vars,
+        options.base_dir,
+        &mut diags,
+    );
     let resolved = Resolved {
         edition,
         vars,
