@@ -2,10 +2,12 @@
 //! reader never sees a half-written file and a failed run leaves the old file untouched.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// Writes `contents` to `path` atomically.
-pub fn write_atomic(path: &Path, contents: &str) -> Result<(), String> {
+/// Writes `contents` to `path` atomically. A replaced file keeps its permissions; a new one is
+/// readable by all (0644), or by its owner only (0600) when `private` (it holds secrets).
+pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -20,6 +22,13 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), String> {
                 dir.display()
             )
         })?;
+    let permissions = match std::fs::metadata(path) {
+        Ok(meta) if !private => meta.permissions(),
+        _ => std::fs::Permissions::from_mode(if private { 0o600 } else { 0o644 }),
+    };
+    file.as_file()
+        .set_permissions(permissions)
+        .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
     file.write_all(contents.as_bytes())
         .and_then(|()| file.as_file().sync_all())
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
@@ -133,10 +142,22 @@ mod tests {
     fn atomic_write_replaces_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.env");
-        write_atomic(&path, "A=1\n").unwrap();
-        write_atomic(&path, "A=2\n").unwrap();
+        write_atomic(&path, "A=1\n", false).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644);
+        write_atomic(&path, "A=2\n", false).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let secret = dir.path().join("s.env");
+        write_atomic(&secret, "S=x\n", true).unwrap();
+        assert_eq!(mode(&secret), 0o600);
+        write_atomic(&path, "A=3\n", true).unwrap();
+        assert_eq!(mode(&path), 0o600);
+
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary file is left"
+        );
     }
 
     #[test]

@@ -136,7 +136,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         return EXIT_IO;
     }
     for (path, text) in &files {
-        if let Err(e) = write_atomic(path, text) {
+        if let Err(e) = write_atomic(path, text, args.include_secrets) {
             io_error(&e);
             return EXIT_IO;
         }

@@ -183,6 +183,8 @@ pub enum FileKind {
     Certificate,
     Key,
     Secret,
+    /// A plugin archive (not a variable of the spec; plugins are listed by name).
+    Archive,
 }
 
 impl FileKind {
@@ -191,6 +193,7 @@ impl FileKind {
             FileKind::Certificate => "certificate",
             FileKind::Key => "private key",
             FileKind::Secret => "secret",
+            FileKind::Archive => "plugin archive",
         }
     }
 }

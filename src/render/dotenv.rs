@@ -16,7 +16,7 @@ pub fn render(
     if diags.has_errors() {
         return Err(RenderError::Invalid(diags));
     }
-    let context = context! { edition => resolved.edition.as_str(), env => minijinja::Value::from(minijinja::value::Serde(env)) };
+    let context = context! { edition => resolved.edition.as_str(), env => super::to_value(env) };
     templates
         .render(TEMPLATE, context)
         .map_err(RenderError::Template)

@@ -2,7 +2,8 @@
 //! from a [`Resolved`] profile and shared by every target.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::{Resolved, Typed};
+use crate::resolve::{Resolved, SecretSource, Typed};
+
 use crate::source::Origin;
 use serde::Serialize;
 
@@ -14,6 +15,9 @@ pub struct EnvVar {
     pub value: Option<String>,
     /// For a withheld secret: where the operator must supply it from (one line of text).
     pub secret_from: Option<String>,
+    /// For a withheld secret: the environment variable the operator sets when deploying (the
+    /// profile's `{ env = "NAME" }`, else the variable's own name).
+    pub supply_as: Option<String>,
     /// The profile key, `None` for `[env]` extras.
     pub key: Option<String>,
     /// True when the value is the spec's default.
@@ -45,7 +49,7 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
         }
         let (value, secret_from) = match &rv.value {
             Typed::Secret(source) if options.include_secrets => match source.read() {
-                Ok(v) => (Some(v), None),
+                Ok(v) => (Some(v), None::<String>),
                 Err(why) => {
                     diags.push(
                         Diagnostic::new(Code::SecretUnavailable, format!("cannot read `{}`: {why}", rv.var.key))
@@ -59,10 +63,16 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             Typed::Secret(source) => (None, Some(one_line(&source.describe()))),
             other => (other.env_text(), None),
         };
+        let supply_as = match &rv.value {
+            Typed::Secret(SecretSource::Env(name)) if value.is_none() => Some(name.clone()),
+            Typed::Secret(_) if value.is_none() => Some(rv.var.env.clone()),
+            _ => None,
+        };
         out.push(EnvVar {
             name: rv.var.env.clone(),
             value,
             secret_from,
+            supply_as,
             key: Some(rv.var.key.clone()),
             default,
             secret: rv.var.secret,
@@ -74,6 +84,7 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             name: extra.name.clone(),
             value: Some(extra.value.clone()),
             secret_from: None,
+            supply_as: None,
             key: None,
             default: false,
             secret: false,

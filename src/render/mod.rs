@@ -3,15 +3,20 @@
 //! Renderers take only a [`Resolved`] profile (never the raw profile) and the environment built
 //! from it once, so every target carries the same variables and values.
 
+mod compose;
 mod dotenv;
 mod dotenv_quote;
 mod env;
 pub mod filters;
+mod k8s;
+mod k8s_env;
 mod templates;
+mod yaml_quote;
 
 pub use dotenv_quote::quote as dotenv_quote;
 pub use env::{EnvOptions, EnvVar, environment};
 pub use templates::{BUILTIN, TemplateError, Templates};
+pub use yaml_quote::quote as yaml_quote;
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
@@ -21,21 +26,34 @@ use crate::resolve::Resolved;
 pub enum Target {
     /// `.env` file for docker compose's env_file and python-dotenv
     Dotenv,
+    /// docker-compose.yml with the service, its environment and read-only file mounts
+    Compose,
+    /// the `env:` list of a Kubernetes container spec
+    K8sEnv,
+    /// Kubernetes ConfigMap + Deployment (secrets only as references)
+    K8s,
 }
 
 impl Target {
-    pub const ALL: [Target; 1] = [Target::Dotenv];
+    /// The targets `--out-dir` writes, in order.
+    pub const ALL: [Target; 4] = [Target::Dotenv, Target::Compose, Target::K8sEnv, Target::K8s];
 
     /// The file name used by `--out-dir`.
     pub fn file_name(self) -> &'static str {
         match self {
             Target::Dotenv => ".env",
+            Target::Compose => "docker-compose.yml",
+            Target::K8sEnv => "k8s-env.yaml",
+            Target::K8s => "k8s.yaml",
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
             Target::Dotenv => "dotenv",
+            Target::Compose => "compose",
+            Target::K8sEnv => "k8s-env",
+            Target::K8s => "k8s",
         }
     }
 }
@@ -56,5 +74,13 @@ pub fn render(
 ) -> Result<String, RenderError> {
     match target {
         Target::Dotenv => dotenv::render(resolved, env, templates),
+        Target::Compose => compose::render(resolved, env, templates),
+        Target::K8sEnv => k8s_env::render(resolved, env, templates),
+        Target::K8s => k8s::render(resolved, env, templates),
     }
+}
+
+/// Any serializable value as a template value.
+fn to_value<T: serde::Serialize + ?Sized>(value: &T) -> minijinja::Value {
+    minijinja::Value::from(minijinja::value::Serde(value))
 }

@@ -7,13 +7,27 @@ use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior, Va
 use std::path::{Path, PathBuf};
 
 /// The built-in templates: (file name, text).
-pub const BUILTIN: &[(&str, &str)] = &[(
-    "dotenv.env.j2",
-    include_str!("../../templates/dotenv.env.j2"),
-)];
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "dotenv.env.j2",
+        include_str!("../../templates/dotenv.env.j2"),
+    ),
+    (
+        "compose.yaml.j2",
+        include_str!("../../templates/compose.yaml.j2"),
+    ),
+    (
+        "k8s-env.yaml.j2",
+        include_str!("../../templates/k8s-env.yaml.j2"),
+    ),
+    ("k8s.yaml.j2", include_str!("../../templates/k8s.yaml.j2")),
+];
 
 /// The custom auto-escape of `.env` templates.
 const DOTENV: &str = "dotenv";
+
+/// The custom auto-escape of YAML templates (double-quoted scalars, see `yaml_quote`).
+const YAML: &str = "yaml";
 
 /// A template that failed to compile or render, with where it lives.
 #[derive(Debug)]
@@ -45,7 +59,8 @@ pub struct Templates {
 fn escape_for(name: &str) -> AutoEscape {
     let name = name.strip_suffix(".j2").unwrap_or(name);
     match name.rsplit('.').next() {
-        Some("yaml" | "yml" | "json") => AutoEscape::Json,
+        Some("yaml" | "yml") => AutoEscape::Custom(YAML.into()),
+        Some("json") => AutoEscape::Json,
         Some("env") => AutoEscape::Custom(DOTENV.into()),
         _ => AutoEscape::None,
     }
@@ -63,15 +78,36 @@ fn environment() -> Environment<'static> {
     env.set_syntax(syntax);
     env.set_auto_escape_callback(escape_for);
     env.set_formatter(|out, state, value| {
-        if let AutoEscape::Custom(name) = state.auto_escape()
-            && name == DOTENV
-        {
-            return write_dotenv(out, value);
+        if let AutoEscape::Custom(name) = state.auto_escape() {
+            if name == DOTENV {
+                return write_dotenv(out, value);
+            }
+            if name == YAML {
+                return write_yaml(out, value);
+            }
         }
         minijinja::escape_formatter(out, state, value)
     });
     super::filters::register(&mut env);
     env
+}
+
+/// Strings as double-quoted scalars; numbers and booleans plain; none is a template bug.
+fn write_yaml(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
+    use minijinja::value::ValueKind;
+    let text = match value.kind() {
+        _ if value.is_safe() => value.as_str().unwrap_or_default().to_string(),
+        ValueKind::String => super::yaml_quote::quote(value.as_str().unwrap_or_default()),
+        ValueKind::Number => value.to_string(),
+        ValueKind::Bool => if value.is_true() { "true" } else { "false" }.to_string(),
+        kind => {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("a YAML value cannot be printed from {kind}"),
+            ));
+        }
+    };
+    out.write_str(&text).map_err(Error::from)
 }
 
 fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
@@ -167,7 +203,11 @@ mod tests {
 
     #[test]
     fn escape_follows_the_file_name() {
-        assert_eq!(escape_for("compose.yaml.j2"), AutoEscape::Json);
+        assert_eq!(
+            escape_for("compose.yaml.j2"),
+            AutoEscape::Custom(YAML.into())
+        );
+
         assert_eq!(
             escape_for("dotenv.env.j2"),
             AutoEscape::Custom(DOTENV.into())

@@ -392,15 +392,10 @@ fn plugin_sources(
         }
         let path = mount.replace("<name>", name);
         let key = format!("deploy.plugins.{name}");
-        if let Some(file) = read_source(source, &key, None, FileKind::Secret, path, base_dir, diags)
+        if let Some(file) =
+            read_source(source, &key, None, FileKind::Archive, path, base_dir, diags)
         {
-            by_name.push((
-                name.clone(),
-                FileSource {
-                    kind: FileKind::Certificate,
-                    ..file
-                },
-            ));
+            by_name.push((name.clone(), file));
         }
     }
     for name in &listed {

@@ -1,0 +1,43 @@
+//! The `compose` target: one docker compose service with its image, environment and read-only
+//! bind mounts of every file the container reads that has a host path.
+
+use super::{EnvVar, RenderError, Templates, to_value};
+use crate::resolve::Resolved;
+use minijinja::context;
+use serde::Serialize;
+
+const TEMPLATE: &str = "compose.yaml.j2";
+
+#[derive(Serialize)]
+struct Mount<'a> {
+    host: &'a str,
+    container_path: &'a str,
+}
+
+pub fn render(
+    resolved: &Resolved,
+    env: &[EnvVar],
+    templates: &Templates,
+) -> Result<String, RenderError> {
+    let deploy = &resolved.deploy;
+    let mounts: Vec<Mount<'_>> = deploy
+        .files
+        .iter()
+        .filter_map(|f| {
+            f.host.as_deref().map(|host| Mount {
+                host,
+                container_path: &f.container_path,
+            })
+        })
+        .collect();
+    let context = context! {
+        edition => resolved.edition.as_str(),
+        name => &deploy.name,
+        image => &deploy.image,
+        env => to_value(env),
+        mounts => to_value(&mounts),
+    };
+    templates
+        .render(TEMPLATE, context)
+        .map_err(RenderError::Template)
+}
