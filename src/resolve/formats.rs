@@ -76,8 +76,9 @@ fn split_port(host: &str) -> (&str, Option<&str>) {
 }
 
 fn port_text(port: &str) -> Result<u16, Problem> {
+    let digits = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
     match port.parse::<u32>() {
-        Ok(n) if (1..=65535).contains(&n) => Ok(n as u16),
+        Ok(n) if digits && (1..=65535).contains(&n) => Ok(n as u16),
         _ => Err(problem(format!(
             "`{port}` is not a port number from 1 to 65535"
         ))),
@@ -272,6 +273,8 @@ mod tests {
         );
         assert!(host_port("ldap").is_err());
         assert!(host_port("ldap:0").is_err());
+        assert!(host_port("ldap:+5").is_err());
+        assert!(url("https://h:+80", false).is_err());
     }
 
     #[test]
