@@ -15,3 +15,4 @@ pub mod render;
 pub mod output;
 pub mod pipeline;
 pub mod cli;
+pub mod schema;
