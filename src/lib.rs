@@ -13,5 +13,6 @@ pub mod pipeline;
 pub mod profile;
 pub mod render;
 pub mod resolve;
+pub mod schema;
 pub mod source;
 pub mod suggest;

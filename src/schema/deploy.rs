@@ -1,0 +1,152 @@
+//! The `[deploy]` section: deployment settings from the model's `[[setting]]` entries, and the
+//! file and plugin sources (`deploy.files`, `deploy.plugins`).
+
+use super::forms;
+use crate::model::{DefaultValue, Edition, Model, Setting, VarType};
+use serde_json::{Map, Value, json};
+
+/// The top-level key of the deployment settings.
+pub const DEPLOY_KEY: &str = "deploy";
+
+/// Kubernetes names (DNS-1123 label), Secret/ConfigMap names (subdomain) and data keys.
+const K8S_LABEL: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+const K8S_SUBDOMAIN: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+const K8S_DATA_KEY: &str = r"^[-._a-zA-Z0-9]+$";
+const IMAGE: &str = r"^[a-z0-9._:-]+(/[a-z0-9._-]+)*$";
+const IMAGE_TAG: &str = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
+
+/// The schema of `[deploy]`.
+pub fn section(model: &Model) -> Value {
+    let mut properties = Map::new();
+    for setting in &model.settings {
+        let rest = setting.key.strip_prefix("deploy.").unwrap_or(&setting.key);
+        insert_nested(&mut properties, rest, setting_schema(model, setting));
+    }
+    let file_keys: Vec<&str> = model
+        .keys()
+        .into_iter()
+        .filter(|k| is_file_key(model, k))
+        .collect();
+    properties.insert(
+        "files".into(),
+        json!({
+            "description": "Where each file the container reads comes from, by the profile key of its variable: `host` (a path bind-mounted read-only by compose), `secret` or `configmap` (and `key`) for Kubernetes.",
+            "type": "object",
+            "propertyNames": { "enum": file_keys },
+            "additionalProperties": source(),
+        }),
+    );
+    properties.insert(
+        "plugins".into(),
+        json!({
+            "description": "Where each plugin archive listed in admin_ui.plugins comes from (edition A): `host` for compose, `secret` or `configmap` (and `key`) for Kubernetes. It is mounted at the plugin's path in the container.",
+            "type": "object",
+            "propertyNames": { "pattern": forms::PLUGIN_NAME },
+            "additionalProperties": source(),
+        }),
+    );
+    json!({
+        "title": "Deployment",
+        "description": "How the container is deployed: names, image, replicas and the sources of the files it reads. Not container variables.",
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": false,
+    })
+}
+
+/// `deploy.plugins` in an edition without plugins is an error: an `if`/`then` rule per edition.
+pub fn edition_rules(model: &Model, edition_key: &str) -> Vec<Value> {
+    Edition::ALL
+        .into_iter()
+        .filter(|e| !model.vars_of(*e).any(|v| v.ty == VarType::PluginList))
+        .map(|edition| {
+            json!({
+                "if": { "properties": { edition_key: { "const": edition.as_str() } }, "required": [edition_key] },
+                "then": { "properties": { DEPLOY_KEY: { "properties": { "plugins": {
+                    "not": { "description": format!("plugins exist only in another edition, not in edition {edition}") }
+                } } } } }
+            })
+        })
+        .collect()
+}
+
+fn is_file_key(model: &Model, key: &str) -> bool {
+    model.entries_by_key(key).any(|v| v.ty == VarType::File)
+}
+
+fn setting_schema(model: &Model, setting: &Setting) -> Value {
+    let default_text = match &setting.default {
+        DefaultValue::ByEdition => {
+            let tags: Vec<String> = model
+                .editions
+                .iter()
+                .map(|e| format!("{} in edition {}", e.image_tag, e.id))
+                .collect();
+            format!("Default: {}.", tags.join(", "))
+        }
+        other => format!("Default: {}.", other.describe()),
+    };
+    let mut schema = Map::new();
+    schema.insert(
+        "description".into(),
+        json!(format!("{} {default_text}", setting.meaning)),
+    );
+    match setting.ty {
+        VarType::Integer => {
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("minimum".into(), json!(setting.min.unwrap_or(0)));
+        }
+        ty => {
+            schema.insert("type".into(), json!("string"));
+            let (pattern, max) = match ty {
+                VarType::K8sName => (K8S_LABEL, 63),
+                VarType::Image => (IMAGE, 255),
+                _ => (IMAGE_TAG, 128),
+            };
+            schema.insert("pattern".into(), json!(pattern));
+            schema.insert("maxLength".into(), json!(max));
+        }
+    }
+    if let DefaultValue::Value(v) = &setting.default {
+        let typed = match setting.ty {
+            VarType::Integer => v.parse::<i64>().map(Value::from).unwrap_or(Value::Null),
+            _ => Value::from(v.as_str()),
+        };
+        schema.insert("default".into(), typed);
+    }
+    Value::Object(schema)
+}
+
+/// Puts `schema` at a dotted path below `properties`, making object schemas on the way.
+fn insert_nested(properties: &mut Map<String, Value>, path: &str, schema: Value) {
+    match path.split_once('.') {
+        None => {
+            properties.insert(path.to_string(), schema);
+        }
+        Some((head, rest)) => {
+            let table = properties.entry(head.to_string()).or_insert_with(
+                || json!({ "type": "object", "properties": {}, "additionalProperties": false }),
+            );
+            if let Some(Value::Object(inner)) = table.get_mut("properties") {
+                insert_nested(inner, rest, schema);
+            }
+        }
+    }
+}
+
+/// One file source: `{ host, secret | configmap, key }`.
+fn source() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "host": { "type": "string", "minLength": 1, "description": "Compose: the host path mounted read-only (relative to the compose file)." },
+            "secret": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the Secret holding the file." },
+            "configmap": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the ConfigMap holding the file (certificates and archives; not for secrets)." },
+            "key": { "type": "string", "pattern": K8S_DATA_KEY, "description": "The key in the Secret or ConfigMap; by default the file's name." }
+        },
+        "additionalProperties": false,
+        "anyOf": [ { "required": ["host"] }, { "required": ["secret"] }, { "required": ["configmap"] } ],
+        "not": { "required": ["secret", "configmap"] },
+        "dependencies": { "key": { "anyOf": [ { "required": ["secret"] }, { "required": ["configmap"] } ] } }
+    })
+}

@@ -1,0 +1,396 @@
+//! The editor JSON Schema: the checked-in file is fresh, it is valid draft-07, the external
+//! validators (check-jsonschema, taplo) accept every valid profile and reject every profile in
+//! `tests/schema-invalid/` for the key its `# schema-expect:` line names, and svcgen agrees.
+//!
+//! Regenerate the checked-in schema with `UPDATE_SCHEMA=1 cargo test --test schema`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SCHEMA: &str = "schemas/profile.schema.json";
+const EXPECT: &str = "# schema-expect:";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn schema_path() -> PathBuf {
+    repo().join(SCHEMA)
+}
+
+/// True on CI, where a missing external tool is a failure, not a skip.
+fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Finds an external tool: `$SVCGEN_VENV/bin`, then `<repo>/.venv/bin`, then PATH.
+/// `None` (after saying so) when it is missing; a panic on CI.
+fn tool(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
+        dirs.push(Path::new(&venv).join("bin"));
+    }
+    dirs.push(repo().join(".venv/bin"));
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    if let Some(found) = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file()) {
+        return Some(found);
+    }
+    assert!(
+        !on_ci(),
+        "{name} is required on CI (CI=true) but was not found in $SVCGEN_VENV/bin, .venv/bin or PATH"
+    );
+    eprintln!(
+        "skipping: {name} not found (install the pinned validators: pip install check-jsonschema==0.39.0 taplo==0.9.3)"
+    );
+    None
+}
+
+/// The `.toml` files of a folder of the repository, sorted.
+fn profiles(dir: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every profile the schema must accept: the examples and the edge cases of `tests/schema-valid/`.
+fn valid_profiles() -> Vec<PathBuf> {
+    let mut out = profiles("examples");
+    out.extend(profiles("tests/schema-valid"));
+    out
+}
+
+/// The key path a profile of `tests/schema-invalid/` must be rejected for.
+fn expected_key(profile: &Path) -> String {
+    let text = std::fs::read_to_string(profile).expect("readable profile");
+    text.lines()
+        .find_map(|l| l.strip_prefix(EXPECT))
+        .map(|k| k.trim().to_string())
+        .unwrap_or_else(|| panic!("{}: no `{EXPECT} KEYPATH` line", profile.display()))
+}
+
+fn name(path: &Path) -> String {
+    path.strip_prefix(repo())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+fn output_text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn check_jsonschema(exe: &Path, profile: &Path) -> Output {
+    Command::new(exe)
+        .arg("--schemafile")
+        .arg(schema_path())
+        .arg(profile)
+        .output()
+        .expect("check-jsonschema runs")
+}
+
+fn taplo(exe: &Path, profile: &Path) -> Output {
+    let url = format!("file://{}", schema_path().display());
+    Command::new(exe)
+        .args([
+            "check",
+            "--no-auto-config",
+            "--colors",
+            "never",
+            "--schema",
+            &url,
+        ])
+        .arg(profile)
+        .output()
+        .expect("taplo runs")
+}
+
+/// Runs `check` on every profile, a thread per profile, keeping the input order.
+fn run_all(profiles: &[PathBuf], check: impl Fn(&Path) -> Output + Sync) -> Vec<(PathBuf, Output)> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = profiles.iter().map(|p| (p, s.spawn(|| check(p)))).collect();
+        handles
+            .into_iter()
+            .map(|(p, h)| (p.clone(), h.join().expect("the check finishes")))
+            .collect()
+    })
+}
+
+/// One error of `taplo check`: its message and the line it points at.
+struct TaploError {
+    message: String,
+    line: usize,
+}
+
+impl TaploError {
+    /// True when the error names `key` or points at a line of the profile that has it.
+    fn about(&self, profile: &Path, key: &str) -> bool {
+        let text = std::fs::read_to_string(profile).expect("readable profile");
+        let line = text.lines().nth(self.line.saturating_sub(1)).unwrap_or("");
+        self.message.contains(key) || line.contains(key)
+    }
+}
+
+/// The errors in taplo's output: `error: MESSAGE` followed by `┌─ FILE:LINE:COLUMN`.
+fn taplo_errors(output: &str) -> Vec<TaploError> {
+    let mut errors = Vec::new();
+    let mut message: Option<&str> = None;
+    for line in output.lines() {
+        if let Some(m) = line.strip_prefix("error: ") {
+            message = Some(m);
+        } else if let (Some(m), Some((_, at))) = (message, line.split_once("┌─ ")) {
+            let mut parts = at.rsplitn(3, ':');
+            let (_column, row) = (parts.next(), parts.next());
+            let line = row.and_then(|r| r.parse().ok()).unwrap_or(0);
+            errors.push(TaploError {
+                message: m.to_string(),
+                line,
+            });
+            message = None;
+        }
+    }
+    errors
+}
+
+/// The last segment of a key path (`port` of `config.consul.port`).
+fn last_segment(key: &str) -> &str {
+    key.rsplit('.').next().unwrap_or(key)
+}
+
+#[test]
+fn checked_in_schema_is_fresh() {
+    let generated = svcgen::schema::profile_schema_text();
+    let path = schema_path();
+    if std::env::var_os("UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &generated).expect("schemas/profile.schema.json is writable");
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == generated,
+        "{SCHEMA} is stale: it differs from what the spec model generates.\n\
+         Regenerate it with:  UPDATE_SCHEMA=1 cargo test --test schema\n\
+         and commit the result."
+    );
+}
+
+#[test]
+fn schema_is_draft_07_and_deterministic() {
+    let schema = serde_json::to_value(svcgen::schema::profile_schema()).expect("serializes");
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(
+        svcgen::schema::profile_schema_text(),
+        svcgen::schema::profile_schema_text()
+    );
+    assert!(
+        !svcgen::schema::profile_schema_text().contains("\"$ref\""),
+        "the schema is self-contained"
+    );
+}
+
+#[test]
+fn every_key_of_the_model_is_in_the_schema_with_its_facts() {
+    let schema = serde_json::to_value(svcgen::schema::profile_schema()).expect("serializes");
+    let model = svcgen::model::Model::get();
+    for var in &model.vars {
+        let pointer: String = var
+            .key
+            .split('.')
+            .map(|s| format!("/properties/{s}"))
+            .collect();
+        let leaf = schema
+            .pointer(&pointer)
+            .unwrap_or_else(|| panic!("{} is not in the schema", var.key));
+        let description = leaf["description"].as_str().unwrap_or_default();
+        assert!(
+            description.contains(&var.env),
+            "{}: the description does not name {}",
+            var.key,
+            var.env
+        );
+        assert!(
+            description.contains(&var.default.describe()),
+            "{}: the description does not give the default",
+            var.key
+        );
+        assert!(
+            description.contains(var.editions[0].as_str()),
+            "{}: the description does not give the editions",
+            var.key
+        );
+        // Every table on the way is closed.
+        let mut table = String::new();
+        for segment in var
+            .key
+            .split('.')
+            .collect::<Vec<_>>()
+            .split_last()
+            .expect("a key has a segment")
+            .1
+        {
+            table.push_str(&format!("/properties/{segment}"));
+            assert_eq!(
+                schema.pointer(&format!("{table}/additionalProperties")),
+                Some(&serde_json::json!(false)),
+                "{table}"
+            );
+        }
+    }
+    assert_eq!(schema["additionalProperties"], false);
+}
+
+#[test]
+fn schema_passes_the_metaschema() {
+    let Some(exe) = tool("check-jsonschema") else {
+        return;
+    };
+    let output = Command::new(exe)
+        .arg("--check-metaschema")
+        .arg(schema_path())
+        .output()
+        .expect("check-jsonschema runs");
+    assert!(
+        output.status.success(),
+        "{SCHEMA} is not a valid JSON Schema:\n{}",
+        output_text(&output)
+    );
+}
+
+#[test]
+fn valid_profiles_pass_check_jsonschema() {
+    let Some(exe) = tool("check-jsonschema") else {
+        return;
+    };
+    for (profile, output) in run_all(&valid_profiles(), |p| check_jsonschema(&exe, p)) {
+        assert!(
+            output.status.success(),
+            "check-jsonschema rejects {}:\n{}",
+            name(&profile),
+            output_text(&output)
+        );
+    }
+}
+
+#[test]
+fn valid_profiles_pass_taplo() {
+    let Some(exe) = tool("taplo") else { return };
+    for (profile, output) in run_all(&valid_profiles(), |p| taplo(&exe, p)) {
+        assert!(
+            output.status.success(),
+            "taplo check rejects {}:\n{}",
+            name(&profile),
+            output_text(&output)
+        );
+    }
+}
+
+#[test]
+fn valid_profiles_are_valid_for_svcgen() {
+    for profile in valid_profiles() {
+        let mut sources = svcgen::source::Sources::new();
+        let checked =
+            svcgen::pipeline::check_profile(&profile, &mut sources).expect("readable profile");
+        let errors: Vec<&String> = checked
+            .diagnostics
+            .items
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| &d.message)
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "svcgen rejects {}: {errors:?}",
+            name(&profile)
+        );
+    }
+}
+
+#[test]
+fn there_are_enough_invalid_profiles() {
+    let invalid = profiles("tests/schema-invalid");
+    assert!(
+        invalid.len() >= 15,
+        "only {} profiles in tests/schema-invalid",
+        invalid.len()
+    );
+    for profile in &invalid {
+        expected_key(profile);
+    }
+}
+
+#[test]
+fn invalid_profiles_are_rejected_by_check_jsonschema_for_their_key() {
+    let Some(exe) = tool("check-jsonschema") else {
+        return;
+    };
+    for (profile, output) in run_all(&profiles("tests/schema-invalid"), |p| {
+        check_jsonschema(&exe, p)
+    }) {
+        let text = output_text(&output);
+        let key = expected_key(&profile);
+        assert!(
+            !output.status.success(),
+            "check-jsonschema accepts {}",
+            name(&profile)
+        );
+        // An error at the key (`$.a.b: ...`), or at its table naming it (`$.a: 'b' was unexpected`).
+        let (parent, last) = key
+            .rsplit_once('.')
+            .map_or(("$".to_string(), key.as_str()), |(p, l)| {
+                (format!("$.{p}"), l)
+            });
+        let at_key = text.contains(&format!("::$.{key}"));
+        let at_table =
+            text.contains(&format!("::{parent}:")) && text.contains(&format!("'{last}'"));
+        assert!(
+            at_key || at_table,
+            "check-jsonschema rejects {} but not for `{key}`:\n{text}",
+            name(&profile)
+        );
+    }
+}
+
+#[test]
+fn invalid_profiles_are_rejected_by_taplo_for_their_key() {
+    let Some(exe) = tool("taplo") else { return };
+    for (profile, output) in run_all(&profiles("tests/schema-invalid"), |p| taplo(&exe, p)) {
+        let text = output_text(&output);
+        let key = expected_key(&profile);
+        assert!(
+            !output.status.success(),
+            "taplo check accepts {}:\n{text}",
+            name(&profile)
+        );
+        assert!(
+            taplo_errors(&text)
+                .iter()
+                .any(|e| e.about(&profile, last_segment(&key))),
+            "taplo rejects {} but not for `{key}`:\n{text}",
+            name(&profile)
+        );
+    }
+}
+
+#[test]
+fn invalid_profiles_are_invalid_for_svcgen_too() {
+    // The schema must never be stricter than `svcgen validate`.
+    for profile in profiles("tests/schema-invalid") {
+        let mut sources = svcgen::source::Sources::new();
+        let checked =
+            svcgen::pipeline::check_profile(&profile, &mut sources).expect("readable profile");
+        assert!(
+            checked.diagnostics.has_errors(),
+            "svcgen accepts {}, which the schema rejects",
+            name(&profile)
+        );
+    }
+}
