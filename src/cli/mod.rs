@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and the dispatch to one module per command.
 
 mod explain;
+mod generate;
 mod render;
 mod report;
 mod validate;
@@ -47,6 +48,19 @@ pub enum Command {
         after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
     )]
     Explain(explain::ExplainArgs),
+    /// Print the JSON Schema of profiles, for editors (Even Better TOML / taplo, VS Code)
+    #[command(
+        after_help = "Examples:\n  svcgen schema -o schemas/profile.schema.json\n\nPoint an editor at it with a first line `#:schema ./profile.schema.json` in the profile,\nor a taplo.toml rule (see README.md)."
+    )]
+    Schema(generate::SchemaArgs),
+    /// Print a shell completion script
+    #[command(
+        after_help = "Examples:\n  svcgen completions bash > /etc/bash_completion.d/svcgen\n  svcgen completions zsh > \"${fpath[1]}/_svcgen\"\n  svcgen completions fish > ~/.config/fish/completions/svcgen.fish"
+    )]
+    Completions(generate::CompletionsArgs),
+    /// Print the man page (roff)
+    #[command(after_help = "Examples:\n  svcgen man > svcgen.1 && man ./svcgen.1")]
+    Man,
 }
 
 /// How diagnostics are printed.
@@ -85,6 +99,9 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Schema(args) => generate::schema(&args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man => generate::man(),
     };
     ExitCode::from(code)
 }

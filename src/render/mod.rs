@@ -32,6 +32,8 @@ pub enum Target {
     K8sEnv,
     /// Kubernetes ConfigMap + Deployment (secrets only as references)
     K8s,
+    /// the JSON Schema of profiles, for editors (same as `svcgen schema`)
+    Schema,
 }
 
 impl Target {
@@ -45,6 +47,7 @@ impl Target {
             Target::Compose => "docker-compose.yml",
             Target::K8sEnv => "k8s-env.yaml",
             Target::K8s => "k8s.yaml",
+            Target::Schema => "profile.schema.json",
         }
     }
 
@@ -54,6 +57,7 @@ impl Target {
             Target::Compose => "compose",
             Target::K8sEnv => "k8s-env",
             Target::K8s => "k8s",
+            Target::Schema => "schema",
         }
     }
 }
@@ -77,6 +81,7 @@ pub fn render(
         Target::Compose => compose::render(resolved, env, templates),
         Target::K8sEnv => k8s_env::render(resolved, env, templates),
         Target::K8s => k8s::render(resolved, env, templates),
+        Target::Schema => Ok(crate::schema::profile_schema_text()),
     }
 }
 
