@@ -362,7 +362,9 @@ fn plugin_sources(
                     format!("`deploy.plugins` exists only in edition {}; this profile is edition {edition}", other.editions_text()),
                 )
                 .at(e.key_origin)
-                .label(format!("edition {} only", other.editions_text())),
+                .label(format!("edition {} only", other.editions_text()))
+                .help(format!("edition {edition} has no plugins: remove [deploy.plugins]")),
+
             );
         }
         return;
