@@ -15,7 +15,7 @@ pub struct Checked {
 /// Loads and checks the profile at `path`. `Err` is an I/O problem (exit code 2).
 pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, String> {
     let (source, table) = load_file(path, sources).map_err(|e| e.0)?;
-    Ok(check_loaded(source, table, path.parent()))
+    Ok(check_loaded(source, table, sources))
 }
 
 /// Checks profile text that did not come from a file (tests, generated profiles).
@@ -26,14 +26,11 @@ pub fn check_text(
     sources: &mut Sources,
 ) -> Checked {
     let (source, table) = parse_text(name.to_string(), text.to_string(), sources);
-    check_loaded(source, table, base_dir)
+    sources.set_dir(source, base_dir.map(Path::to_path_buf));
+    check_loaded(source, table, sources)
 }
 
-fn check_loaded(
-    source: SourceId,
-    table: Result<Table, Diagnostics>,
-    base_dir: Option<&Path>,
-) -> Checked {
+fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &Sources) -> Checked {
     let table = match table {
         Ok(t) => t,
         Err(diagnostics) => {
@@ -43,7 +40,7 @@ fn check_loaded(
             };
         }
     };
-    let (resolved, diagnostics) = resolve(&table, source, Options { base_dir });
+    let (resolved, diagnostics) = resolve(&table, source, Options { sources });
     Checked {
         resolved,
         diagnostics,

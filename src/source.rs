@@ -39,6 +39,8 @@ impl Origin {
 pub struct Source {
     pub name: String,
     pub text: String,
+    /// The folder relative paths written in this text are relative to (a profile's folder).
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// Every text of one run. Diagnostics hold [`Origin`]s into it.
@@ -63,8 +65,19 @@ impl Sources {
         self.files.push(Source {
             name: name.into(),
             text: text.into(),
+            dir: None,
         });
         SourceId(self.files.len() - 1)
+    }
+
+    /// Sets the folder that relative paths in a text are relative to.
+    pub fn set_dir(&mut self, id: SourceId, dir: Option<std::path::PathBuf>) {
+        self.files[id.0].dir = dir;
+    }
+
+    /// The folder relative paths written at `origin` are relative to.
+    pub fn dir_of(&self, origin: Origin) -> Option<&std::path::Path> {
+        self.get(origin.source).dir.as_deref()
     }
 
     pub fn get(&self, id: SourceId) -> &Source {

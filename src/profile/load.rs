@@ -27,7 +27,16 @@ pub fn load_file(
     }
     let bytes =
         std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
-    Ok(parse_bytes(display, bytes, sources))
+    let (id, table) = parse_bytes(display, bytes, sources);
+    let dir = path.parent().map(|p| {
+        if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        }
+    });
+    sources.set_dir(id, dir.map(Path::to_path_buf));
+    Ok((id, table))
 }
 
 /// Parses profile bytes that came from `name` (UTF-8 is checked here, with the position of the

@@ -11,8 +11,8 @@ use std::path::Path;
 
 /// What conversion needs besides the value.
 pub struct Context<'a> {
-    /// Folder of the profile, for relative `{ file = "..." }` secrets.
-    pub base_dir: Option<&'a Path>,
+    /// The texts of the profile, for the folder of relative `{ file = "..." }` secrets.
+    pub sources: &'a crate::source::Sources,
 }
 
 /// Converts `entry` for `var`; `None` (with diagnostics) when the value is not acceptable.
@@ -438,7 +438,7 @@ fn secret(
                 }
                 ("file", Value::String(path)) if !path.is_empty() => {
                     let path = Path::new(path);
-                    let full = match cx.base_dir {
+                    let full = match cx.sources.dir_of(entry.node.origin) {
                         Some(dir) if path.is_relative() => dir.join(path),
                         _ => path.to_path_buf(),
                     };

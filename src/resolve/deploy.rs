@@ -6,7 +6,7 @@ use super::{ResolvedVar, Typed};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Edition, FileKind, Model, Setting, VarType};
 use crate::profile::{Entry, Table, Value};
-use crate::source::Origin;
+use crate::source::{Origin, Sources};
 use crate::suggest::did_you_mean;
 use std::path::Path;
 
@@ -64,7 +64,7 @@ pub fn deploy(
     edition: Edition,
     table: Option<&Entry>,
     vars: &[ResolvedVar],
-    base_dir: Option<&Path>,
+    sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Deploy {
     let empty = Table::default();
@@ -97,14 +97,14 @@ pub fn deploy(
         .unwrap_or(1);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
-        file_sources(model, edition, entry, vars, base_dir, &mut files, diags);
+        file_sources(model, edition, entry, vars, sources, &mut files, diags);
     }
     plugin_sources(
         model,
         edition,
         table.get(PLUGINS),
         vars,
-        base_dir,
+        sources,
         &mut files,
         diags,
     );
@@ -245,7 +245,7 @@ fn file_sources(
     edition: Edition,
     entry: &Entry,
     vars: &[ResolvedVar],
-    base_dir: Option<&Path>,
+    sources: &Sources,
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
 ) {
@@ -309,7 +309,7 @@ fn file_sources(
             Some(var.env.clone()),
             kind,
             container_path,
-            base_dir,
+            sources,
             diags,
         ) {
             found.push((position, file));
@@ -324,7 +324,7 @@ fn plugin_sources(
     edition: Edition,
     entry: Option<&Entry>,
     vars: &[ResolvedVar],
-    base_dir: Option<&Path>,
+    sources: &Sources,
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
 ) {
@@ -394,8 +394,7 @@ fn plugin_sources(
         }
         let path = mount.replace("<name>", name);
         let key = format!("deploy.plugins.{name}");
-        if let Some(file) =
-            read_source(source, &key, None, FileKind::Archive, path, base_dir, diags)
+        if let Some(file) = read_source(source, &key, None, FileKind::Archive, path, sources, diags)
         {
             by_name.push((name.clone(), file));
         }
@@ -429,7 +428,7 @@ fn read_source(
     env: Option<String>,
     kind: FileKind,
     container_path: String,
-    base_dir: Option<&Path>,
+    sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Option<FileSource> {
     let Value::Table(fields) = &source.node.value else {
@@ -567,7 +566,7 @@ fn read_source(
         );
     }
     if let Some((path, origin)) = &host {
-        let full = match base_dir {
+        let full = match sources.dir_of(*origin) {
             Some(dir) if Path::new(path).is_relative() => dir.join(path),
             _ => Path::new(path).to_path_buf(),
         };

@@ -21,11 +21,10 @@ pub use walk::children;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Edition, Model, Var};
 use crate::profile::{Table, Value};
-use crate::source::{Origin, SourceId};
+use crate::source::{Origin, SourceId, Sources};
 use crate::suggest::did_you_mean;
 use groups::{Applies, Choices};
 use std::collections::HashMap;
-use std::path::Path;
 
 /// Root keys that are not variables.
 pub const RESERVED_KEYS: [&str; 3] = ["edition", "env", "deploy"];
@@ -58,10 +57,11 @@ pub struct Resolved {
 }
 
 /// Settings of resolution that do not come from the profile.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options<'a> {
-    /// Folder of the profile: relative secret files are read from there.
-    pub base_dir: Option<&'a Path>,
+    /// The texts the profile came from: relative paths are relative to the folder of the file
+    /// that wrote them.
+    pub sources: &'a Sources,
 }
 
 /// Checks a profile and resolves it. The result is `Some` only when there is no error.
@@ -89,7 +89,7 @@ pub fn resolve(
     );
 
     let cx = convert::Context {
-        base_dir: options.base_dir,
+        sources: options.sources,
     };
     let mut explicit: HashMap<String, (Option<Typed>, Origin)> = HashMap::new();
     for setting in &settings {
@@ -179,7 +179,7 @@ pub fn resolve(
         edition,
         table.get("deploy"),
         &vars,
-        options.base_dir,
+        options.sources,
         &mut diags,
     );
     let resolved = Resolved {
