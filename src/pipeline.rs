@@ -1,7 +1,7 @@
-//! The stages run in order for one profile: load, then resolve (with validation).
+//! The stages run in order for one profile: load its layers, then resolve (with validation).
 
 use crate::diag::Diagnostics;
-use crate::profile::{Table, load_file, parse_text};
+use crate::profile::{Layers, Overridden, Table, load_layers, parse_text};
 use crate::resolve::{Options, Resolved, resolve};
 use crate::source::{SourceId, Sources};
 use std::path::Path;
@@ -10,12 +10,21 @@ use std::path::Path;
 pub struct Checked {
     pub resolved: Option<Resolved>,
     pub diagnostics: Diagnostics,
+    /// Values a later layer replaced (dotted key, where the replaced value was written).
+    pub overridden: Overridden,
 }
 
 /// Loads and checks the profile at `path`. `Err` is an I/O problem (exit code 2).
 pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, String> {
-    let (source, table) = load_file(path, sources).map_err(|e| e.0)?;
-    Ok(check_loaded(source, table, sources))
+    check_layers(&Layers::single(path), sources)
+}
+
+/// Loads a profile with its `extends`, overlays and `--set` values, and checks the result.
+pub fn check_layers(layers: &Layers, sources: &mut Sources) -> Result<Checked, String> {
+    let loaded = load_layers(layers, sources).map_err(|e| e.0)?;
+    let mut checked = check_loaded(loaded.main, loaded.table, sources);
+    checked.overridden = loaded.overridden;
+    Ok(checked)
 }
 
 /// Checks profile text that did not come from a file (tests, generated profiles).
@@ -37,6 +46,7 @@ fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &S
             return Checked {
                 resolved: None,
                 diagnostics,
+                overridden: Vec::new(),
             };
         }
     };
@@ -44,5 +54,6 @@ fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &S
     Checked {
         resolved,
         diagnostics,
+        overridden: Vec::new(),
     }
 }

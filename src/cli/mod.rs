@@ -106,9 +106,49 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// The path argument of a profile.
+/// The path argument of a profile, with the layers put over it.
 #[derive(Args, Debug, Clone)]
 pub struct ProfileArg {
     /// The profile (TOML)
     pub profile: PathBuf,
+    #[command(flatten)]
+    pub layers: LayerArgs,
+}
+
+/// Layers over a profile: overlay files, then single values.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LayerArgs {
+    /// Merge this profile over it (repeatable; later files win key by key, lists are replaced)
+    #[arg(short = 'f', long = "overlay", value_name = "FILE")]
+    pub overlays: Vec<PathBuf>,
+    /// Set one key, typed by the spec model: --set config.consul.port=8501 (repeatable; applied last)
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub sets: Vec<String>,
+    /// Set one key from a file's content (a secret becomes a { file = PATH } reference; applied before --set)
+    #[arg(long = "set-file", value_name = "KEY=PATH")]
+    pub set_files: Vec<String>,
+}
+
+impl LayerArgs {
+    /// The layers over `profile`, in the order they apply.
+    pub fn layers(&self, profile: &std::path::Path) -> crate::profile::Layers {
+        use crate::profile::SetKind;
+        let sets = self
+            .set_files
+            .iter()
+            .map(|s| (SetKind::File, s.clone()))
+            .chain(self.sets.iter().map(|s| (SetKind::Value, s.clone())))
+            .collect();
+        crate::profile::Layers {
+            profile: profile.to_path_buf(),
+            overlays: self.overlays.clone(),
+            sets,
+        }
+    }
+}
+
+impl ProfileArg {
+    pub fn layers(&self) -> crate::profile::Layers {
+        self.layers.layers(&self.profile)
+    }
 }

@@ -5,7 +5,7 @@ use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::output::{unified_diff, write_atomic};
-use crate::pipeline::check_profile;
+use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::source::Sources;
 use clap::Args;
@@ -47,7 +47,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         return EXIT_IO;
     }
     let mut sources = Sources::new();
-    let checked = match check_profile(&args.profile.profile, &mut sources) {
+    let checked = match check_layers(&args.profile.layers(), &mut sources) {
         Ok(c) => c,
         Err(message) => {
             io_error(&message);

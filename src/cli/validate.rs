@@ -2,7 +2,7 @@
 
 use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
-use crate::pipeline::check_profile;
+use crate::pipeline::check_layers;
 use crate::source::Sources;
 use clap::Args;
 use std::io::Write;
@@ -17,7 +17,7 @@ pub struct ValidateArgs {
 
 pub fn run(args: &ValidateArgs) -> u8 {
     let mut sources = Sources::new();
-    let checked = match check_profile(&args.profile.profile, &mut sources) {
+    let checked = match check_layers(&args.profile.layers(), &mut sources) {
         Ok(c) => c,
         Err(message) => {
             io_error(&message);

@@ -43,6 +43,8 @@ pub enum Code {
     ControlChar,
     /// Settings that exclude each other, or one that needs another.
     Conflict,
+    /// An `extends` that cannot be followed: a missing file or a cycle.
+    Extends,
     /// Settings of a group that is not chosen.
     NotApplied,
     /// `wait.sleep_duration` is above `wait.max_time`.
@@ -68,7 +70,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 30] = [
+    pub const ALL: [Code; 31] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -95,6 +97,7 @@ impl Code {
         Code::EnvPassthrough,
         Code::SecretInProfile,
         Code::Conflict,
+        Code::Extends,
         Code::UnusedSource,
         Code::SecretInConfigMap,
         Code::HostPathMissing,
@@ -123,6 +126,7 @@ impl Code {
             Code::SecretUnavailable => "E0215",
             Code::ControlChar => "E0216",
             Code::Conflict => "E0217",
+            Code::Extends => "E0218",
             Code::NotApplied => "W0301",
             Code::SleepAboveMax => "W0302",
             Code::DefaultPassphrase => "W0303",
@@ -159,6 +163,7 @@ impl Code {
             Code::SecretUnavailable => "secret-unavailable",
             Code::ControlChar => "control-char",
             Code::Conflict => "conflict",
+            Code::Extends => "extends",
             Code::NotApplied => "not-applied",
             Code::SleepAboveMax => "sleep-above-max",
             Code::DefaultPassphrase => "default-passphrase",

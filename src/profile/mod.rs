@@ -3,9 +3,15 @@
 //! Nothing here knows the spec model. `load` reads a file into this tree; `resolve` gives it
 //! meaning. Keeping the origins lets every later diagnostic point at a file, line and column.
 
+mod layers;
 mod load;
+mod merge;
+mod set;
 
-pub use load::{MAX_DEPTH, load_file, parse_text};
+pub use layers::{EXTENDS, Layers, Loaded, load_layers};
+pub use load::{MAX_DEPTH, ReadError, load_file, parse_text};
+pub use merge::{Overridden, merge, merge_recording};
+pub use set::{SetKind, parse_set};
 
 use crate::source::Origin;
 

@@ -442,7 +442,10 @@ fn secret(
                         Some(dir) if path.is_relative() => dir.join(path),
                         _ => path.to_path_buf(),
                     };
-                    Some(SecretSource::File(full))
+                    Some(SecretSource::File {
+                        written: path.display().to_string(),
+                        path: full,
+                    })
                 }
                 ("file", _) => {
                     diags.push(

@@ -27,7 +27,7 @@ use groups::{Applies, Choices};
 use std::collections::HashMap;
 
 /// Root keys that are not variables.
-pub const RESERVED_KEYS: [&str; 3] = ["edition", "env", "deploy"];
+pub const RESERVED_KEYS: [&str; 4] = ["edition", "env", "deploy", crate::profile::EXTENDS];
 
 /// A variable with its value in the resolved environment.
 #[derive(Debug, Clone, PartialEq)]

@@ -9,8 +9,10 @@ pub enum SecretSource {
     Literal(String),
     /// Read from this environment variable of the process running svcgen.
     Env(String),
-    /// Read from this file (relative paths are relative to the profile's folder).
-    File(PathBuf),
+    /// Read from a file: the path as written in the profile (shown to people, so outputs do not
+    /// depend on where the profile was checked out) and the path read (relative paths are
+    /// relative to the folder of the profile that wrote them).
+    File { written: String, path: PathBuf },
 }
 
 impl SecretSource {
@@ -19,7 +21,7 @@ impl SecretSource {
         match self {
             SecretSource::Literal(_) => "the literal in the profile".to_string(),
             SecretSource::Env(name) => format!("the environment variable {name}"),
-            SecretSource::File(path) => format!("the file {}", path.display()),
+            SecretSource::File { written, .. } => format!("the file {written}"),
         }
     }
 
@@ -29,7 +31,7 @@ impl SecretSource {
             SecretSource::Literal(v) => Ok(v.clone()),
             SecretSource::Env(name) => std::env::var(name)
                 .map_err(|_| format!("the environment variable {name} is not set (or not UTF-8)")),
-            SecretSource::File(path) => std::fs::read_to_string(path)
+            SecretSource::File { path, .. } => std::fs::read_to_string(path)
                 .map(|s| s.trim_end_matches(['\n', '\r']).to_string())
                 .map_err(|e| format!("cannot read {}: {e}", path.display())),
         }

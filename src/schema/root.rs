@@ -11,6 +11,7 @@ use super::editions::{self, shared_constraints};
 use super::forms;
 use super::tree::{KeyNode, key_tree};
 use crate::model::Model;
+use crate::profile::EXTENDS;
 use schemars::{Schema, json_schema};
 use serde_json::{Map, Value, json};
 
@@ -64,6 +65,17 @@ fn sections(model: &Model, tree: &[KeyNode]) -> Vec<Section> {
         required: false,
     }));
     out.push(passthrough_env(model));
+    out.push(Section {
+        key: EXTENDS.to_string(),
+        schema: json!({
+            "description": "Bases this profile is layered over: a path (relative to this file) or a list of paths, merged in order, this file's keys winning.",
+            "anyOf": [
+                { "type": "string", "minLength": 1 },
+                { "type": "array", "items": { "type": "string", "minLength": 1 } }
+            ]
+        }),
+        required: false,
+    });
     out.push(Section {
         key: deploy::DEPLOY_KEY.to_string(),
         schema: deploy::section(model),
@@ -147,7 +159,7 @@ mod tests {
 
     #[test]
     fn the_keys_that_are_not_variables_are_the_resolvers_reserved_keys() {
-        let mut keys = [EDITION_KEY, ENV_KEY, deploy::DEPLOY_KEY];
+        let mut keys = [EDITION_KEY, ENV_KEY, deploy::DEPLOY_KEY, EXTENDS];
 
         let mut reserved = RESERVED_KEYS;
         keys.sort();

@@ -1,0 +1,228 @@
+//! `--set KEY=VALUE`: one value on the command line, typed by the spec model.
+//!
+//! The key is a TOML dotted key (quotes allowed for segments with dots). The value's type comes
+//! from the model: `--set config.consul.port=8501` is an integer, `--set admin_ui.plugins=a,b` a
+//! list, `--set token_server.client_id=1001` stays a string. Keys the model does not know keep
+//! their text, so validation reports them like a file's keys (with "did you mean").
+
+use super::{Entry, Node, Table, Value};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{Model, VarType};
+use crate::source::{Origin, Sources};
+
+/// Whether the value of a `--set` is given inline or read from a file (`--set-file`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetKind {
+    Value,
+    File,
+}
+
+/// Parses one `--set KEY=VALUE` (or `--set-file KEY=PATH`) into a table holding just that key,
+/// with origins into a source named after the option. A secret given with `--set-file` becomes
+/// a `{ file = PATH }` reference: its value is never copied into the profile.
+pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Table, Diagnostics> {
+    let name = match kind {
+        SetKind::Value => "--set",
+        SetKind::File => "--set-file",
+    };
+    let id = sources.add(name, arg);
+    let mut diags = Diagnostics::default();
+    let Some((key_text, value_text)) = arg.split_once('=') else {
+        diags.push(
+            Diagnostic::new(
+                Code::TomlSyntax,
+                format!("{name} needs KEY=VALUE, got \"{arg}\""),
+            )
+            .at(Origin::new(id, 0..arg.len()))
+            .label("no `=`")
+            .help("e.g. --set config.consul.port=8501"),
+        );
+        return Err(diags);
+    };
+    let key_origin = Origin::new(id, 0..key_text.len());
+    let value_start = key_text.len() + 1;
+    let value_origin = Origin::new(id, value_start..arg.len());
+    let path = match dotted_key(key_text.trim()) {
+        Some(path) if !path.is_empty() => path,
+        _ => {
+            diags.push(
+                Diagnostic::new(Code::TomlSyntax, format!("`{key_text}` is not a key"))
+                    .at(key_origin)
+                    .label("expected a dotted key such as config.consul.port"),
+            );
+            return Err(diags);
+        }
+    };
+    let key = path.join(".");
+    let ty = type_of(&key);
+    let value = match kind {
+        SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
+            entries: vec![Entry {
+                key: "file".to_string(),
+                key_origin: value_origin,
+                node: Node {
+                    value: Value::String(value_text.to_string()),
+                    origin: value_origin,
+                },
+            }],
+        }),
+        SetKind::File => match std::fs::read_to_string(value_text) {
+            Ok(text) => typed(ty, text.trim_end_matches(['\n', '\r']), value_origin),
+            Err(e) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::SecretUnavailable,
+                        format!("--set-file: cannot read {value_text}: {e}"),
+                    )
+                    .at(value_origin)
+                    .label("unreadable"),
+                );
+                return Err(diags);
+            }
+        },
+        SetKind::Value => typed(ty, value_text, value_origin),
+    };
+    let mut node = Node {
+        value,
+        origin: value_origin,
+    };
+    for (i, segment) in path.iter().enumerate().rev() {
+        let entry = Entry {
+            key: segment.clone(),
+            key_origin,
+            node,
+        };
+        if i == 0 {
+            return Ok(Table {
+                entries: vec![entry],
+            });
+        }
+        node = Node {
+            value: Value::Table(Table {
+                entries: vec![entry],
+            }),
+            origin: value_origin,
+        };
+    }
+    unreachable!("a non-empty path returns from its first segment")
+}
+
+/// The segments of a TOML dotted key (`a."b.c".d`).
+fn dotted_key(key: &str) -> Option<Vec<String>> {
+    let document = format!("{key} = 0");
+    let table: toml::Table = toml::from_str(&document).ok()?;
+    let mut path = Vec::new();
+    let mut current = &table;
+    loop {
+        let (name, value) = current.iter().next()?;
+        path.push(name.clone());
+        match value {
+            toml::Value::Table(inner) => current = inner,
+            _ => return Some(path),
+        }
+    }
+}
+
+/// The model's type of a profile key or deployment setting.
+fn type_of(key: &str) -> Option<VarType> {
+    let model = Model::get();
+    model
+        .entries_by_key(key)
+        .next()
+        .map(|v| v.ty)
+        .or_else(|| model.setting(key).map(|s| s.ty))
+}
+
+/// The value of `text` as the model's type: numbers and booleans typed when they parse (else
+/// left as text, for validation to report), plugin lists split at commas, the rest text.
+fn typed(ty: Option<VarType>, text: &str, origin: Origin) -> Value {
+    match ty {
+        Some(VarType::Bool) => match text {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => Value::String(text.to_string()),
+        },
+        Some(VarType::Port | VarType::Integer) => text
+            .parse()
+            .map(Value::Integer)
+            .unwrap_or_else(|_| Value::String(text.to_string())),
+        Some(VarType::PluginList) => {
+            let mut items = Vec::new();
+            let mut start = origin.start;
+            for part in text.split(',') {
+                if !part.is_empty() {
+                    let item_origin = Origin::new(origin.source, start..start + part.len());
+                    items.push(Node {
+                        value: Value::String(part.to_string()),
+                        origin: item_origin,
+                    });
+                }
+                start += part.len() + 1;
+            }
+            Value::Array(items)
+        }
+        _ => Value::String(text.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(arg: &str) -> Table {
+        parse_set(arg, SetKind::Value, &mut Sources::new()).unwrap()
+    }
+
+    #[test]
+    fn values_are_typed_by_the_model() {
+        assert_eq!(
+            set("config.consul.port=8501")
+                .get_path("config.consul.port")
+                .unwrap()
+                .node
+                .value,
+            Value::Integer(8501)
+        );
+        assert_eq!(
+            set("config.consul.verify=true")
+                .get_path("config.consul.verify")
+                .unwrap()
+                .node
+                .value,
+            Value::Bool(true)
+        );
+        let id = set("token_server.client_id=1001");
+        assert_eq!(
+            id.get_path("token_server.client_id").unwrap().node.value,
+            Value::String("1001".into())
+        );
+        let plugins = set("admin_ui.plugins=a,b");
+        let Value::Array(items) = &plugins.get_path("admin_ui.plugins").unwrap().node.value else {
+            panic!()
+        };
+        assert_eq!(items.len(), 2);
+        assert_eq!(
+            items[1].origin.span(),
+            19..20,
+            "each item points at its text"
+        );
+    }
+
+    #[test]
+    fn quoted_segments_and_unknown_keys_are_kept() {
+        let t = set("deploy.files.\"token_server.cert_file\".host=certs/a.crt");
+        assert!(t.get("deploy").is_some());
+        let unknown = set("config.consul.hots=x");
+        assert_eq!(
+            unknown.get_path("config.consul.hots").unwrap().node.value,
+            Value::String("x".into())
+        );
+    }
+
+    #[test]
+    fn a_missing_equals_sign_is_an_error_at_the_argument() {
+        let diags =
+            parse_set("config.consul.port", SetKind::Value, &mut Sources::new()).unwrap_err();
+        assert!(diags.items[0].message.contains("KEY=VALUE"));
+    }
+}
