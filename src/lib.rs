@@ -6,7 +6,9 @@
 
 pub mod cli;
 pub mod diag;
+pub mod docs;
 pub mod explain;
+pub mod init;
 pub mod model;
 pub mod output;
 pub mod pipeline;

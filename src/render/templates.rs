@@ -21,6 +21,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../templates/k8s-env.yaml.j2"),
     ),
     ("k8s.yaml.j2", include_str!("../../templates/k8s.yaml.j2")),
+    ("docs.md.j2", include_str!("../../templates/docs.md.j2")),
 ];
 
 /// The custom auto-escape of `.env` templates.

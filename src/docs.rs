@@ -1,0 +1,373 @@
+//! `docs`: the Markdown reference of every variable, per edition, generated from the spec model.
+//!
+//! The context is built here from the model only (no variable name, default or allowed value is
+//! written in this file or in `templates/docs.md.j2`); the template lays it out. Table cells are
+//! escaped here, once, so a `|` in a meaning cannot break a table.
+
+use crate::model::{Condition, DefaultValue, Edition, Model, Var, VarType};
+use crate::render::{TemplateError, Templates};
+use serde::Serialize;
+
+/// The template that lays out the reference.
+pub const TEMPLATE: &str = "docs.md.j2";
+
+/// The Markdown reference of one edition, or of both (`None`) with edition-specific rows marked.
+pub fn reference(edition: Option<Edition>, templates: &Templates) -> Result<String, TemplateError> {
+    let context = context(Model::get(), edition);
+    templates.render(
+        TEMPLATE,
+        minijinja::Value::from(minijinja::value::Serde(&context)),
+    )
+}
+
+/// The file name of a reference under `docs/`: `reference.md`, `reference-A.md`, `reference-B.md`.
+pub fn file_name(edition: Option<Edition>) -> String {
+    match edition {
+        Some(e) => format!("reference-{e}.md"),
+        None => "reference.md".to_string(),
+    }
+}
+
+#[derive(Serialize)]
+struct Context {
+    /// "edition A" or "editions A and B".
+    scope: String,
+    groups: Vec<GroupDoc>,
+    hybrid: Option<HybridDoc>,
+    plugins: Vec<PluginDoc>,
+    restarts: Vec<RestartDoc>,
+    settings: Vec<Row>,
+    images: Vec<ImageDoc>,
+}
+
+#[derive(Serialize)]
+struct GroupDoc {
+    title: String,
+    section: String,
+    applies: String,
+    rows: Vec<Row>,
+}
+
+/// One table row; every cell already escaped for a Markdown table.
+#[derive(Serialize)]
+struct Row {
+    variable: String,
+    key: String,
+    ty: String,
+    default: String,
+    allowed: String,
+    editions: String,
+    applies: String,
+    meaning: String,
+}
+
+#[derive(Serialize)]
+struct HybridDoc {
+    selector: String,
+    mixed: String,
+    key: String,
+    env: String,
+    keys: String,
+    /// (editions, backends), one per entry of the mapping variable.
+    backends: Vec<(String, String)>,
+}
+
+#[derive(Serialize)]
+struct PluginDoc {
+    env: String,
+    key: String,
+    /// The editions, when the doc covers one that does not have it.
+    only: Option<String>,
+    mount_path: String,
+    note: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RestartDoc {
+    env: String,
+    key: String,
+    service: String,
+    /// The editions, when the doc covers one where the rule does not hold.
+    only: Option<String>,
+    #[serde(skip)]
+    editions: Vec<Edition>,
+}
+
+#[derive(Serialize)]
+struct ImageDoc {
+    edition: String,
+    tag: String,
+}
+
+fn context(model: &Model, edition: Option<Edition>) -> Context {
+    let editions: Vec<Edition> = match edition {
+        Some(e) => vec![e],
+        None => Edition::ALL.to_vec(),
+    };
+    let in_scope = |v: &&Var| v.editions.iter().any(|e| editions.contains(e));
+    // An entry is marked when the doc covers an edition it does not belong to.
+    let marked = |v: &Var| edition.is_none() && v.editions.len() < Edition::ALL.len();
+
+    let groups = model
+        .groups
+        .iter()
+        .filter_map(|group| {
+            let applies = applies_text(&group.when);
+            let rows: Vec<Row> = model
+                .vars
+                .iter()
+                .filter(in_scope)
+                .filter(|v| v.group == group.id)
+                .map(|v| var_row(v, &applies, marked(v)))
+                .collect();
+            (!rows.is_empty()).then(|| GroupDoc {
+                title: group.title.clone(),
+                section: group.section.clone(),
+                applies: applies.clone(),
+                rows,
+            })
+        })
+        .collect();
+
+    let mapping: Vec<&Var> = model
+        .vars
+        .iter()
+        .filter(in_scope)
+        .filter(|v| v.ty == VarType::HybridMapping)
+        .collect();
+    let hybrid = mapping.first().map(|first| HybridDoc {
+        selector: model.backends.selector.clone(),
+        mixed: model.backends.mixed.clone(),
+        key: first.key.clone(),
+        env: first.env.clone(),
+        keys: code_list(&first.mapping_keys),
+        backends: mapping
+            .iter()
+            .map(|v| {
+                (
+                    v.editions_text(),
+                    code_list(v.allowed.as_deref().unwrap_or_default()),
+                )
+            })
+            .collect(),
+    });
+
+    let plugins = model
+        .vars
+        .iter()
+        .filter(in_scope)
+        .filter(|v| v.ty == VarType::PluginList)
+        .filter_map(|v| {
+            Some(PluginDoc {
+                env: v.env.clone(),
+                key: v.key.clone(),
+                only: marked(v).then(|| v.editions_text()),
+                mount_path: v.mount_path.clone()?,
+                note: v.note.clone(),
+            })
+        })
+        .collect();
+
+    let mut restarts: Vec<RestartDoc> = Vec::new();
+    for var in model.vars.iter().filter(in_scope) {
+        let Some(service) = &var.restart else {
+            continue;
+        };
+        // One sentence per variable and service, over all its entries.
+        let index = match restarts
+            .iter()
+            .position(|r| r.env == var.env && &r.service == service)
+        {
+            Some(i) => i,
+            None => {
+                restarts.push(RestartDoc {
+                    env: var.env.clone(),
+                    key: var.key.clone(),
+                    service: service.clone(),
+                    only: None,
+                    editions: Vec::new(),
+                });
+                restarts.len() - 1
+            }
+        };
+        restarts[index].editions.extend(&var.editions);
+    }
+    for restart in &mut restarts {
+        let missing = editions.iter().any(|e| !restart.editions.contains(e));
+        if missing {
+            restart.only = Some(join_editions(&restart.editions));
+        }
+    }
+
+    let settings = model
+        .settings
+        .iter()
+        .map(|s| {
+            let mut ty = s.ty.name().to_string();
+            if let Some(min) = s.min {
+                ty.push_str(&format!(" (at least {min})"));
+            }
+            Row {
+                variable: String::new(),
+                key: cell(&format!("`{}`", s.key)),
+                ty: cell(&ty),
+                default: cell(&setting_default(model, edition, &s.default)),
+                allowed: String::new(),
+                editions: String::new(),
+                applies: String::new(),
+                meaning: cell(&s.meaning),
+            }
+        })
+        .collect();
+
+    let images = model
+        .editions
+        .iter()
+        .filter(|e| editions.contains(&e.id))
+        .map(|e| ImageDoc {
+            edition: e.id.to_string(),
+            tag: e.image_tag.clone(),
+        })
+        .collect();
+
+    Context {
+        scope: match edition {
+            Some(e) => format!("edition {e}"),
+            None => format!(
+                "editions {}",
+                Edition::ALL.map(|e| e.as_str()).join(" and ")
+            ),
+        },
+        groups,
+        hybrid,
+        plugins,
+        restarts,
+        settings,
+        images,
+    }
+}
+
+/// A setting's default; the edition's image tag is named when the doc is for one edition.
+fn setting_default(model: &Model, edition: Option<Edition>, default: &DefaultValue) -> String {
+    match (default, edition) {
+        (DefaultValue::ByEdition, Some(e)) => {
+            format!("`{}` ({})", model.edition(e).image_tag, default.describe())
+        }
+        _ => default.describe(),
+    }
+}
+
+fn var_row(var: &Var, applies: &str, marked: bool) -> Row {
+    let mut variable = format!("`{}`", var.env);
+    if marked {
+        variable.push_str(&format!(" ({})", var.editions_text()));
+    }
+    Row {
+        variable: cell(&variable),
+        key: cell(&format!("`{}`", var.key)),
+        ty: cell(&type_text(var)),
+        default: cell(&var.default.describe()),
+        allowed: cell(&allowed_text(var)),
+        editions: cell(&var.editions_text()),
+        applies: cell(applies),
+        meaning: cell(&meaning_text(var)),
+    }
+}
+
+fn type_text(var: &Var) -> String {
+    let mut text = var.ty.name().to_string();
+    if let Some(unit) = var.unit {
+        text.push_str(&format!(
+            " ({}, at least {})",
+            unit.words(),
+            var.min.unwrap_or(1)
+        ));
+    }
+    if let Some(kind) = var.file {
+        text.push_str(&format!(" ({})", kind.name()));
+    }
+    text
+}
+
+fn allowed_text(var: &Var) -> String {
+    match &var.allowed {
+        Some(values) => code_list(values),
+        None if var.allowed_not_shown => "not shown".to_string(),
+        None => String::new(),
+    }
+}
+
+fn meaning_text(var: &Var) -> String {
+    let mut text = var.meaning.clone();
+    if !var.mapping_keys.is_empty() {
+        text.push_str(&format!(
+            ". Keys (all required): {}",
+            code_list(&var.mapping_keys)
+        ));
+    }
+    if var.required {
+        text.push_str(". Required whenever it applies");
+    }
+    if var.secret {
+        text.push_str(". Secret: give it as `{ env = \"NAME\" }` or `{ file = \"PATH\" }`");
+    }
+    if let Some(note) = &var.note {
+        text.push_str(&format!(". Note: {note}"));
+    }
+    text
+}
+
+/// A group's conditions as one text: "always" when it has none.
+fn applies_text(when: &[Condition]) -> String {
+    if when.is_empty() {
+        return "always".to_string();
+    }
+    when.iter()
+        .map(Condition::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+fn code_list(values: &[String]) -> String {
+    values
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Editions as "A" or "A, B", in the editions' order, without repeats.
+fn join_editions(given: &[Edition]) -> String {
+    Edition::ALL
+        .iter()
+        .filter(|e| given.contains(e))
+        .map(|e| e.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Text safe inside one Markdown table cell: `|` escaped, line breaks as spaces.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pipe_cannot_break_a_table() {
+        assert_eq!(cell("a | b\nc"), "a \\| b c");
+    }
+
+    #[test]
+    fn no_conditions_means_always() {
+        assert_eq!(applies_text(&[]), "always");
+    }
+
+    #[test]
+    fn file_names_follow_the_edition() {
+        assert_eq!(file_name(None), "reference.md");
+        assert_eq!(file_name(Some(Edition::B)), "reference-B.md");
+    }
+}

@@ -1,0 +1,469 @@
+//! `init`: a commented starting profile for the chosen edition, adapters and persistence type.
+//!
+//! Everything comes from the spec model: which groups apply (their `when` conditions, evaluated
+//! for the choices), every key of them commented out at its default with its meaning above it,
+//! and the keys the model marks `required` written out with a placeholder to replace. The result
+//! validates with `svcgen validate` (warnings allowed) and renders.
+
+use crate::model::{Condition, DefaultValue, Edition, Group, Model, Var, VarType};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The profile key of the config backend selector (what `--config-adapter` sets).
+pub const CONFIG_ADAPTER_KEY: &str = "config.adapter";
+
+/// The profile key of the secret backend selector (what `--secret-adapter` sets).
+pub const SECRET_ADAPTER_KEY: &str = "secret.adapter";
+
+/// Comment lines are wrapped to stay within this width.
+const WIDTH: usize = 100;
+
+/// What the starting profile is for. `None` choices take the model's default for the edition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitOptions {
+    pub edition: Edition,
+    pub config_adapter: Option<String>,
+    pub secret_adapter: Option<String>,
+    /// The persistence type (the model's backend selector, `persistence.type`).
+    pub persistence: Option<String>,
+    /// Where the `#:schema` line points: a path relative to the profile's folder, or a URL.
+    pub schema_ref: String,
+}
+
+impl InitOptions {
+    /// The defaults of an edition, with the schema at `schema_ref`.
+    pub fn new(edition: Edition, schema_ref: impl Into<String>) -> InitOptions {
+        InitOptions {
+            edition,
+            config_adapter: None,
+            secret_adapter: None,
+            persistence: None,
+            schema_ref: schema_ref.into(),
+        }
+    }
+}
+
+/// The commented starting profile; `Err` names a choice that the edition does not allow, with the
+/// allowed values.
+pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
+    let model = Model::get();
+    let edition = options.edition;
+    let choices = Choices::new(model, options)?;
+
+    let mut entries: Vec<(&Group, &Var, Option<&Condition>)> = Vec::new();
+    for group in &model.groups {
+        let Some(cause) = choices.applies(group) else {
+            continue;
+        };
+        for var in model.vars_of(edition).filter(|v| v.group == group.id) {
+            entries.push((group, var, cause));
+        }
+    }
+    // Each TOML table once, in the order its first key appears.
+    let mut tables: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, (_, var, _)) in entries.iter().enumerate() {
+        let table = parent(&var.key);
+        match tables.iter_mut().find(|(t, _)| *t == table) {
+            Some((_, members)) => members.push(i),
+            None => tables.push((table, vec![i])),
+        }
+    }
+
+    let mut out = String::new();
+    let _ = writeln!(out, "#:schema {}", options.schema_ref);
+    let tag = &model.edition(edition).image_tag;
+    comment(
+        &mut out,
+        &format!(
+            "A starting profile for the Admin UI container, edition {edition}, written by `svcgen init`. \
+             Every group that applies to the choices below is listed with each key commented out at its \
+             default: uncomment a key to change it. `svcgen explain KEY` tells more about a key; \
+             `svcgen validate` checks the profile and `svcgen render` writes the artifacts."
+        ),
+    );
+    out.push('\n');
+    let editions = Edition::ALL.map(|e| format!("\"{e}\"")).join(" or ");
+    comment(
+        &mut out,
+        &format!("The edition: {editions}; edition {edition} runs the image tag {tag}."),
+    );
+    let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
+
+    let mut announced: Vec<&str> = Vec::new();
+    for (table, members) in &tables {
+        out.push('\n');
+        for (n, &i) in members.iter().enumerate() {
+            let (group, var, cause) = entries[i];
+            if n > 0 {
+                out.push('\n');
+            }
+            if !announced.contains(&group.id.as_str()) {
+                announced.push(&group.id);
+                banner(&mut out, group, cause);
+            }
+            if n == 0 {
+                let _ = writeln!(out, "[{table}]");
+            }
+            key_lines(&mut out, var, &choices)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The selectors' values for this profile, and which backends they put in use.
+struct Choices<'m> {
+    model: &'m Model,
+    edition: Edition,
+    /// Selector key -> chosen value.
+    values: HashMap<String, String>,
+    /// The hybrid mapping written out, when the persistence type is the mixed one.
+    mapping: Option<Vec<(String, String)>>,
+    backends: Vec<String>,
+}
+
+impl<'m> Choices<'m> {
+    fn new(model: &'m Model, options: &InitOptions) -> Result<Choices<'m>, String> {
+        let edition = options.edition;
+        let rule = &model.backends;
+        let asked = [
+            (CONFIG_ADAPTER_KEY, &options.config_adapter),
+            (SECRET_ADAPTER_KEY, &options.secret_adapter),
+            (rule.selector.as_str(), &options.persistence),
+        ];
+        let mut values = HashMap::new();
+        for (key, given) in asked {
+            let var = model
+                .var_by_key(key, edition)
+                .ok_or_else(|| format!("edition {edition} has no `{key}`"))?;
+            let value = match given {
+                Some(v) => v.clone(),
+                None => var
+                    .default
+                    .value()
+                    .ok_or_else(|| format!("`{key}` has no default; choose a value"))?
+                    .to_string(),
+            };
+            if let Some(allowed) = &var.allowed
+                && !allowed.contains(&value)
+            {
+                return Err(format!(
+                    "`{key}` cannot be \"{value}\" in edition {edition}; allowed values: {}",
+                    allowed.join(", ")
+                ));
+            }
+            values.insert(key.to_string(), value);
+        }
+        let selected = values[&rule.selector].clone();
+        let (mapping, backends) = if selected == rule.mixed {
+            let var = model
+                .var_by_key(&rule.mapping, edition)
+                .ok_or_else(|| format!("edition {edition} has no `{}`", rule.mapping))?;
+            let backend = first_backend(model, edition, var)?;
+            let pairs = var
+                .mapping_keys
+                .iter()
+                .map(|k| (k.clone(), backend.clone()))
+                .collect();
+            (Some(pairs), vec![backend])
+        } else {
+            (None, vec![selected])
+        };
+        Ok(Choices {
+            model,
+            edition,
+            values,
+            mapping,
+            backends,
+        })
+    }
+
+    /// The value of a key as the profile will have it: chosen, else the default.
+    fn value(&self, key: &str) -> Option<String> {
+        if let Some(v) = self.values.get(key) {
+            return Some(v.clone());
+        }
+        let var = self.model.var_by_key(key, self.edition)?;
+        var.default.value().map(str::to_string)
+    }
+
+    /// `Some(cause)` when the group applies (`Some(None)`: always), `None` when it does not.
+    fn applies<'g>(&self, group: &'g Group) -> Option<Option<&'g Condition>> {
+        if group.when.is_empty() {
+            return Some(None);
+        }
+        group.when.iter().find(|c| self.holds(c)).map(Some)
+    }
+
+    fn holds(&self, condition: &Condition) -> bool {
+        match condition {
+            Condition::KeyEquals { key, equals } => self.value(key).as_ref() == Some(equals),
+            Condition::Backend { backend } => self.backends.contains(backend),
+        }
+    }
+}
+
+/// The backend every category of a new hybrid mapping names: the first persistence type of the
+/// edition that is a single backend and that the mapping allows.
+fn first_backend(model: &Model, edition: Edition, mapping: &Var) -> Result<String, String> {
+    let rule = &model.backends;
+    let selector = model
+        .var_by_key(&rule.selector, edition)
+        .ok_or_else(|| format!("edition {edition} has no `{}`", rule.selector))?;
+    let allowed = mapping.allowed.as_deref().unwrap_or_default();
+    selector
+        .allowed
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .find(|b| **b != rule.mixed && allowed.contains(b))
+        .or_else(|| allowed.first())
+        .cloned()
+        .ok_or_else(|| format!("`{}` allows no backend", mapping.key))
+}
+
+/// The comment that opens a group: its title, spec section and why it is here.
+fn banner(out: &mut String, group: &Group, cause: Option<&Condition>) {
+    let why = match cause {
+        Some(c) => format!("; applies because {c}"),
+        None => String::new(),
+    };
+    // One line, however long: a banner is read at a glance.
+    let _ = writeln!(
+        out,
+        "# --- {} (spec {}){why} ---",
+        group.title, group.section
+    );
+}
+
+/// The lines of one key: its meaning and hints as comments, then the key, set or commented out.
+fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), String> {
+    comment(out, &var.meaning);
+    for hint in hints(var) {
+        comment(out, &hint);
+    }
+    let leaf = key_text(var.leaf());
+    if let Some(value) = choices.values.get(&var.key) {
+        let _ = writeln!(out, "{leaf} = {}", toml::Value::from(value.as_str()));
+        return Ok(());
+    }
+    if var.ty == VarType::HybridMapping
+        && let Some(pairs) = &choices.mapping
+    {
+        let mut table = toml::Table::new();
+        for (category, backend) in pairs {
+            table.insert(category.clone(), toml::Value::from(backend.as_str()));
+        }
+        comment(
+            out,
+            "Every category starts on one backend; name another backend for any of them.",
+        );
+        let _ = writeln!(out, "{leaf} = {}", toml::Value::Table(table));
+        return Ok(());
+    }
+    if var.required {
+        let value = placeholder(var)?;
+        comment(
+            out,
+            "Required here: replace this placeholder with your value.",
+        );
+        let _ = writeln!(out, "{leaf} = {value}");
+        return Ok(());
+    }
+    match &var.default {
+        DefaultValue::Value(text) => {
+            let _ = writeln!(out, "# {leaf} = {}", default_value(var, text));
+        }
+        other => {
+            let why = match other {
+                DefaultValue::NotShown => "(no default: the spec does not show one)",
+                DefaultValue::Unset => "(no default: unset unless you set it)",
+                DefaultValue::Hidden => {
+                    "(no default shown: the container falls back to a fixed default the spec does not show)"
+                }
+                _ => "(no fixed default)",
+            };
+            comment(out, why);
+            let _ = writeln!(out, "# {leaf} = ");
+        }
+    }
+    Ok(())
+}
+
+/// Extra facts worth a comment line: allowed values, unit, file kind, secret form.
+fn hints(var: &Var) -> Vec<String> {
+    let mut out = Vec::new();
+    if var.ty == VarType::HybridMapping {
+        out.push(format!(
+            "Keys: {}; backends: {}",
+            var.mapping_keys.join(", "),
+            var.allowed.as_deref().unwrap_or_default().join(", ")
+        ));
+    } else if let Some(allowed) = &var.allowed {
+        let list: Vec<String> = allowed
+            .iter()
+            .map(|a| toml::Value::from(a.as_str()).to_string())
+            .collect();
+        out.push(format!("One of: {}", list.join(", ")));
+    } else if var.allowed_not_shown {
+        out.push("Allowed values: not shown by the spec (any non-empty string)".to_string());
+    }
+    if let (Some(unit), Some(min)) = (var.unit, var.min) {
+        out.push(format!("Unit: {}; at least {min}", unit.words()));
+    }
+    if let Some(kind) = var.file {
+        out.push(format!(
+            "The container reads this {} file; an absolute path inside the container",
+            kind.name()
+        ));
+    }
+    if var.ty == VarType::PluginList {
+        out.push(format!(
+            "Write {}; svcgen joins them with commas",
+            var.ty.describe()
+        ));
+    }
+    if var.ty == VarType::Secret {
+        out.push(format!("The value is {}", var.ty.describe()));
+    }
+    if let Some(note) = &var.note {
+        out.push(format!("Note: {note}"));
+    }
+    out
+}
+
+/// A default (the spec's text) as a TOML value of the variable's type.
+fn default_value(var: &Var, text: &str) -> toml::Value {
+    match var.ty {
+        VarType::Bool => match text {
+            "true" => toml::Value::Boolean(true),
+            "false" => toml::Value::Boolean(false),
+            _ => toml::Value::from(text),
+        },
+        VarType::Port | VarType::Integer => text
+            .parse::<i64>()
+            .map_or_else(|_| toml::Value::from(text), toml::Value::Integer),
+        VarType::PluginList => toml::Value::Array(
+            text.split(',')
+                .filter(|s| !s.is_empty())
+                .map(toml::Value::from)
+                .collect(),
+        ),
+        VarType::HybridMapping => toml::Value::Table(toml::Table::new()),
+        _ => toml::Value::from(text),
+    }
+}
+
+/// A value that validates for a required key, obviously to be replaced.
+fn placeholder(var: &Var) -> Result<toml::Value, String> {
+    let word = format!("my-{}", var.leaf().replace('_', "-"));
+    let text = match var.ty {
+        VarType::String => word,
+        VarType::Hostname => format!("{word}.example.org"),
+        VarType::Url | VarType::BaseUrl => format!("https://{word}.example.org"),
+        VarType::UrlPath => format!("/{word}"),
+        VarType::Secret => {
+            let mut table = toml::Table::new();
+            let name = word.replace('-', "_").to_ascii_uppercase();
+            table.insert("env".to_string(), toml::Value::from(name));
+            return Ok(toml::Value::Table(table));
+        }
+        other => {
+            return Err(format!(
+                "`{}` is required, but svcgen init has no placeholder for a {}",
+                var.key,
+                other.name()
+            ));
+        }
+    };
+    Ok(toml::Value::from(text))
+}
+
+/// The table a key lives in (`config.consul` of `config.consul.port`).
+fn parent(key: &str) -> &str {
+    key.rsplit_once('.').map_or("", |(table, _)| table)
+}
+
+/// A key as TOML writes it: bare when it can be, quoted otherwise.
+fn key_text(key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        key.to_string()
+    } else {
+        toml::Value::from(key).to_string()
+    }
+}
+
+/// Appends `text` as `# ` comment lines, wrapped at the width.
+fn comment(out: &mut String, text: &str) {
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() > 1 && line.len() + 1 + word.len() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("#");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_adapter_keys_are_selectors_of_every_edition() {
+        let model = Model::get();
+        for edition in Edition::ALL {
+            for key in [CONFIG_ADAPTER_KEY, SECRET_ADAPTER_KEY] {
+                let var = model.var_by_key(key, edition).expect("the key exists");
+                assert!(var.selector, "{key}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_comments_are_wrapped() {
+        let mut out = String::new();
+        comment(&mut out, &"word ".repeat(40));
+        assert!(out.lines().count() > 1);
+        assert!(out.lines().all(|l| l.len() <= WIDTH && l.starts_with("# ")));
+    }
+
+    #[test]
+    fn keys_are_quoted_only_when_they_must_be() {
+        assert_eq!(key_text("use_ssl"), "use_ssl");
+        assert_eq!(key_text("a.b"), "\"a.b\"");
+    }
+
+    #[test]
+    fn a_value_the_edition_does_not_allow_lists_the_allowed_ones() {
+        let mut options = InitOptions::new(Edition::B, "schema.json");
+        let model = Model::get();
+        let a_only = model
+            .var_by_key(&model.backends.selector, Edition::A)
+            .and_then(|v| v.allowed.clone())
+            .unwrap_or_default()
+            .into_iter()
+            .find(|b| {
+                !model
+                    .var_by_key(&model.backends.selector, Edition::B)
+                    .and_then(|v| v.allowed.as_ref())
+                    .is_some_and(|allowed| allowed.contains(b))
+            })
+            .expect("edition A has a persistence type that B lacks");
+        options.persistence = Some(a_only.clone());
+        let err = starting_profile(&options).unwrap_err();
+        assert!(err.contains(&a_only), "{err}");
+        let allowed = model
+            .var_by_key(&model.backends.selector, Edition::B)
+            .and_then(|v| v.allowed.clone())
+            .unwrap_or_default();
+        assert!(err.contains(&allowed.join(", ")), "{err}");
+    }
+}
