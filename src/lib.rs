@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod docs;
 pub mod explain;
 pub mod init;

@@ -1,9 +1,14 @@
-//! `svcgen explain`: print what the spec model knows of a variable.
+//! `svcgen explain`: print what the spec model knows of a variable and, with `--profile`, the
+//! value in effect in that profile and the layer that set it.
 
-use super::{EXIT_INVALID, EXIT_OK};
+use super::report::{io_error, report};
+use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, LayerArgs};
 use crate::explain::{describe, lookup};
-use crate::model::Edition;
+use crate::model::{Edition, Var};
+use crate::pipeline::check_layers;
+use crate::source::{Origin, Sources};
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -12,19 +17,88 @@ pub struct ExplainArgs {
     /// Show only this edition's entry
     #[arg(long, value_parser = ["A", "B"])]
     pub edition: Option<String>,
+    /// Also show the value in effect in this profile (with its layers) and where it was set
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<PathBuf>,
+    #[command(flatten)]
+    pub layers: LayerArgs,
 }
 
 pub fn run(args: &ExplainArgs) -> u8 {
     let edition = args.edition.as_deref().and_then(Edition::parse);
-    match lookup(&args.name, edition) {
-        Ok(vars) => {
-            let text: Vec<String> = vars.into_iter().map(describe).collect();
-            print!("{}", text.join("\n"));
-            EXIT_OK
-        }
+    let vars = match lookup(&args.name, edition) {
+        Ok(vars) => vars,
         Err(message) => {
             eprintln!("error: {message}");
-            EXIT_INVALID
+            return EXIT_INVALID;
         }
+    };
+    let text: Vec<String> = vars.iter().map(|v| describe(v)).collect();
+    print!("{}", text.join("\n"));
+    match &args.profile {
+        Some(profile) => in_profile(profile, args, &vars),
+        None => EXIT_OK,
     }
+}
+
+fn at(sources: &Sources, origin: Origin) -> String {
+    let pos = sources.line_col(origin.source, origin.start);
+    format!(
+        "{}:{}:{}",
+        sources.get(origin.source).name,
+        pos.line,
+        pos.column
+    )
+}
+
+/// The value in effect in a profile, and every layer that set the key.
+fn in_profile(profile: &std::path::Path, args: &ExplainArgs, vars: &[&Var]) -> u8 {
+    let mut sources = Sources::new();
+    let checked = match check_layers(&args.layers.layers(profile), &mut sources) {
+        Ok(c) => c,
+        Err(e) => {
+            io_error(&e);
+            return EXIT_IO;
+        }
+    };
+    let Some(resolved) = &checked.resolved else {
+        let quiet = DiagnosticArgs {
+            format: super::Format::Human,
+            deny_warnings: false,
+            quiet: true,
+        };
+        report(&checked.diagnostics, &sources, &quiet, false);
+        return EXIT_INVALID;
+    };
+    println!("\nin {} (edition {}):", profile.display(), resolved.edition);
+    let Some(var) = vars.iter().find(|v| v.editions.contains(&resolved.edition)) else {
+        println!("  not a variable of edition {}", resolved.edition);
+        return EXIT_OK;
+    };
+    match resolved.vars.iter().find(|rv| rv.var.key == var.key) {
+        Some(rv) => {
+            let value = rv
+                .value
+                .env_text()
+                .unwrap_or_else(|| "<secret reference>".to_string());
+            match rv.origin {
+                Some(origin) => {
+                    println!("  {} = {value:?}, set at {}", var.env, at(&sources, origin))
+                }
+                None => println!("  {} = {value:?}, the spec's default", var.env),
+            }
+        }
+        None => println!(
+            "  {} is not in the environment: its group does not apply, or it has no value",
+            var.env
+        ),
+    }
+    for (key, origin) in checked
+        .overridden
+        .iter()
+        .filter(|(k, _)| k == &var.key || k.starts_with(&format!("{}.", var.key)))
+    {
+        println!("  overrides {key} set at {}", at(&sources, *origin));
+    }
+    EXIT_OK
 }

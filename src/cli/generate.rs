@@ -77,3 +77,82 @@ pub fn man() -> u8 {
         }
     }
 }
+
+#[derive(Args, Debug)]
+pub struct DocsArgs {
+    /// Only this edition's variables (default: both, edition-only rows marked)
+    #[arg(long, value_parser = ["A", "B"])]
+    pub edition: Option<String>,
+    /// Write to this file (atomically) instead of stdout
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Use templates from this folder instead of the built-in ones of the same file name
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+}
+
+pub fn docs(args: &DocsArgs) -> u8 {
+    let edition = args
+        .edition
+        .as_deref()
+        .and_then(crate::model::Edition::parse);
+    let rendered = crate::render::Templates::load(args.templates.as_deref())
+        .and_then(|templates| crate::docs::reference(edition, &templates));
+    match rendered {
+        Ok(text) => emit(&text, args.output.as_ref()),
+        Err(e) => {
+            super::report::io_error(&format!("template {e}"));
+            super::EXIT_INVALID
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// The edition of the new profile
+    #[arg(long, value_parser = ["A", "B"], default_value = "B")]
+    pub edition: String,
+    /// config.adapter (consul, kubernetes, google)
+    #[arg(long)]
+    pub config_adapter: Option<String>,
+    /// secret.adapter (vault, kubernetes, google)
+    #[arg(long)]
+    pub secret_adapter: Option<String>,
+    /// persistence.type (A: ldap, couchbase, hybrid; B: sql, spanner, couchbase, hybrid)
+    #[arg(long)]
+    pub persistence: Option<String>,
+    /// The path or URL of the JSON Schema written on the profile's `#:schema` line
+    #[arg(long, default_value = "./profile.schema.json")]
+    pub schema: String,
+    /// Write the profile to this file (atomically; refuses to overwrite) instead of stdout
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn init(args: &InitArgs) -> u8 {
+    let Some(edition) = crate::model::Edition::parse(&args.edition) else {
+        return super::EXIT_IO;
+    };
+    let mut options = crate::init::InitOptions::new(edition, args.schema.clone());
+    options.config_adapter = args.config_adapter.clone();
+    options.secret_adapter = args.secret_adapter.clone();
+    options.persistence = args.persistence.clone();
+    match crate::init::starting_profile(&options) {
+        Ok(text) => {
+            if let Some(path) = &args.output
+                && path.exists()
+            {
+                super::report::io_error(&format!(
+                    "{} exists: svcgen init does not overwrite a profile",
+                    path.display()
+                ));
+                return EXIT_IO;
+            }
+            emit(&text, args.output.as_ref())
+        }
+        Err(message) => {
+            super::report::io_error(&message);
+            super::EXIT_INVALID
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! The command line: argument definitions (clap) and the dispatch to one module per command.
 
+mod diff;
 mod explain;
 mod generate;
 mod render;
@@ -48,6 +49,21 @@ pub enum Command {
         after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
     )]
     Explain(explain::ExplainArgs),
+    /// Compare the resolved environments of two profiles (or layer stacks)
+    #[command(
+        after_help = "Examples:\n  svcgen diff staging.toml prod.toml\n  svcgen diff base.toml base.toml+eu.toml --format json\n  svcgen diff a-profile.toml b-profile.toml --exit-code\n\nLines: + added, - removed, ~ changed, = same value but default vs set. Consequences the spec\nnames follow: a change that needs another service restarted, an edition switch."
+    )]
+    Diff(diff::DiffArgs),
+    /// Print the Markdown reference of every variable, from the spec model
+    #[command(
+        after_help = "Examples:\n  svcgen docs > docs/reference.md\n  svcgen docs --edition A -o docs/reference-A.md"
+    )]
+    Docs(generate::DocsArgs),
+    /// Write a commented starting profile for the chosen edition, adapters and persistence
+    #[command(
+        after_help = "Examples:\n  svcgen init > profile.toml\n  svcgen init --edition A --config-adapter kubernetes --secret-adapter kubernetes --persistence hybrid -o admin-ui.toml\n  svcgen schema -o profile.schema.json   # the schema its #:schema line points at"
+    )]
+    Init(generate::InitArgs),
     /// Print the JSON Schema of profiles, for editors (Even Better TOML / taplo, VS Code)
     #[command(
         after_help = "Examples:\n  svcgen schema -o schemas/profile.schema.json\n\nPoint an editor at it with a first line `#:schema ./profile.schema.json` in the profile,\nor a taplo.toml rule (see README.md)."
@@ -100,6 +116,11 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => generate::schema(&args),
+        Command::Diff(args) => diff::run(&args),
+
+        Command::Docs(args) => generate::docs(&args),
+        Command::Init(args) => generate::init(&args),
+
         Command::Completions(args) => generate::completions(&args),
         Command::Man => generate::man(),
     };

@@ -34,6 +34,8 @@ pub enum Target {
     K8s,
     /// the JSON Schema of profiles, for editors (same as `svcgen schema`)
     Schema,
+    /// Markdown reference of the profile's edition (same as `svcgen docs --edition`)
+    Docs,
 }
 
 impl Target {
@@ -48,6 +50,7 @@ impl Target {
             Target::K8sEnv => "k8s-env.yaml",
             Target::K8s => "k8s.yaml",
             Target::Schema => "profile.schema.json",
+            Target::Docs => "reference.md",
         }
     }
 
@@ -58,6 +61,7 @@ impl Target {
             Target::K8sEnv => "k8s-env",
             Target::K8s => "k8s",
             Target::Schema => "schema",
+            Target::Docs => "docs",
         }
     }
 }
@@ -82,6 +86,9 @@ pub fn render(
         Target::K8sEnv => k8s_env::render(resolved, env, templates),
         Target::K8s => k8s::render(resolved, env, templates),
         Target::Schema => Ok(crate::schema::profile_schema_text()),
+        Target::Docs => {
+            crate::docs::reference(Some(resolved.edition), templates).map_err(RenderError::Template)
+        }
     }
 }
 

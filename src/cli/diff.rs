@@ -1,0 +1,78 @@
+//! `svcgen diff OLD NEW`: the difference of two profiles' resolved environments.
+
+use super::report::{io_error, report};
+use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, Format};
+use crate::diff::diff;
+use crate::pipeline::check_layers;
+use crate::profile::Layers;
+use crate::render::{EnvOptions, environment};
+use crate::resolve::Resolved;
+use crate::source::Sources;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The old profile, or a layer stack `base.toml+overlay.toml+...`
+    pub old: String,
+    /// The new profile, or a layer stack `base.toml+overlay.toml+...`
+    pub new: String,
+    /// Exit 1 when the environments differ (like `git diff --exit-code`)
+    #[arg(long)]
+    pub exit_code: bool,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
+}
+
+/// `a.toml+b.toml` as a profile with overlays.
+fn stack(spec: &str) -> Layers {
+    let mut files = spec.split('+').map(PathBuf::from);
+    let profile = files.next().unwrap_or_default();
+    Layers {
+        profile,
+        overlays: files.collect(),
+        sets: Vec::new(),
+    }
+}
+
+fn resolve(spec: &str, args: &DiffArgs) -> Result<Resolved, u8> {
+    let mut sources = Sources::new();
+    let checked = check_layers(&stack(spec), &mut sources).map_err(|e| {
+        io_error(&e);
+        EXIT_IO
+    })?;
+    if checked.diagnostics.has_errors() {
+        report(&checked.diagnostics, &sources, &args.diagnostics, false);
+    }
+    checked.resolved.ok_or(EXIT_INVALID)
+}
+
+pub fn run(args: &DiffArgs) -> u8 {
+    let old = match resolve(&args.old, args) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let new = match resolve(&args.new, args) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let envs = environment(&old, EnvOptions::default())
+        .and_then(|o| Ok((o, environment(&new, EnvOptions::default())?)));
+    let Ok((old_env, new_env)) = envs else {
+        io_error("cannot build the environments");
+        return EXIT_INVALID;
+    };
+    let result = diff(&old, &old_env, &new, &new_env);
+    match args.diagnostics.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&result).unwrap_or_default()
+        ),
+        Format::Human => print!("{}", result.to_text()),
+    }
+    if args.exit_code && !result.changes.is_empty() {
+        EXIT_INVALID
+    } else {
+        EXIT_OK
+    }
+}

@@ -1,0 +1,216 @@
+//! The difference between two resolved environments, per variable, with the consequences the
+//! spec names (a change that needs another service restarted; an edition switch).
+
+use crate::render::EnvVar;
+use crate::resolve::Resolved;
+use serde::Serialize;
+
+/// How one variable differs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    Changed,
+    /// Same value, but set explicitly on one side and the spec's default on the other.
+    Explicitness,
+}
+
+/// One variable's difference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub name: String,
+    pub kind: ChangeKind,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    /// Whether each side sets the value explicitly (false: the spec's default fills it in;
+    /// None: the side lacks the variable).
+    pub old_explicit: Option<bool>,
+    pub new_explicit: Option<bool>,
+}
+
+/// What a difference means for the deployment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Consequence {
+    /// Changing this variable needs a restart of another service.
+    Restart { variable: String, service: String },
+    /// The edition changes: these variables appear and disappear.
+    EditionSwitch {
+        old: String,
+        new: String,
+        appear: Vec<String>,
+        disappear: Vec<String>,
+    },
+}
+
+/// The whole difference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diff {
+    pub old_edition: String,
+    pub new_edition: String,
+    pub changes: Vec<Change>,
+    pub consequences: Vec<Consequence>,
+}
+
+/// The value a side shows for a variable (a withheld secret as where it comes from).
+fn shown(var: &EnvVar) -> String {
+    match (&var.value, &var.secret_from) {
+        (Some(v), _) => v.clone(),
+        (None, Some(from)) => format!("<secret from {from}>"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Compares two profiles' environments (in the new side's order, removed ones after).
+pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar]) -> Diff {
+    let mut changes = Vec::new();
+    for var in new_env {
+        match old_env.iter().find(|o| o.name == var.name) {
+            None => changes.push(Change {
+                name: var.name.clone(),
+                kind: ChangeKind::Added,
+                old: None,
+                new: Some(shown(var)),
+                old_explicit: None,
+                new_explicit: Some(var.origin.is_some()),
+            }),
+            Some(before) => {
+                let kind = if shown(before) != shown(var) {
+                    ChangeKind::Changed
+                } else if before.origin.is_some() != var.origin.is_some() {
+                    ChangeKind::Explicitness
+                } else {
+                    continue;
+                };
+                changes.push(Change {
+                    name: var.name.clone(),
+                    kind,
+                    old: Some(shown(before)),
+                    new: Some(shown(var)),
+                    old_explicit: Some(before.origin.is_some()),
+                    new_explicit: Some(var.origin.is_some()),
+                });
+            }
+        }
+    }
+    for before in old_env
+        .iter()
+        .filter(|o| !new_env.iter().any(|n| n.name == o.name))
+    {
+        changes.push(Change {
+            name: before.name.clone(),
+            kind: ChangeKind::Removed,
+            old: Some(shown(before)),
+            new: None,
+            old_explicit: Some(before.origin.is_some()),
+            new_explicit: None,
+        });
+    }
+    let mut consequences = Vec::new();
+    let vars = old.vars.iter().chain(new.vars.iter());
+    for change in changes
+        .iter()
+        .filter(|c| c.kind != ChangeKind::Explicitness)
+    {
+        let restart = vars
+            .clone()
+            .find(|rv| rv.var.env == change.name)
+            .and_then(|rv| rv.var.restart.clone());
+        if let Some(service) = restart {
+            consequences.push(Consequence::Restart {
+                variable: change.name.clone(),
+                service,
+            });
+        }
+    }
+    if old.edition != new.edition {
+        let names = |kind: ChangeKind| -> Vec<String> {
+            changes
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.name.clone())
+                .collect()
+        };
+        consequences.push(Consequence::EditionSwitch {
+            old: old.edition.to_string(),
+            new: new.edition.to_string(),
+            appear: names(ChangeKind::Added),
+            disappear: names(ChangeKind::Removed),
+        });
+    }
+    Diff {
+        old_edition: old.edition.to_string(),
+        new_edition: new.edition.to_string(),
+        changes,
+        consequences,
+    }
+}
+
+impl Diff {
+    /// The difference for people, one line per variable, then the consequences.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if self.changes.is_empty() {
+            out.push_str("no difference in the environment\n");
+        }
+        let how = |explicit: Option<bool>| {
+            if explicit == Some(true) {
+                "set"
+            } else {
+                "default"
+            }
+        };
+        for c in &self.changes {
+            let line = match c.kind {
+                ChangeKind::Added => format!(
+                    "+ {} = {:?}\n",
+                    c.name,
+                    c.new.as_deref().unwrap_or_default()
+                ),
+                ChangeKind::Removed => format!(
+                    "- {} = {:?}\n",
+                    c.name,
+                    c.old.as_deref().unwrap_or_default()
+                ),
+                ChangeKind::Changed => format!(
+                    "~ {}: {:?} -> {:?}\n",
+                    c.name,
+                    c.old.as_deref().unwrap_or_default(),
+                    c.new.as_deref().unwrap_or_default()
+                ),
+                ChangeKind::Explicitness => format!(
+                    "= {}: {:?} ({} -> {})\n",
+                    c.name,
+                    c.new.as_deref().unwrap_or_default(),
+                    how(c.old_explicit),
+                    how(c.new_explicit)
+                ),
+            };
+            out.push_str(&line);
+        }
+        if !self.consequences.is_empty() {
+            out.push_str("\nconsequences:\n");
+        }
+        for consequence in &self.consequences {
+            match consequence {
+                Consequence::Restart { variable, service } => out.push_str(&format!(
+                    "  - {variable} changes: restart the {service} after deploying\n"
+                )),
+                Consequence::EditionSwitch {
+                    old,
+                    new,
+                    appear,
+                    disappear,
+                } => out.push_str(&format!(
+                    "  - edition {old} -> {new}: {} variable(s) appear ({}), {} disappear ({})\n",
+                    appear.len(),
+                    appear.join(", "),
+                    disappear.len(),
+                    disappear.join(", ")
+                )),
+            }
+        }
+        out
+    }
+}
