@@ -127,11 +127,12 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// The path argument of a profile, with the layers put over it.
+/// The profile arguments, with the layers put over each.
 #[derive(Args, Debug, Clone)]
 pub struct ProfileArg {
-    /// The profile (TOML)
-    pub profile: PathBuf,
+    /// The profile (TOML); several profiles, or a folder of them, are a batch
+    #[arg(required = true, value_name = "PROFILE")]
+    pub profiles: Vec<PathBuf>,
     #[command(flatten)]
     pub layers: LayerArgs,
 }
@@ -169,7 +170,29 @@ impl LayerArgs {
 }
 
 impl ProfileArg {
-    pub fn layers(&self) -> crate::profile::Layers {
-        self.layers.layers(&self.profile)
+    /// The profile files: folders are replaced by the `*.toml` files in them, sorted.
+    pub fn expand(&self) -> Result<Vec<PathBuf>, String> {
+        let mut out = Vec::new();
+        for path in &self.profiles {
+            if !path.is_dir() {
+                out.push(path.clone());
+                continue;
+            }
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| format!("{}: cannot read the folder: {e}", path.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!(
+                    "{}: is a folder with no *.toml profile in it",
+                    path.display()
+                ));
+            }
+            out.extend(found);
+        }
+        Ok(out)
     }
 }

@@ -10,42 +10,97 @@ pub fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
-/// Prints the diagnostics (JSON goes to stdout when `json_to_stdout`, else stderr) and returns
-/// the exit code they call for.
+/// Prints the diagnostics of one or more profiles: for people at once on stderr; as JSON, one
+/// array of every profile's diagnostics at [`Reporter::finish`] (stdout or stderr).
+pub struct Reporter<'a> {
+    args: &'a DiagnosticArgs,
+    json_to_stdout: bool,
+    json: Vec<serde_json::Value>,
+}
+
+impl<'a> Reporter<'a> {
+    pub fn new(args: &'a DiagnosticArgs, json_to_stdout: bool) -> Reporter<'a> {
+        Reporter {
+            args,
+            json_to_stdout,
+            json: Vec::new(),
+        }
+    }
+
+    /// Reports one profile's diagnostics; returns the exit code they call for.
+    pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
+        let mut shown = diags.clone();
+        if self.args.quiet {
+            shown.items.retain(|d| d.is_error());
+        }
+        match self.args.format {
+            Format::Json => {
+                if let serde_json::Value::Array(items) = crate::diag::json::to_json(&shown, sources)
+                {
+                    self.json.extend(items);
+                }
+            }
+            Format::Human => {
+                let mut text = human::render(&shown, sources, use_color());
+                if !self.args.quiet
+                    && let Some(summary) = human::summary(diags)
+                {
+                    text.push_str(&format!("{summary}\n"));
+                }
+                let _ = std::io::stderr().write_all(text.as_bytes());
+            }
+        }
+        exit_code(diags, self.args)
+    }
+
+    /// Reports a problem that is not in a profile (an unreadable file, a broken template).
+    pub fn io_error(&mut self, message: &str) {
+        match self.args.format {
+            Format::Json => self.json.push(serde_json::json!({
+                "code": "io",
+                "name": "io",
+                "severity": "error",
+                "message": message,
+                "file": null,
+                "line": null,
+                "column": null,
+                "end_line": null,
+                "end_column": null,
+                "label": null,
+                "help": null,
+            })),
+            Format::Human => io_error(message),
+        }
+    }
+
+    /// Prints the JSON array, if JSON was asked for.
+    pub fn finish(self) {
+        if self.args.format != Format::Json {
+            return;
+        }
+        let text = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&self.json).unwrap_or_default()
+        );
+        if self.json_to_stdout {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+        } else {
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        }
+    }
+}
+
+/// Prints one profile's diagnostics (see [`Reporter`]) and returns the exit code they call for.
 pub fn report(
     diags: &Diagnostics,
     sources: &Sources,
     args: &DiagnosticArgs,
     json_to_stdout: bool,
 ) -> u8 {
-    let mut shown = diags.clone();
-    if args.quiet {
-        shown.items.retain(|d| d.is_error());
-    }
-    match args.format {
-        Format::Json => {
-            let json = crate::diag::json::to_json(&shown, sources);
-            let text = format!(
-                "{}\n",
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            );
-            if json_to_stdout {
-                let _ = std::io::stdout().write_all(text.as_bytes());
-            } else {
-                let _ = std::io::stderr().write_all(text.as_bytes());
-            }
-        }
-        Format::Human => {
-            let mut text = human::render(&shown, sources, use_color());
-            if !args.quiet
-                && let Some(summary) = human::summary(diags)
-            {
-                text.push_str(&format!("{summary}\n"));
-            }
-            let _ = std::io::stderr().write_all(text.as_bytes());
-        }
-    }
-    exit_code(diags, args)
+    let mut reporter = Reporter::new(args, json_to_stdout);
+    let code = reporter.add(diags, sources);
+    reporter.finish();
+    code
 }
 
 /// 1 when there is an error (or a warning with `--deny-warnings`), else 0.

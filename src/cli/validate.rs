@@ -1,6 +1,6 @@
-//! `svcgen validate`: check a profile, print every problem.
+//! `svcgen validate`: check profiles, print every problem.
 
-use super::report::{io_error, report};
+use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
 use crate::pipeline::check_layers;
 use crate::source::Sources;
@@ -16,27 +16,41 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: &ValidateArgs) -> u8 {
-    let mut sources = Sources::new();
-    let checked = match check_layers(&args.profile.layers(), &mut sources) {
-        Ok(c) => c,
-        Err(message) => {
-            io_error(&message);
+    let profiles = match args.profile.expand() {
+        Ok(p) => p,
+        Err(e) => {
+            io_error(&e);
             return EXIT_IO;
         }
     };
-    let code = report(&checked.diagnostics, &sources, &args.diagnostics, true);
-    if code == 0
-        && args.diagnostics.format == super::Format::Human
-        && !args.diagnostics.quiet
-        && let Some(resolved) = &checked.resolved
-    {
-        let _ = writeln!(
-            std::io::stderr(),
-            "{}: valid, edition {}, {} variables",
-            args.profile.profile.display(),
-            resolved.edition,
-            resolved.vars.len() + resolved.extras.len()
-        );
+    let mut exit = 0;
+    let mut reporter = Reporter::new(&args.diagnostics, true);
+    for profile in &profiles {
+        let mut sources = Sources::new();
+        let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
+            Ok(c) => c,
+            Err(message) => {
+                reporter.io_error(&message);
+                exit = EXIT_IO;
+                continue;
+            }
+        };
+        let code = reporter.add(&checked.diagnostics, &sources);
+        exit = exit.max(code);
+        if code == 0
+            && args.diagnostics.format == super::Format::Human
+            && !args.diagnostics.quiet
+            && let Some(resolved) = &checked.resolved
+        {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}: valid, edition {}, {} variables",
+                profile.display(),
+                resolved.edition,
+                resolved.vars.len() + resolved.extras.len()
+            );
+        }
     }
-    code
+    reporter.finish();
+    exit
 }
