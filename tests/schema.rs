@@ -4,58 +4,22 @@
 //!
 //! Regenerate the checked-in schema with `UPDATE_SCHEMA=1 cargo test --test schema`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::{repo, tool};
 
 const SCHEMA: &str = "schemas/profile.schema.json";
 const EXPECT: &str = "# schema-expect:";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn schema_path() -> PathBuf {
     repo().join(SCHEMA)
 }
 
-/// True on CI, where a missing external tool is a failure, not a skip.
-fn on_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// Finds an external tool: `$SVCGEN_VENV/bin`, then `<repo>/.venv/bin`, then PATH.
-/// `None` (after saying so) when it is missing; a panic on CI.
-fn tool(name: &str) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
-        dirs.push(Path::new(&venv).join("bin"));
-    }
-    dirs.push(repo().join(".venv/bin"));
-    if let Some(path) = std::env::var_os("PATH") {
-        dirs.extend(std::env::split_paths(&path));
-    }
-    if let Some(found) = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file()) {
-        return Some(found);
-    }
-    assert!(
-        !on_ci(),
-        "{name} is required on CI (CI=true) but was not found in $SVCGEN_VENV/bin, .venv/bin or PATH"
-    );
-    eprintln!(
-        "skipping: {name} not found (install the pinned validators: pip install check-jsonschema==0.39.0 taplo==0.9.3)"
-    );
-    None
-}
-
 /// The `.toml` files of a folder of the repository, sorted.
 fn profiles(dir: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(repo().join(dir))
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    out.sort();
-    out
+    support::toml_files(&repo().join(dir))
 }
 
 /// Every profile the schema must accept: the examples and the edge cases of `tests/schema-valid/`.

@@ -21,8 +21,13 @@ pub fn svcgen() -> assert_cmd::Command {
 
 /// Every example profile, sorted.
 pub fn examples() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(repo().join("examples"))
-        .expect("examples/ exists")
+    toml_files(&repo().join("examples"))
+}
+
+/// The `.toml` files of a folder, sorted.
+pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
