@@ -7,7 +7,11 @@ use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+/// Largest profile read (64 MiB): far above any real profile, low enough to never exhaust memory.
+pub const MAX_PROFILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Deepest nesting of arrays and tables accepted; a profile never needs more than four.
+
 pub const MAX_DEPTH: usize = 32;
 
 /// Why a profile could not be read at all (exit code 2), as opposed to being invalid (exit 1).
@@ -20,10 +24,25 @@ pub fn load_file(
     sources: &mut Sources,
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
     let display = path.display().to_string();
-    if path.is_dir() {
-        return Err(ReadError(format!(
-            "{display}: is a directory, not a profile file"
-        )));
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(ReadError(format!(
+                "{display}: is a directory, not a profile file"
+            )));
+        }
+        // A FIFO, socket or device would block or never end: only regular files are read.
+        Ok(meta) if !meta.is_file() => {
+            return Err(ReadError(format!(
+                "{display}: is not a regular file (a FIFO, socket or device?)"
+            )));
+        }
+        Ok(meta) if meta.len() > MAX_PROFILE_BYTES => {
+            return Err(ReadError(format!(
+                "{display}: is {} bytes; a profile may have at most {MAX_PROFILE_BYTES}",
+                meta.len()
+            )));
+        }
+        _ => {}
     }
     let bytes =
         std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
