@@ -460,3 +460,26 @@ fn a_fifo_is_refused_instead_of_blocking() {
         .code(2)
         .stderr(predicate::str::contains("not a regular file"));
 }
+
+#[test]
+fn a_value_dotenv_cannot_carry_is_refused_at_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(
+        dir.path(),
+        "p.toml",
+        "edition = \"B\"\n[env]\nPRICE = \"it's $5\"\n",
+    );
+    svcgen()
+        .arg("render")
+        .arg(&profile)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("E0214").and(predicate::str::contains("p.toml:3:9")));
+    svcgen()
+        .arg("render")
+        .arg(&profile)
+        .args(["-t", "compose"])
+        .assert()
+        .success();
+}
