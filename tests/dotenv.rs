@@ -156,11 +156,9 @@ fn hostile() -> impl Strategy<Value = String> {
 
 /// Whether svcgen may refuse a value for `.env` (what its quoting documents).
 fn may_refuse(value: &str) -> bool {
-    value.contains('$')
-        && (value.contains('\'')
-            || value.contains("\\\\")
-            || value.ends_with('\\')
-            || value.contains('\r'))
+    value.ends_with('\\')
+        || (value.contains('$')
+            && (value.contains('\'') || value.contains("\\\\") || value.contains('\r')))
 }
 
 fn profile_with(values: &[String]) -> String {

@@ -11,7 +11,6 @@ use toml::de::{DeTable, DeValue};
 pub const MAX_PROFILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Deepest nesting of arrays and tables accepted; a profile never needs more than four.
-
 pub const MAX_DEPTH: usize = 32;
 
 /// Why a profile could not be read at all (exit code 2), as opposed to being invalid (exit 1).

@@ -5,12 +5,20 @@
 //! inside them; so a value without `'`, without `\\` and not ending in `\` is safe there. Other
 //! values go in double quotes with `\\`, `\"`, `\n`, `\r`, `\t` escapes, which both readers decode
 //! alike, but compose expands `$` in double quotes and python-dotenv does not: a value that needs
-//! double quotes and holds `$` cannot be written safely and is refused.
+//! double quotes and holds `$` cannot be written safely and is refused. So is a value ending in a
+//! backslash: compose's reader (and python-dotenv before 1.2.4) takes a quote after a backslash
+//! as escaped, in both quoting styles, and would run on past the closing quote.
 
 /// The value as it must appear after `NAME=`, or why it cannot be written.
 pub fn quote(value: &str) -> Result<String, String> {
     if value.contains('\0') {
         return Err("it contains a NUL character".to_string());
+    }
+    if value.ends_with('\\') {
+        return Err(
+            "it ends with a backslash, which compose's .env reader takes as escaping the closing quote"
+                .to_string(),
+        );
     }
     let single_safe = !value.contains('\'')
         && !value.contains("\\\\")
@@ -62,7 +70,11 @@ mod tests {
     fn quotes_and_backslashes_use_double_quotes() {
         assert_eq!(quote("it's").unwrap(), r#""it's""#);
         assert_eq!(quote(r"a\\b").unwrap(), r#""a\\\\b""#);
-        assert_eq!(quote("a\\").unwrap(), r#""a\\""#);
+        assert!(
+            quote("a\\").is_err(),
+            "a trailing backslash would escape the closing quote"
+        );
+
         assert_eq!(quote("say \"hi\" it's").unwrap(), r#""say \"hi\" it's""#);
         assert_eq!(quote("a\r\nb'").unwrap(), r#""a\r\nb'""#);
     }
