@@ -7,6 +7,9 @@
 pub mod cli;
 pub mod diag;
 pub mod explain;
+pub mod import;
+pub mod lint;
+pub mod migrate;
 pub mod model;
 pub mod output;
 pub mod pipeline;
