@@ -67,10 +67,37 @@ pub enum Code {
     HostPathMissing,
     /// A plugin listed without an archive source: the container ignores it.
     PluginWithoutArchive,
+    /// An imported file that is not valid `.env`, YAML or UTF-8.
+    InputSyntax,
+    /// An imported file without an environment to read, with several and none chosen, or naming
+    /// a file or ConfigMap that cannot be found.
+    InputShape,
+    /// `CN_HYBRID_MAPPING` is not valid JSON: the container stops at start-up.
+    HybridJson,
+    /// A setting of edition A that edition B has no equivalent for (migrate).
+    NoEquivalent,
+    /// A `${VAR}` / `$(VAR)` placeholder kept as literal text, not expanded.
+    Placeholder,
+    /// A boolean written other than `true` / `false`.
+    NonCanonicalBool,
+    /// A value the container silently replaces by its default.
+    FallsBack,
+    /// A variable set to the empty string, which the container treats differently from unset.
+    EmptyValue,
+    /// An old variable name the container no longer reads.
+    LegacyName,
+    /// A variable the spec does not have: the container ignores it.
+    UnknownVariable,
+    /// A value overridden by a later definition of the same variable.
+    Overridden,
+    /// An unquoted YAML value that YAML readers take as a boolean, number or null.
+    YamlTyped,
+    /// Something of the imported file that a profile cannot carry: left out.
+    NotImported,
 }
 
 impl Code {
-    pub const ALL: [Code; 31] = [
+    pub const ALL: [Code; 44] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -102,6 +129,19 @@ impl Code {
         Code::SecretInConfigMap,
         Code::HostPathMissing,
         Code::PluginWithoutArchive,
+        Code::InputSyntax,
+        Code::InputShape,
+        Code::HybridJson,
+        Code::NoEquivalent,
+        Code::Placeholder,
+        Code::NonCanonicalBool,
+        Code::FallsBack,
+        Code::EmptyValue,
+        Code::LegacyName,
+        Code::UnknownVariable,
+        Code::Overridden,
+        Code::YamlTyped,
+        Code::NotImported,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -138,6 +178,19 @@ impl Code {
             Code::SecretInConfigMap => "W0309",
             Code::HostPathMissing => "W0310",
             Code::PluginWithoutArchive => "W0311",
+            Code::InputSyntax => "E0219",
+            Code::InputShape => "E0220",
+            Code::HybridJson => "E0221",
+            Code::NoEquivalent => "E0222",
+            Code::Placeholder => "W0312",
+            Code::NonCanonicalBool => "W0313",
+            Code::FallsBack => "W0314",
+            Code::EmptyValue => "W0315",
+            Code::LegacyName => "W0316",
+            Code::UnknownVariable => "W0317",
+            Code::Overridden => "W0318",
+            Code::YamlTyped => "W0319",
+            Code::NotImported => "W0320",
         }
     }
 
@@ -175,6 +228,19 @@ impl Code {
             Code::SecretInConfigMap => "secret-in-configmap",
             Code::HostPathMissing => "host-path-missing",
             Code::PluginWithoutArchive => "plugin-without-archive",
+            Code::InputSyntax => "input-syntax",
+            Code::InputShape => "input-shape",
+            Code::HybridJson => "hybrid-json",
+            Code::NoEquivalent => "no-equivalent",
+            Code::Placeholder => "placeholder",
+            Code::NonCanonicalBool => "non-canonical-bool",
+            Code::FallsBack => "falls-back",
+            Code::EmptyValue => "empty-value",
+            Code::LegacyName => "legacy-name",
+            Code::UnknownVariable => "unknown-variable",
+            Code::Overridden => "overridden",
+            Code::YamlTyped => "yaml-typed",
+            Code::NotImported => "not-imported",
         }
     }
 

@@ -9,7 +9,8 @@ mod types;
 
 pub use condition::Condition;
 pub use types::{
-    BackendRule, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting, Unit, Var, VarType,
+    BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
+    Unit, Var, VarType,
 };
 
 use std::sync::OnceLock;
@@ -21,6 +22,8 @@ const SPEC_TOML: &str = include_str!("../../schemas/spec.toml");
 #[derive(Debug)]
 pub struct Model {
     pub backends: BackendRule,
+    /// How the container reads values (true words, legacy name prefixes).
+    pub container: ContainerFacts,
     /// Deployment settings (`deploy.*`), in order.
     pub settings: Vec<Setting>,
     pub editions: Vec<EditionInfo>,

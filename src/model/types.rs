@@ -22,6 +22,14 @@ impl Edition {
         }
     }
 
+    /// The other edition.
+    pub fn other(self) -> Edition {
+        match self {
+            Edition::A => Edition::B,
+            Edition::B => Edition::A,
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Edition> {
         match text {
             "A" => Some(Edition::A),
@@ -268,6 +276,21 @@ pub struct Var {
     pub mount_path: Option<String>,
     pub meaning: String,
     pub note: Option<String>,
+    /// Old names the container no longer reads (`CN_VAULT_URL` for `CN_SECRET_VAULT_ADDR`).
+    pub legacy: Vec<String>,
+    /// The container silently uses the default when the value is not an integer (and the
+    /// minimum when it is below it).
+    pub falls_back: bool,
+}
+
+/// How the container reads values, beyond the spec's tables.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContainerFacts {
+    /// The only values of a boolean the container reads as true; anything else is false.
+    pub true_words: Vec<String>,
+    /// Old name prefixes and the prefix that replaced them (`GLUU_` → `CN_`).
+    pub legacy_prefixes: BTreeMap<String, String>,
 }
 
 /// A deployment setting: not a container variable, but checked and documented like one.
@@ -300,6 +323,7 @@ impl Var {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
     backends: BackendRule,
+    container: ContainerFacts,
     setting: Vec<RawSetting>,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
@@ -367,6 +391,10 @@ struct RawVar {
     mount_path: Option<String>,
     meaning: String,
     note: Option<String>,
+    #[serde(default)]
+    legacy: Vec<String>,
+    #[serde(default)]
+    falls_back: bool,
 }
 
 impl RawModel {
@@ -392,6 +420,19 @@ impl RawModel {
                 }
             }
         }
+        for var in &vars {
+            for old in &var.legacy {
+                if vars.iter().any(|v| &v.env == old) {
+                    return Err(format!(
+                        "{}: legacy name {old} is a current variable",
+                        var.env
+                    ));
+                }
+            }
+            if var.falls_back && var.ty != VarType::Integer {
+                return Err(format!("{}: only an integer can fall back", var.env));
+            }
+        }
         for key in [&self.backends.selector, &self.backends.mapping] {
             if !vars.iter().any(|v| &v.key == key) {
                 return Err(format!("backends: no variable has the key `{key}`"));
@@ -410,6 +451,7 @@ impl RawModel {
         Ok(super::Model {
             settings,
             backends: self.backends,
+            container: self.container,
             editions: self.edition,
             groups: self.group,
             vars,
@@ -475,6 +517,8 @@ impl RawVar {
             mount_path: self.mount_path,
             meaning: self.meaning,
             note: self.note,
+            legacy: self.legacy,
+            falls_back: self.falls_back,
         })
     }
 }

@@ -1,0 +1,374 @@
+//! The spec model's checks on an environment as it is, shared by `import` and `lint`: each
+//! variable's name and value are checked the way the container reads them, and turned into the
+//! value a profile holds. Diagnostics point at the name or value in the file that was read.
+
+use super::edition::{Inferred, infer_edition};
+use super::values::{ProfileValue, secret_ref_elsewhere, value};
+use super::{EnvEntry, EnvValue};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{Condition, Edition, Model, Var};
+use crate::resolve::is_env_name;
+use crate::source::{Origin, Sources};
+use crate::suggest::did_you_mean;
+use std::collections::HashSet;
+
+/// A spec variable of the edition with its profile value.
+#[derive(Debug, Clone)]
+pub struct Setting {
+    pub var: &'static Var,
+    pub value: ProfileValue,
+    /// The entry it came from (index into the entries analysed).
+    pub entry: usize,
+}
+
+/// The result of checking an environment against the model.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// The edition given or decided by the variables; `None` when undecided.
+    pub edition: Option<Edition>,
+    /// Spec variables that apply, in the model's order.
+    pub settings: Vec<Setting>,
+    /// Entries (indexes) that are not spec variables, for `[env]`, in order.
+    pub extras: Vec<usize>,
+    pub diagnostics: Diagnostics,
+}
+
+/// Checks every entry against the model for `edition` (or the edition the variables decide).
+/// Without a decided edition, values are checked against edition B's rules where both editions
+/// have the variable, and the diagnostics say that the edition must be given.
+///
+/// For `lint`, a value the deploying shell fills in (`${NAME}`) is unknown and not checked; for
+/// an import it is kept as literal text, which its variable's checks must accept.
+pub fn analyze(
+    entries: &[EnvEntry],
+    edition: Option<Edition>,
+    sources: &Sources,
+    for_lint: bool,
+) -> Analysis {
+    let model = Model::get();
+    let mut diags = Diagnostics::default();
+    let (decided, check_as) = decide(entries, edition, sources, &mut diags);
+    let mut settings = Vec::new();
+    let mut extras = Vec::new();
+    let mut invalid: HashSet<&str> = HashSet::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if model.entries_by_env(&entry.name).next().is_none() {
+            unknown_name(model, entry, &mut diags);
+            match &entry.value {
+                _ if !is_env_name(&entry.name) => diags.push(
+                    Diagnostic::new(
+                        Code::NotImported,
+                        format!(
+                            "`{}` is not a valid environment variable name: it is not imported",
+                            entry.name
+                        ),
+                    )
+                    .at(entry.name_origin)
+                    .label("invalid name"),
+                ),
+                EnvValue::SecretRef { secret, key } => {
+                    diags.push(secret_ref_elsewhere(entry, secret, key))
+                }
+                _ => extras.push(i),
+            }
+            continue;
+        }
+        let var = match model
+            .vars
+            .iter()
+            .find(|v| v.env == entry.name && v.editions.contains(&check_as))
+        {
+            Some(var) => var,
+            // Of the other edition: reported by `decide`.
+            None => continue,
+        };
+        if let EnvValue::FromEnv { var: shell, text } = &entry.value
+            && !var.secret
+        {
+            diags.push(from_shell(entry, shell, text, for_lint));
+            if for_lint {
+                invalid.insert(var.key.as_str());
+                continue;
+            }
+        }
+        match value(var, entry, check_as, sources, &mut diags) {
+            Some(value) => settings.push(Setting {
+                var,
+                value,
+                entry: i,
+            }),
+            None => {
+                invalid.insert(var.key.as_str());
+            }
+        }
+    }
+    let settings = applying(model, check_as, settings, entries, &invalid, &mut diags);
+    Analysis {
+        edition: decided,
+        settings,
+        extras,
+        diagnostics: diags,
+    }
+}
+
+/// The edition decided (given, or by the variables) and the edition to check against,
+/// reporting variables of another edition and an undecided edition. With variables of both
+/// editions, the values are checked against the edition most of them are for.
+fn decide(
+    entries: &[EnvEntry],
+    given: Option<Edition>,
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> (Option<Edition>, Edition) {
+    let model = Model::get();
+    let has_name = |entry: &EnvEntry, edition: Edition| {
+        model
+            .entries_by_env(&entry.name)
+            .any(|v| v.editions.contains(&edition))
+    };
+    if let Some(edition) = given {
+        for entry in entries {
+            let vars: Vec<&Var> = model.entries_by_env(&entry.name).collect();
+            if !vars.is_empty() && !has_name(entry, edition) {
+                diags.push(other_edition(entry, vars[0], edition, None));
+            }
+        }
+        return (Some(edition), edition);
+    }
+    match infer_edition(entries) {
+        Inferred::One(edition, _) => (Some(edition), edition),
+        Inferred::Both => {
+            let first = entries
+                .first()
+                .map(|e| Origin::new(e.name_origin.source, 0..0));
+            diags.push(
+                Diagnostic::new(
+                    Code::Edition,
+                    "the variables do not decide the edition: every one of them exists in both",
+                )
+                .at_opt(first)
+                .help("pass --edition A or --edition B"),
+            );
+            (None, Edition::B)
+        }
+        Inferred::Conflict(groups) => {
+            // A variable's name weighs more than a value only one edition allows.
+            let weight = |(edition, indexes): &(Edition, Vec<usize>)| -> usize {
+                indexes
+                    .iter()
+                    .map(|&i| {
+                        if has_name(&entries[i], edition.other()) {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .sum()
+            };
+            let major = groups
+                .iter()
+                .max_by_key(|g| (weight(g), g.0 == Edition::B))
+                .map_or(Edition::B, |g| g.0);
+            let witness = groups
+                .iter()
+                .find(|(e, _)| *e == major)
+                .and_then(|(_, v)| v.iter().find(|&&i| !has_name(&entries[i], major.other())))
+                .map(|&i| &entries[i]);
+            for (edition, indexes) in &groups {
+                if *edition == major {
+                    continue;
+                }
+                for &i in indexes {
+                    let entry = &entries[i];
+                    // A value of the other edition is reported by the value check.
+                    if has_name(entry, major) {
+                        continue;
+                    }
+                    if let Some(var) = model.entries_by_env(&entry.name).next() {
+                        diags.push(
+                            other_edition(entry, var, major, witness.map(|w| (w, sources)))
+                                .help("pass --edition to say which edition the file is for"),
+                        );
+                    }
+                }
+            }
+            (None, major)
+        }
+    }
+}
+
+fn other_edition(
+    entry: &EnvEntry,
+    var: &Var,
+    edition: Edition,
+    witness: Option<(&EnvEntry, &Sources)>,
+) -> Diagnostic {
+    let because = match witness {
+        Some((w, sources)) => {
+            let at = sources.line_col(w.name_origin.source, w.name_origin.start);
+            format!(
+                ", but `{}` (line {}) is of edition {edition}",
+                w.name, at.line
+            )
+        }
+        None => format!("; this is edition {edition}"),
+    };
+    Diagnostic::new(
+        Code::OtherEdition,
+        format!(
+            "`{}` exists only in edition {}{because}",
+            entry.name,
+            var.editions_text()
+        ),
+    )
+    .at(entry.name_origin)
+    .label(format!("edition {} only", var.editions_text()))
+    .help(format!(
+        "the edition {edition} container does not read it: remove it"
+    ))
+}
+
+/// A name the model does not have: legacy names and near names get "did you mean".
+fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
+    let name = &entry.name;
+    if let Some(var) = model.vars.iter().find(|v| v.legacy.contains(name)) {
+        diags.push(
+            Diagnostic::new(
+                Code::LegacyName,
+                format!("`{name}` is an old name: the container does not read it"),
+            )
+            .at(entry.name_origin)
+            .label("not read by the container")
+            .help(format!(
+                "use `{}` (profile key `{}`): {}",
+                var.env, var.key, var.meaning
+            )),
+        );
+        return;
+    }
+    let names = model.env_names();
+    for (old, new) in &model.container.legacy_prefixes {
+        let Some(rest) = name.strip_prefix(old.as_str()) else {
+            continue;
+        };
+        let renamed = format!("{new}{rest}");
+        let known = names.iter().find(|n| **n == renamed).copied();
+        let near = known.or_else(|| did_you_mean(&renamed, names.iter().copied()));
+        diags.push(
+            Diagnostic::new(
+                Code::LegacyName,
+                format!("`{name}` has the old prefix `{old}`: the container does not read it"),
+            )
+            .at(entry.name_origin)
+            .label("not read by the container")
+            .suggest(near),
+        );
+        return;
+    }
+    let near = did_you_mean(name, names.iter().copied());
+    diags.push(
+        Diagnostic::new(
+            Code::UnknownVariable,
+            format!("`{name}` is not a variable of the spec: the container ignores it"),
+        )
+        .at(entry.name_origin)
+        .label("not in the spec")
+        .suggest(near),
+    );
+}
+
+/// A value the deploying shell fills in when compose starts.
+fn from_shell(entry: &EnvEntry, shell: &str, text: &str, for_lint: bool) -> Diagnostic {
+    let what = if for_lint {
+        "its value is not known here and not checked".to_string()
+    } else {
+        format!("the profile keeps `{text}` as literal text")
+    };
+    Diagnostic::new(
+        Code::Placeholder,
+        format!(
+            "`{}` takes its value from the shell variable `{shell}` when compose starts: {what}",
+            entry.name
+        ),
+    )
+    .at(entry.origin)
+    .label("placeholder")
+    .help("write the value itself; only the passphrase can be read from the environment (`{ env = \"NAME\" }`)")
+}
+
+/// Keeps the settings whose group applies; the others have no effect and are reported.
+fn applying(
+    model: &Model,
+    edition: Edition,
+    settings: Vec<Setting>,
+    entries: &[EnvEntry],
+    invalid: &HashSet<&str>,
+    diags: &mut Diagnostics,
+) -> Vec<Setting> {
+    let value_of = |key: &str| -> Option<String> {
+        match settings.iter().find(|s| s.var.key == key) {
+            Some(s) => s.value.env_text(),
+            None => model
+                .var_by_key(key, edition)?
+                .default
+                .value()
+                .map(str::to_string),
+        }
+    };
+    let rule = &model.backends;
+    let backends: Vec<String> = match value_of(&rule.selector) {
+        Some(selected) if selected == rule.mixed => settings
+            .iter()
+            .find(|s| s.var.key == rule.mapping)
+            .map(|s| match &s.value {
+                ProfileValue::Mapping(pairs) => pairs.iter().map(|(_, b)| b.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default(),
+        Some(selected) => vec![selected],
+        None => Vec::new(),
+    };
+    let holds = |c: &Condition| match c {
+        Condition::KeyEquals { key, equals } => value_of(key).as_deref() == Some(equals.as_str()),
+        Condition::Backend { backend } => backends.contains(backend),
+    };
+    let undecided = |c: &Condition| match c {
+        Condition::KeyEquals { key, .. } => invalid.contains(key.as_str()),
+        Condition::Backend { .. } => {
+            invalid.contains(rule.selector.as_str()) || invalid.contains(rule.mapping.as_str())
+        }
+    };
+    let mut kept: Vec<Setting> = Vec::new();
+    for setting in &settings {
+        let group = model.group(&setting.var.group);
+        let applies = group.when.is_empty()
+            || group.when.iter().any(&holds)
+            || group.when.iter().any(&undecided);
+        if applies {
+            kept.push(setting.clone());
+            continue;
+        }
+        let conditions = group
+            .when
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let entry = &entries[setting.entry];
+        diags.push(
+            Diagnostic::new(
+                Code::NotApplied,
+                format!(
+                    "`{}` has no effect: it applies only when {conditions}",
+                    entry.name
+                ),
+            )
+            .at(entry.name_origin)
+            .label("not applied")
+            .help("the container ignores it; it is left out of the profile"),
+        );
+    }
+    let order = |s: &Setting| model.vars.iter().position(|v| std::ptr::eq(v, s.var));
+    kept.sort_by_key(order);
+    kept
+}

@@ -1,0 +1,407 @@
+//! The compose reader: one service's `env_file` entries (in order, a later file winning) and then
+//! its `environment` (a map or a `NAME=value` list), which wins over every env_file, as docker
+//! compose applies them. `$$` is read as `$`; other `$` placeholders are kept and reported.
+
+use super::yaml::{Node, Typed, Yaml};
+use super::{DeployHints, EnvEntry, EnvValue, ReadOptions, dotenv, interpolate};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::{Origin, SourceId, Sources};
+use crate::suggest::did_you_mean;
+use std::path::Path;
+
+/// Every definition of the chosen service, in the order compose applies them.
+pub fn read(
+    docs: &[Node],
+    source: SourceId,
+    options: &ReadOptions<'_>,
+    deploy: &mut DeployHints,
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+) -> Vec<EnvEntry> {
+    let found = docs.iter().find_map(|d| {
+        d.entries()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some("services"))
+    });
+    let Some((services_key, services)) = found else {
+        diags.push(shape(source, None, "this compose file has no `services`"));
+        return Vec::new();
+    };
+    let Some(list) = services.entries().filter(|e| !e.is_empty()) else {
+        diags.push(shape(
+            source,
+            Some(services_key.origin),
+            "`services` has no service",
+        ));
+        return Vec::new();
+    };
+    let names: Vec<&str> = list.iter().filter_map(|(k, _)| k.scalar_text()).collect();
+    let chosen = match options.service {
+        Some(wanted) => list.iter().find(|(k, _)| k.scalar_text() == Some(wanted)),
+        None if list.len() == 1 => list.first(),
+        None => {
+            diags.push(
+                shape(
+                    source,
+                    Some(services_key.origin),
+                    format!("this compose file has {} services: choose one", list.len()),
+                )
+                .help(format!("services: {}", names.join(", ")))
+                .help("pass --service NAME"),
+            );
+            return Vec::new();
+        }
+    };
+    let Some((key, service)) = chosen else {
+        let wanted = options.service.unwrap_or_default();
+        diags.push(
+            shape(
+                source,
+                Some(services_key.origin),
+                format!("this compose file has no service `{wanted}`"),
+            )
+            .help(format!("services: {}", names.join(", ")))
+            .suggest(did_you_mean(wanted, names.iter().copied())),
+        );
+        return Vec::new();
+    };
+    deploy.name = key.scalar_text().map(str::to_string);
+    let mut entries = Vec::new();
+    if let Some(env_files) = service.get("env_file") {
+        read_env_files(
+            env_files,
+            source,
+            options.base_dir,
+            sources,
+            &mut entries,
+            diags,
+        );
+    }
+    if let Some(environment) = service.get("environment") {
+        let text = sources.get(source).text.clone();
+        read_environment(environment, &text, &mut entries, diags);
+    }
+    entries
+}
+
+fn shape(source: SourceId, at: Option<Origin>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::InputShape, message)
+        .at(at.unwrap_or(Origin::new(source, 0..0)))
+        .label("here")
+}
+
+/// `env_file: path`, or a list of paths or `{ path, required }`.
+fn read_env_files(
+    node: &Node,
+    source: SourceId,
+    base_dir: Option<&Path>,
+    sources: &mut Sources,
+    entries: &mut Vec<EnvEntry>,
+    diags: &mut Diagnostics,
+) {
+    let items: Vec<&Node> = match &node.value {
+        Yaml::Seq(items) => items.iter().collect(),
+        _ => vec![node],
+    };
+    let compose_name = sources.get(source).name.clone();
+    for item in items {
+        let (path_node, required) = match item.get("path") {
+            Some(path) => (
+                path,
+                item.get("required").and_then(|r| r.scalar_text()) != Some("false"),
+            ),
+            None => (item, true),
+        };
+        let Some(path) = path_node.as_str() else {
+            diags.push(
+                Diagnostic::new(
+                    Code::InputShape,
+                    format!(
+                        "an env_file entry must be a path, found {}",
+                        path_node.kind()
+                    ),
+                )
+                .at(path_node.origin)
+                .label("expected a path"),
+            );
+            continue;
+        };
+        let shown = Path::new(&compose_name)
+            .parent()
+            .map_or_else(|| Path::new(path).to_path_buf(), |dir| dir.join(path));
+        let Some(dir) = base_dir else {
+            diags.push(
+                Diagnostic::new(
+                    Code::InputShape,
+                    format!("env_file `{path}` cannot be read"),
+                )
+                .at(path_node.origin)
+                .label("not read")
+                .help("read the compose file from disk, so that its env_file paths can be found"),
+            );
+            continue;
+        };
+        match std::fs::read(dir.join(path)) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let id = sources.add(shown.display().to_string(), text);
+                let text = sources.get(id).text.clone();
+                let (found, d) = dotenv::read(&text, id);
+                entries.extend(found);
+                diags.extend(d);
+            }
+            Err(_) if !required => {}
+            Err(e) => diags.push(
+                Diagnostic::new(
+                    Code::InputShape,
+                    format!("env_file `{path}` cannot be read: {e}"),
+                )
+                .at(path_node.origin)
+                .label("missing file")
+                .help("docker compose stops on a missing env_file unless it has `required: false`"),
+            ),
+        }
+    }
+}
+
+/// `environment:` as a map or as a list of `NAME=value`.
+fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags: &mut Diagnostics) {
+    match &node.value {
+        Yaml::Map(pairs) => {
+            for (key, value) in pairs {
+                let Some(name) = key.scalar_text() else {
+                    diags.push(not_a_name(key));
+                    continue;
+                };
+                if value.is_null() {
+                    diags.push(from_shell(name, key.origin));
+                    continue;
+                }
+                let Some(raw) = value.scalar_text() else {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::InputShape,
+                            format!("`{name}` must be a string, found {}", value.kind()),
+                        )
+                        .at(value.origin)
+                        .label("expected a string"),
+                    );
+                    continue;
+                };
+                if let Yaml::Scalar { typed: Some(t), .. } = &value.value
+                    && !(*t == Typed::Number && plain_integer(raw))
+                {
+                    diags.push(typed(name, *t, raw, value.origin));
+                }
+                let origin = value.origin;
+                push(entries, diags, name, raw, key.origin, origin, text);
+            }
+        }
+        Yaml::Seq(items) => {
+            for item in items {
+                let Some(raw) = item.scalar_text() else {
+                    diags.push(not_a_name(item));
+                    continue;
+                };
+                let origin = item.origin;
+                let verbatim = text.get(origin.span()) == Some(raw);
+                let sub = |from: usize, to: usize| {
+                    if verbatim {
+                        Origin::new(origin.source, origin.start + from..origin.start + to)
+                    } else {
+                        origin
+                    }
+                };
+                match raw.split_once('=') {
+                    Some((name, value)) => {
+                        let at = name.len() + 1;
+                        push(
+                            entries,
+                            diags,
+                            name,
+                            value,
+                            sub(0, name.len()),
+                            sub(at, raw.len()),
+                            text,
+                        );
+                    }
+                    None => diags.push(from_shell(raw, origin)),
+                }
+            }
+        }
+        _ => diags.push(
+            Diagnostic::new(
+                Code::InputShape,
+                format!(
+                    "`environment` must be a map or a list, found {}",
+                    node.kind()
+                ),
+            )
+            .at(node.origin)
+            .label("expected a map or a list"),
+        ),
+    }
+}
+
+/// Adds one definition, with compose's `$$` and placeholders applied.
+fn push(
+    entries: &mut Vec<EnvEntry>,
+    diags: &mut Diagnostics,
+    name: &str,
+    raw: &str,
+    name_origin: Origin,
+    origin: Origin,
+    text: &str,
+) {
+    let (value, placeholders) = interpolate::compose_value(raw, true);
+    let verbatim = text.get(origin.span()) == Some(raw);
+    for range in placeholders {
+        let at = if verbatim {
+            Origin::new(
+                origin.source,
+                origin.start + range.start..origin.start + range.end,
+            )
+        } else {
+            origin
+        };
+        if !matches!(value, EnvValue::FromEnv { .. }) {
+            diags.push(dotenv::placeholder(name, at));
+        }
+    }
+    entries.push(EnvEntry {
+        name: name.to_string(),
+        value,
+        name_origin,
+        origin,
+    });
+}
+
+/// A decimal integer that every YAML reader and compose turn back into the same text.
+fn plain_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+}
+
+fn not_a_name(node: &Node) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputShape,
+        format!("expected a variable, found {}", node.kind()),
+    )
+    .at(node.origin)
+    .label("not a variable")
+}
+
+fn from_shell(name: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::NotImported,
+        format!("`{name}` has no value here: compose takes it from the shell at `up` time; it is not imported"),
+    )
+    .at(at)
+    .label("no value")
+    .help("write its value, or for the passphrase use { env = \"NAME\" } in the profile")
+}
+
+/// An unquoted value that YAML reads as a boolean, number or null.
+pub fn typed(name: &str, typed: Typed, raw: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::YamlTyped,
+        format!(
+            "`{name}: {raw}` is unquoted: YAML reads it as {}",
+            typed.describe()
+        ),
+    )
+    .at(at)
+    .label(format!("{} to YAML", typed.describe()))
+    .help(format!(
+        "quote it: \"{raw}\" (docker compose and Kubernetes may reject or rewrite it)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, ReadOptions, read_text};
+    use super::*;
+
+    fn read(text: &str, service: Option<&str>, dir: Option<&Path>) -> super::super::Read {
+        let mut sources = Sources::new();
+        let options = ReadOptions {
+            format: Some(Format::Compose),
+            service,
+            base_dir: dir,
+        };
+        read_text("docker-compose.yml", text, &options, &mut sources)
+    }
+
+    fn pairs(read: &super::super::Read) -> Vec<(String, EnvValue)> {
+        read.entries
+            .iter()
+            .map(|e| (e.name.clone(), e.value.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn map_and_list_forms() {
+        let map = read(
+            "services:\n  a:\n    environment:\n      A: \"x$$y\"\n      B: 0755\n",
+            None,
+            None,
+        );
+        assert_eq!(
+            pairs(&map),
+            [
+                ("A".into(), EnvValue::Text("x$y".into())),
+                ("B".into(), EnvValue::Text("0755".into()))
+            ]
+        );
+        assert_eq!(map.diagnostics.items[0].code, Code::YamlTyped);
+        assert!(plain_integer("8500") && !plain_integer("0755") && !plain_integer("1e3"));
+        let list = read(
+            "services:\n  a:\n    environment:\n      - A=x=y\n      - \"B=two words\"\n",
+            None,
+            None,
+        );
+        assert_eq!(
+            pairs(&list),
+            [
+                ("A".into(), EnvValue::Text("x=y".into())),
+                ("B".into(), EnvValue::Text("two words".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn several_services_need_a_choice() {
+        let text = "services:\n  a:\n    environment: {A: x}\n  b:\n    environment: {B: y}\n";
+        let none = read(text, None, None);
+        assert_eq!(none.diagnostics.items[0].code, Code::InputShape);
+        let b = read(text, Some("b"), None);
+        assert_eq!(b.entries[0].name, "B");
+        assert_eq!(b.deploy.name.as_deref(), Some("b"));
+        let typo = read(text, Some("c"), None);
+        assert!(typo.diagnostics.items[0].message.contains("no service `c`"));
+    }
+
+    #[test]
+    fn env_files_in_order_then_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("one.env"), "A=1\nB=1\nC=1\n").unwrap();
+        std::fs::write(dir.path().join("two.env"), "B=2\nC=2\n").unwrap();
+        let text = "services:\n  a:\n    env_file: [one.env, two.env, {path: gone.env, required: false}]\n    environment:\n      C: \"3\"\n";
+        let read = read(text, None, Some(dir.path()));
+        let got: Vec<_> = read
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.value.text().unwrap()))
+            .collect();
+        assert_eq!(got, [("A", "1"), ("B", "2"), ("C", "3")]);
+        let overridden = read
+            .diagnostics
+            .items
+            .iter()
+            .filter(|d| d.code == Code::Overridden)
+            .count();
+        assert_eq!(overridden, 3);
+    }
+}

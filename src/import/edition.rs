@@ -1,0 +1,153 @@
+//! Which edition an environment is for, decided by its variables: a variable that only one
+//! edition has, or a value that only one edition allows (`CN_PERSISTENCE_TYPE=spanner`).
+
+use super::EnvEntry;
+use crate::model::{Edition, Model, Var, VarType};
+
+/// What the variables say about the edition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inferred {
+    /// Only this edition fits; the entries (indexes) that decide it.
+    One(Edition, Vec<usize>),
+    /// Every variable fits both editions.
+    Both,
+    /// No edition fits them all: for each edition, the entries that only it has.
+    Conflict(Vec<(Edition, Vec<usize>)>),
+}
+
+/// The editions an entry fits: those that have its name and, when the value decides, allow it.
+pub fn editions_of(entry: &EnvEntry) -> Vec<Edition> {
+    let model = Model::get();
+    let vars: Vec<&Var> = model.entries_by_env(&entry.name).collect();
+    if vars.is_empty() {
+        return Edition::ALL.to_vec();
+    }
+    let by_name: Vec<Edition> = vars.iter().flat_map(|v| v.editions.clone()).collect();
+    let Some(text) = entry.value.text() else {
+        return by_name;
+    };
+    let by_value: Vec<Edition> = vars
+        .iter()
+        .filter(|v| allows(v, text))
+        .flat_map(|v| v.editions.clone())
+        .collect();
+    if by_value.is_empty() {
+        by_name
+    } else {
+        by_value
+    }
+}
+
+/// True when a variable's allowed values (enum, hybrid backends) admit the text, or it has none.
+fn allows(var: &Var, text: &str) -> bool {
+    let Some(allowed) = &var.allowed else {
+        return true;
+    };
+    match var.ty {
+        VarType::Enum => allowed.iter().any(|a| a == text),
+        VarType::HybridMapping => match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(map)) => map
+                .values()
+                .all(|v| v.as_str().is_some_and(|b| allowed.iter().any(|a| a == b))),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+/// Infers the edition of an environment.
+pub fn infer_edition(entries: &[EnvEntry]) -> Inferred {
+    let fits: Vec<Vec<Edition>> = entries.iter().map(editions_of).collect();
+    let common: Vec<Edition> = Edition::ALL
+        .into_iter()
+        .filter(|e| fits.iter().all(|f| f.contains(e)))
+        .collect();
+    let only = |edition: Edition| -> Vec<usize> {
+        fits.iter()
+            .enumerate()
+            .filter(|(_, f)| f.as_slice() == [edition])
+            .map(|(i, _)| i)
+            .collect()
+    };
+    match common.as_slice() {
+        [one] => Inferred::One(*one, only(*one)),
+        [] => Inferred::Conflict(
+            Edition::ALL
+                .into_iter()
+                .map(|e| (e, only(e)))
+                .filter(|(_, v)| !v.is_empty())
+                .collect(),
+        ),
+        _ => Inferred::Both,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::EnvValue;
+    use crate::source::{Origin, Sources};
+
+    fn entries(pairs: &[(&str, &str)]) -> Vec<EnvEntry> {
+        let mut sources = Sources::new();
+        let id = sources.add("x", "");
+        pairs
+            .iter()
+            .map(|(n, v)| EnvEntry {
+                name: n.to_string(),
+                value: EnvValue::Text(v.to_string()),
+                name_origin: Origin::new(id, 0..0),
+                origin: Origin::new(id, 0..0),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_and_values_decide() {
+        let model = Model::get();
+        let only = |e: Edition| {
+            model
+                .vars
+                .iter()
+                .find(|v| v.editions == [e] && v.allowed.is_none())
+                .unwrap()
+                .env
+                .as_str()
+        };
+        assert_eq!(
+            infer_edition(&entries(&[("X", "1"), (only(Edition::A), "v")])),
+            Inferred::One(Edition::A, vec![1])
+        );
+        let selector = &model.backends.selector;
+        let b_only_backend = model
+            .var_by_key(selector, Edition::B)
+            .unwrap()
+            .allowed
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|b| {
+                !model
+                    .var_by_key(selector, Edition::A)
+                    .unwrap()
+                    .allowed
+                    .as_ref()
+                    .unwrap()
+                    .contains(b)
+            })
+            .unwrap();
+        let env = model.var_by_key(selector, Edition::B).unwrap().env.as_str();
+        assert_eq!(
+            infer_edition(&entries(&[(env, b_only_backend)])),
+            Inferred::One(Edition::B, vec![0])
+        );
+        assert_eq!(infer_edition(&entries(&[("X", "1")])), Inferred::Both);
+        assert!(matches!(
+            infer_edition(&entries(&[
+                (only(Edition::A), "v"),
+                (only(Edition::B), "w")
+            ])),
+            Inferred::Conflict(_)
+        ));
+    }
+}

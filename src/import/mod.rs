@@ -1,0 +1,366 @@
+//! Bringing an existing deployment in: readers that turn a `.env` file, a compose file or
+//! Kubernetes manifests into the environment the container gets, with the origin of every name and
+//! value, and [`import()`] that writes that environment as a profile.
+//!
+//! Readers never expand placeholders and never guess: what they cannot read is a diagnostic at
+//! its line and column. `lint` runs the spec model's checks on the same entries.
+
+mod analyze;
+mod compose;
+mod dotenv;
+mod edition;
+mod hybrid;
+mod interpolate;
+mod k8s;
+mod profile;
+mod remap;
+mod values;
+mod yaml;
+
+pub(crate) use analyze::analyze;
+pub use edition::{Inferred, infer_edition};
+pub(crate) use profile::cross_check;
+pub use profile::{ImportOptions, Imported, import};
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::{Origin, SourceId, Sources};
+use std::path::Path;
+
+/// The kind of file read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `NAME=value` lines (docker compose env_file, python-dotenv).
+    Dotenv,
+    /// A compose file: one service's `environment` and `env_file`.
+    Compose,
+    /// Kubernetes manifests: a ConfigMap, or a Pod / Deployment (or other workload) container's
+    /// `env` and `envFrom`, or a bare `env:` list.
+    Kubernetes,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Dotenv => ".env",
+            Format::Compose => "compose",
+            Format::Kubernetes => "Kubernetes",
+        }
+    }
+}
+
+/// One variable as the container would get it, and where its name and value are written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvEntry {
+    pub name: String,
+    pub value: EnvValue,
+    pub name_origin: Origin,
+    /// The value's text in the file (inside quotes when quoted).
+    pub origin: Origin,
+}
+
+/// A value as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvValue {
+    /// The value itself (a placeholder that is only part of it stays as literal text).
+    Text(String),
+    /// The whole value is a compose placeholder of one variable of the deploying shell
+    /// (`${NAME}`, `${NAME:?message}`): `text` as written.
+    FromEnv { var: String, text: String },
+    /// A Kubernetes `secretKeyRef`: the value lives in a Secret.
+    SecretRef { secret: String, key: String },
+}
+
+impl EnvValue {
+    /// The literal text, when the value is not a reference.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            EnvValue::Text(t) => Some(t),
+            EnvValue::FromEnv { text, .. } => Some(text),
+            EnvValue::SecretRef { .. } => None,
+        }
+    }
+}
+
+/// Deployment settings read along with the environment (service, workload, Secret names).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeployHints {
+    /// The compose service or Kubernetes workload name.
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    /// The Secret of the first `secretKeyRef`.
+    pub secret_name: Option<String>,
+}
+
+/// How to read a file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions<'a> {
+    /// The format; `None` detects it from the file name and content.
+    pub format: Option<Format>,
+    /// The compose service, or the Kubernetes container / workload / ConfigMap, to read; needed
+    /// when the file has several.
+    pub service: Option<&'a str>,
+    /// The folder compose `env_file` paths are relative to (the compose file's folder).
+    pub base_dir: Option<&'a Path>,
+}
+
+/// What a reader found.
+#[derive(Debug, Clone)]
+pub struct Read {
+    pub format: Format,
+    /// The file read (further sources are env_files).
+    pub source: SourceId,
+    /// The environment, each variable once (the definition that wins), in order.
+    pub entries: Vec<EnvEntry>,
+    pub deploy: DeployHints,
+    /// Problems of the file itself (syntax, placeholders, overridden definitions, ...).
+    pub diagnostics: Diagnostics,
+}
+
+/// Reads a file. `Err` is an I/O problem with the file itself (exit code 2); everything else is
+/// diagnostics in the result.
+pub fn read_file(
+    path: &Path,
+    options: &ReadOptions<'_>,
+    sources: &mut Sources,
+) -> Result<Read, String> {
+    let display = path.display().to_string();
+    if path.is_dir() {
+        return Err(format!("{display}: is a directory"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{display}: cannot read: {e}"))?;
+    let base_dir = options.base_dir.or_else(|| path.parent());
+    let options = ReadOptions {
+        base_dir,
+        ..*options
+    };
+    Ok(read_bytes(&display, bytes, &options, sources))
+}
+
+/// Reads file content that came from `name`.
+pub fn read_bytes(
+    name: &str,
+    bytes: Vec<u8>,
+    options: &ReadOptions<'_>,
+    sources: &mut Sources,
+) -> Read {
+    match String::from_utf8(bytes) {
+        Ok(text) => read_text(name, &text, options, sources),
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            let source = sources.add(name, text);
+            let mut diagnostics = Diagnostics::default();
+            diagnostics.push(
+                Diagnostic::new(Code::InputSyntax, "the file is not valid UTF-8")
+                    .at(Origin::new(
+                        source,
+                        at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
+                    ))
+                    .label("invalid byte here"),
+            );
+            Read {
+                format: options.format.unwrap_or(Format::Dotenv),
+                source,
+                entries: Vec::new(),
+                deploy: DeployHints::default(),
+                diagnostics,
+            }
+        }
+    }
+}
+
+/// Reads text that came from `name` (the name is shown in diagnostics and used for detection).
+pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mut Sources) -> Read {
+    let source = sources.add(name, text);
+    let mut diagnostics = Diagnostics::default();
+    let mut deploy = DeployHints::default();
+    let format = match options.format.or_else(|| format_by_name(name)) {
+        Some(format) => Ok(format),
+        None => detect(name, text, source),
+    };
+    let (format, entries) = match format {
+        Err(diags) => {
+            diagnostics.extend(diags);
+            (Format::Dotenv, Vec::new())
+        }
+        Ok(Format::Dotenv) => {
+            let (entries, diags) = dotenv::read(text, source);
+            diagnostics.extend(diags);
+            (Format::Dotenv, entries)
+        }
+        Ok(format) => match yaml::parse(text, source) {
+            Err(diags) => {
+                diagnostics.extend(diags);
+                (format, Vec::new())
+            }
+            Ok(docs) if format == Format::Compose => {
+                let entries = compose::read(
+                    &docs,
+                    source,
+                    options,
+                    &mut deploy,
+                    sources,
+                    &mut diagnostics,
+                );
+                (format, entries)
+            }
+            Ok(docs) => {
+                let entries = k8s::read(&docs, source, options, &mut deploy, &mut diagnostics);
+                (format, entries)
+            }
+        },
+    };
+    let entries = effective(entries, sources, &mut diagnostics);
+    Read {
+        format,
+        source,
+        entries,
+        deploy,
+        diagnostics,
+    }
+}
+
+/// The format by content: YAML with `services` is compose, with `kind` (or `env`) Kubernetes;
+/// anything that is not a YAML mapping is a `.env` file.
+fn detect(name: &str, text: &str, source: SourceId) -> Result<Format, Diagnostics> {
+    let yaml_name = [".yml", ".yaml", ".json"]
+        .iter()
+        .any(|ext| name.to_ascii_lowercase().ends_with(ext));
+    match yaml::parse(text, source) {
+        Ok(docs) => match format_by_content(&docs) {
+            Some(format) => Ok(format),
+            None if yaml_name || is_yaml_mapping(&docs) => {
+                let mut diags = Diagnostics::default();
+                diags.push(
+                    Diagnostic::new(
+                        Code::InputShape,
+                        "this YAML is neither a compose file nor Kubernetes manifests",
+                    )
+                    .at(Origin::new(source, 0..0))
+                    .help("a compose file has `services:`; a manifest has `kind:` (ConfigMap, Pod, Deployment, ...)"),
+                );
+                Err(diags)
+            }
+            None => Ok(Format::Dotenv),
+        },
+        Err(diags) if yaml_name => Err(diags),
+        Err(_) => Ok(Format::Dotenv),
+    }
+}
+
+/// The format a file name says: `.env` files, YAML files (content decides which), or nothing.
+fn format_by_name(name: &str) -> Option<Format> {
+    let file = Path::new(name)
+        .file_name()
+        .map(|f| f.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if file == ".env" || file.starts_with(".env.") || file.ends_with(".env") || file == "env" {
+        return Some(Format::Dotenv);
+    }
+    if file.contains("compose") && (file.ends_with(".yml") || file.ends_with(".yaml")) {
+        return Some(Format::Compose);
+    }
+    None
+}
+
+fn is_yaml_mapping(docs: &[yaml::Node]) -> bool {
+    docs.first().is_some_and(|d| d.entries().is_some())
+}
+
+/// Compose has `services`; a manifest has `kind` (or is a bare `env:` list).
+fn format_by_content(docs: &[yaml::Node]) -> Option<Format> {
+    if docs.iter().any(|d| d.get("services").is_some()) {
+        return Some(Format::Compose);
+    }
+    if docs
+        .iter()
+        .any(|d| d.get("kind").is_some() || d.get("env").is_some())
+    {
+        return Some(Format::Kubernetes);
+    }
+    None
+}
+
+/// Each variable once: a later definition wins, as in every reader of these formats; the ones it
+/// overrides are reported.
+fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics) -> Vec<EnvEntry> {
+    let mut out: Vec<EnvEntry> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        if let Some(i) = out.iter().position(|e| e.name == entry.name) {
+            let earlier = out.remove(i);
+            let at = sources.line_col(entry.name_origin.source, entry.name_origin.start);
+            let file = &sources.get(entry.name_origin.source).name;
+            diags.push(
+                Diagnostic::new(
+                    Code::Overridden,
+                    format!(
+                        "`{}` is set again at {file}:{}:{}: this value is not used",
+                        entry.name, at.line, at.column
+                    ),
+                )
+                .at(earlier.name_origin)
+                .label("overridden")
+                .help("remove one of the two definitions"),
+            );
+        }
+        out.push(entry);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_name() {
+        assert_eq!(format_by_name("x/.env"), Some(Format::Dotenv));
+        assert_eq!(format_by_name("prod.env"), Some(Format::Dotenv));
+        assert_eq!(format_by_name(".env.local"), Some(Format::Dotenv));
+        assert_eq!(format_by_name("docker-compose.yml"), Some(Format::Compose));
+        assert_eq!(format_by_name("k8s.yaml"), None);
+    }
+
+    #[test]
+    fn content_decides_without_a_telling_name() {
+        let mut sources = Sources::new();
+        let options = ReadOptions::default();
+        let read = read_text("a", "A=1\nB='x'\n", &options, &mut sources);
+        assert_eq!(read.format, Format::Dotenv);
+        assert_eq!(read.entries.len(), 2);
+        let read = read_text(
+            "b.yaml",
+            "kind: ConfigMap\nmetadata: {name: x}\ndata:\n  A: \"1\"\n",
+            &options,
+            &mut sources,
+        );
+        assert_eq!(read.format, Format::Kubernetes);
+        assert_eq!(read.entries[0].name, "A");
+        let read = read_text(
+            "c",
+            "services:\n  s:\n    environment:\n      A: x\n",
+            &options,
+            &mut sources,
+        );
+        assert_eq!(read.format, Format::Compose);
+    }
+
+    #[test]
+    fn the_last_definition_wins_and_the_others_are_reported() {
+        let mut sources = Sources::new();
+        let read = read_text(
+            ".env",
+            "A=1\nB=2\nA=3\n",
+            &ReadOptions::default(),
+            &mut sources,
+        );
+        let pairs: Vec<_> = read
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.value.text().unwrap()))
+            .collect();
+        assert_eq!(pairs, [("B", "2"), ("A", "3")]);
+        assert_eq!(read.diagnostics.items[0].code, Code::Overridden);
+        assert!(read.diagnostics.items[0].message.contains(".env:3:1"));
+    }
+}
