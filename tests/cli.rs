@@ -483,3 +483,114 @@ fn a_value_dotenv_cannot_carry_is_refused_at_its_position() {
         .assert()
         .success();
 }
+
+#[test]
+fn import_then_render_gives_back_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    for example in support::examples() {
+        let compose = svcgen()
+            .args(["render", "-t", "compose"])
+            .arg(&example)
+            .output()
+            .unwrap();
+        let compose_file = write(
+            dir.path(),
+            "docker-compose.yml",
+            &String::from_utf8(compose.stdout).unwrap(),
+        );
+        let profile = dir.path().join("imported.toml");
+        svcgen()
+            .arg("import")
+            .arg(&compose_file)
+            .arg("-o")
+            .arg(&profile)
+            .assert()
+            .success();
+        let again = svcgen()
+            .args(["render", "-t", "dotenv"])
+            .arg(&profile)
+            .output()
+            .unwrap();
+        let original = svcgen()
+            .args(["render", "-t", "dotenv"])
+            .arg(&example)
+            .output()
+            .unwrap();
+        assert!(
+            again.status.success(),
+            "{}: the imported profile renders",
+            example.display()
+        );
+        let lines = |out: &[u8]| -> Vec<String> {
+            String::from_utf8_lossy(out)
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(
+            lines(&again.stdout),
+            lines(&original.stdout),
+            "{}",
+            example.display()
+        );
+    }
+}
+
+#[test]
+fn lint_reports_at_the_line_in_the_linted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = write(
+        dir.path(),
+        "app.env",
+        "CN_CONFIG_CONSUL_VERIFY=yes\nCN_HYBRID_MAPPING={\"default\": \"sql\",}\n",
+    );
+    svcgen()
+        .arg("lint")
+        .arg(&env)
+        .args(["--edition", "B"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("app.env:1:25").and(predicate::str::contains("read as false")),
+        )
+        .stderr(predicate::str::contains("app.env:2:"));
+    let clean = write(dir.path(), "clean.env", "CN_CONFIG_ADAPTER=consul\n");
+    svcgen()
+        .arg("lint")
+        .arg(&clean)
+        .args(["--edition", "B"])
+        .assert()
+        .success();
+    svcgen()
+        .arg("lint")
+        .arg(dir.path().join("missing.env"))
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn migrate_prints_or_rewrites_in_place_and_needs_a_target_for_ldap() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(
+        dir.path(),
+        "a.toml",
+        "# keep me\nedition = \"A\"\n[persistence]\ntype = \"ldap\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
+    );
+    svcgen()
+        .args(["migrate", "--to", "B"])
+        .arg(&profile)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("ldap"));
+    svcgen()
+        .args(["migrate", "--to", "B", "--ldap-to", "sql", "--in-place"])
+        .arg(&profile)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("changed:"));
+    let text = std::fs::read_to_string(&profile).unwrap();
+    assert!(text.starts_with("# keep me\n"), "comments kept:\n{text}");
+    assert!(text.contains("base_url = \"https://auth.example.org\""));
+    svcgen().arg("validate").arg(&profile).assert().success();
+}

@@ -1,5 +1,6 @@
 //! The command line: argument definitions (clap) and the dispatch to one module per command.
 
+mod bring;
 mod diff;
 mod explain;
 mod generate;
@@ -54,6 +55,21 @@ pub enum Command {
         after_help = "Examples:\n  svcgen diff staging.toml prod.toml\n  svcgen diff base.toml base.toml+eu.toml --format json\n  svcgen diff a-profile.toml b-profile.toml --exit-code\n\nLines: + added, - removed, ~ changed, = same value but default vs set. Consequences the spec\nnames follow: a change that needs another service restarted, an edition switch."
     )]
     Diff(diff::DiffArgs),
+    /// Turn an existing .env, compose file or Kubernetes manifest into a profile
+    #[command(
+        after_help = "Examples:\n  svcgen import docker-compose.yml > profile.toml\n  svcgen import .env --edition B -o profile.toml\n  svcgen import k8s.yaml --service admin-ui\n\nThe profile renders back to the same environment; spec defaults are left out (--keep-defaults\nkeeps them); variables outside the spec go to [env] with a warning and \"did you mean\"."
+    )]
+    Import(bring::ImportArgs),
+    /// Check an existing .env, compose file or Kubernetes manifest as the container would read it
+    #[command(
+        after_help = "Examples:\n  svcgen lint .env\n  svcgen lint docker-compose.yml --service admin-ui --format json\n\nReports unknown names, values outside the allowed set, booleans the container reads as false\n(`yes`, `on`), wait times it ignores, malformed hybrid mapping JSON and edition mismatches,\nat their line and column in the file."
+    )]
+    Lint(bring::LintArgs),
+    /// Rewrite an edition A profile as edition B, keeping comments and layout
+    #[command(
+        after_help = "Examples:\n  svcgen migrate --to B profile.toml > profile-b.toml\n  svcgen migrate --to B profile.toml --ldap-to sql --in-place\n\nbase_hostname becomes base_url (https://); LDAP has no edition B equivalent (--ldap-to says\nwhere it goes); plugins and scan settings are removed. What changed is printed on stderr."
+    )]
+    Migrate(bring::MigrateArgs),
     /// Print the Markdown reference of every variable, from the spec model
     #[command(
         after_help = "Examples:\n  svcgen docs > docs/reference.md\n  svcgen docs --edition A -o docs/reference-A.md"
@@ -117,6 +133,9 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(&args),
         Command::Schema(args) => generate::schema(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Import(args) => bring::import_command(&args),
+        Command::Lint(args) => bring::lint_command(&args),
+        Command::Migrate(args) => bring::migrate_command(&args),
 
         Command::Docs(args) => generate::docs(&args),
         Command::Init(args) => generate::init(&args),

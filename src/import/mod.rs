@@ -124,10 +124,7 @@ pub fn read_file(
     sources: &mut Sources,
 ) -> Result<Read, String> {
     let display = path.display().to_string();
-    if path.is_dir() {
-        return Err(format!("{display}: is a directory"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{display}: cannot read: {e}"))?;
+    let bytes = crate::profile::read_input(path).map_err(|e| e.0)?;
     let base_dir = options.base_dir.or_else(|| path.parent());
     let options = ReadOptions {
         base_dir,

@@ -17,19 +17,14 @@ pub const MAX_DEPTH: usize = 32;
 #[derive(Debug)]
 pub struct ReadError(pub String);
 
-/// Reads and parses a profile file. I/O problems are a [`ReadError`]; bad content is diagnostics.
-pub fn load_file(
-    path: &Path,
-    sources: &mut Sources,
-) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
-    let display = path.display().to_string();
+/// Reads an input file whole: only a regular file (a FIFO would block, a device never end) of
+/// at most [`MAX_PROFILE_BYTES`].
+pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let display = path.display();
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {
-            return Err(ReadError(format!(
-                "{display}: is a directory, not a profile file"
-            )));
+            return Err(ReadError(format!("{display}: is a directory, not a file")));
         }
-        // A FIFO, socket or device would block or never end: only regular files are read.
         Ok(meta) if !meta.is_file() => {
             return Err(ReadError(format!(
                 "{display}: is not a regular file (a FIFO, socket or device?)"
@@ -37,14 +32,22 @@ pub fn load_file(
         }
         Ok(meta) if meta.len() > MAX_PROFILE_BYTES => {
             return Err(ReadError(format!(
-                "{display}: is {} bytes; a profile may have at most {MAX_PROFILE_BYTES}",
+                "{display}: is {} bytes; an input may have at most {MAX_PROFILE_BYTES}",
                 meta.len()
             )));
         }
         _ => {}
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))
+}
+
+/// Reads and parses a profile file. I/O problems are a [`ReadError`]; bad content is diagnostics.
+pub fn load_file(
+    path: &Path,
+    sources: &mut Sources,
+) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
+    let display = path.display().to_string();
+    let bytes = read_input(path)?;
     let (id, table) = parse_bytes(display, bytes, sources);
     let dir = path.parent().map(|p| {
         if p.as_os_str().is_empty() {

@@ -1,0 +1,216 @@
+//! `svcgen import`, `svcgen lint` and `svcgen migrate`: bringing existing deployments in.
+
+use super::report::{Reporter, io_error};
+use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
+use crate::import::{ImportOptions, ReadOptions, import, read_file};
+use crate::model::Edition;
+use crate::output::write_atomic;
+use crate::source::Sources;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The kinds of file `import` and `lint` read.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum InputFormat {
+    /// a .env file
+    Dotenv,
+    /// a compose file (the service's environment and env_file entries)
+    Compose,
+    /// Kubernetes ConfigMap / Deployment / Pod manifests
+    K8s,
+}
+
+impl InputFormat {
+    fn to_import(self) -> crate::import::Format {
+        match self {
+            InputFormat::Dotenv => crate::import::Format::Dotenv,
+            InputFormat::Compose => crate::import::Format::Compose,
+            InputFormat::K8s => crate::import::Format::Kubernetes,
+        }
+    }
+}
+
+/// What `import` and `lint` read.
+#[derive(Args, Debug)]
+pub struct InputArgs {
+    /// The file: .env, compose YAML or Kubernetes YAML
+    pub file: PathBuf,
+    /// The file's kind (by default detected from its name and content)
+    #[arg(long, value_enum)]
+    pub from: Option<InputFormat>,
+    /// The compose service, or the Kubernetes workload, container or ConfigMap, to read
+    #[arg(long)]
+    pub service: Option<String>,
+    /// The edition (inferred when the variables decide it)
+    #[arg(long, value_parser = ["A", "B"])]
+    pub edition: Option<String>,
+}
+
+impl InputArgs {
+    fn edition(&self) -> Option<Edition> {
+        self.edition.as_deref().and_then(Edition::parse)
+    }
+
+    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
+        let options = ReadOptions {
+            format: self.from.map(InputFormat::to_import),
+            service: self.service.as_deref(),
+            base_dir: None,
+        };
+        read_file(&self.file, &options, sources)
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Keep values equal to the spec's defaults (left out by default)
+    #[arg(long)]
+    pub keep_defaults: bool,
+    /// Write the profile to this file (atomically) instead of stdout
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
+}
+
+pub fn import_command(args: &ImportArgs) -> u8 {
+    let mut sources = Sources::new();
+    let read = match args.input.read(&mut sources) {
+        Ok(r) => r,
+        Err(e) => {
+            io_error(&e);
+            return EXIT_IO;
+        }
+    };
+    let options = ImportOptions {
+        edition: args.input.edition(),
+        keep_defaults: args.keep_defaults,
+    };
+    let mut reporter = Reporter::new(&args.diagnostics, false);
+    let code = match import(&read, options, &sources) {
+        Ok(imported) => {
+            let code = reporter.add(&imported.diagnostics, &sources);
+            reporter.finish();
+            if code != EXIT_OK {
+                return code;
+            }
+            match &args.output {
+                Some(path) => {
+                    if let Err(e) = write_atomic(path, &imported.profile, false) {
+                        io_error(&e);
+                        return EXIT_IO;
+                    }
+                }
+                None => {
+                    let _ = std::io::stdout().write_all(imported.profile.as_bytes());
+                }
+            }
+            return EXIT_OK;
+        }
+        Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
+    };
+    reporter.finish();
+    code
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
+}
+
+pub fn lint_command(args: &LintArgs) -> u8 {
+    let mut sources = Sources::new();
+    let read = match args.input.read(&mut sources) {
+        Ok(r) => r,
+        Err(e) => {
+            io_error(&e);
+            return EXIT_IO;
+        }
+    };
+    let diags = crate::lint::lint(&read, args.input.edition(), &sources);
+    let mut reporter = Reporter::new(&args.diagnostics, true);
+    let code = reporter.add(&diags, &sources);
+    reporter.finish();
+    if code == EXIT_OK
+        && diags.is_empty()
+        && args.diagnostics.format == super::Format::Human
+        && !args.diagnostics.quiet
+    {
+        eprintln!("{}: no problems found", args.input.file.display());
+    }
+    code
+}
+
+#[derive(Args, Debug)]
+pub struct MigrateArgs {
+    /// The edition to migrate to (only B: edition A profiles become edition B)
+    #[arg(long, value_parser = ["B"])]
+    pub to: String,
+    /// The profile to migrate
+    pub profile: PathBuf,
+    /// Where backends edition B lacks (LDAP) go: sql, couchbase or spanner
+    #[arg(long, value_name = "BACKEND")]
+    pub ldap_to: Option<String>,
+    /// Rewrite the profile file (atomically) instead of printing the result
+    #[arg(long)]
+    pub in_place: bool,
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
+}
+
+pub fn migrate_command(args: &MigrateArgs) -> u8 {
+    let text = match crate::profile::read_input(&args.profile) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                io_error(&format!("{}: is not UTF-8 text", args.profile.display()));
+                return EXIT_INVALID;
+            }
+        },
+        Err(e) => {
+            io_error(&e.0);
+            return EXIT_IO;
+        }
+    };
+    let mut sources = Sources::new();
+    let name = args.profile.display().to_string();
+    let mut reporter = Reporter::new(&args.diagnostics, false);
+    match crate::migrate::migrate_to_b(
+        &name,
+        &text,
+        args.ldap_to.as_deref(),
+        args.profile.parent(),
+        &mut sources,
+    ) {
+        Ok(migrated) => {
+            let code = reporter.add(&migrated.diagnostics, &sources);
+            reporter.finish();
+            for change in &migrated.changes {
+                eprintln!("changed: {change}");
+            }
+            if migrated.changes.is_empty() {
+                eprintln!("{name}: already edition B; nothing to change");
+            }
+            if args.in_place {
+                if let Err(e) = write_atomic(&args.profile, &migrated.profile, false) {
+                    io_error(&e);
+                    return EXIT_IO;
+                }
+            } else {
+                let _ = std::io::stdout().write_all(migrated.profile.as_bytes());
+            }
+            code
+        }
+        Err(diags) => {
+            let code = reporter.add(&diags, &sources).max(EXIT_INVALID);
+            reporter.finish();
+            code
+        }
+    }
+}
