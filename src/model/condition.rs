@@ -17,10 +17,10 @@ impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Condition::KeyEquals { key, equals } => write!(f, "{key} = \"{equals}\""),
-            Condition::Backend { backend } => write!(
-                f,
-                "persistence.type or a value of persistence.hybrid is \"{backend}\""
-            ),
+            Condition::Backend { backend } => {
+                let rule = &super::Model::get().backends;
+                write!(f, "{} or a value of {} is \"{backend}\"", rule.selector, rule.mapping)
+            }
         }
     }
 }
