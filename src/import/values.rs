@@ -378,15 +378,7 @@ fn plugins(name: &str, text: &str, at: Origin, diags: &mut Diagnostics) -> Optio
 
 /// The form of URLs, host names, paths; strings pass.
 fn form(var: &Var, name: &str, text: &str, at: Origin, diags: &mut Diagnostics) -> bool {
-    let checked = match var.ty {
-        VarType::Url => formats::url(text, false),
-        VarType::BaseUrl => formats::url(text, true),
-        VarType::Hostname => formats::hostname(text),
-        VarType::HostPort => formats::host_port(text),
-        VarType::UrlPath => formats::url_path(text),
-        VarType::File => formats::file_path(text),
-        _ => Ok(()),
-    };
+    let checked = formats::check(var.ty, text);
     match checked {
         Ok(()) => true,
         Err(problem) => {

@@ -79,15 +79,7 @@ fn string_form(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -
             return true;
         }
     }
-    let checked = match var.ty {
-        VarType::Url => formats::url(text, false),
-        VarType::BaseUrl => formats::url(text, true),
-        VarType::Hostname => formats::hostname(text),
-        VarType::HostPort => formats::host_port(text),
-        VarType::UrlPath => formats::url_path(text),
-        VarType::File => formats::file_path(text),
-        _ => Ok(()),
-    };
+    let checked = formats::check(var.ty, text);
     match checked {
         Ok(()) => true,
         Err(Problem {

@@ -441,3 +441,17 @@ mod deploy_tests {
         assert!(image_tag("a b").is_err());
     }
 }
+
+/// The form check of a string-valued type (`Ok` for types without one).
+pub fn check(ty: crate::model::VarType, text: &str) -> Result<(), Problem> {
+    use crate::model::VarType;
+    match ty {
+        VarType::Url => url(text, false),
+        VarType::BaseUrl => url(text, true),
+        VarType::Hostname => hostname(text),
+        VarType::HostPort => host_port(text),
+        VarType::UrlPath => url_path(text),
+        VarType::File => file_path(text),
+        _ => Ok(()),
+    }
+}
