@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::hostile;
+
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -114,46 +116,6 @@ fn dotenv_snapshots() {
     });
 }
 
-/// Strings that break naive quoting in one reader or another.
-fn hostile() -> impl Strategy<Value = String> {
-    let fragment = prop_oneof![
-        Just("yes".to_string()),
-        Just("on".to_string()),
-        Just("null".to_string()),
-        Just("~".to_string()),
-        Just("0123".to_string()),
-        Just("1e3".to_string()),
-        Just("#x".to_string()),
-        Just(" # c".to_string()),
-        Just("a: b".to_string()),
-        Just("- x".to_string()),
-        Just("*x".to_string()),
-        Just("&x".to_string()),
-        Just("!x".to_string()),
-        Just("$HOME".to_string()),
-        Just("${X}".to_string()),
-        Just("$$".to_string()),
-        Just("$(X)".to_string()),
-        Just("'".to_string()),
-        Just("\"".to_string()),
-        Just("\\".to_string()),
-        Just("\\\\".to_string()),
-        Just("\\n".to_string()),
-        Just("\t".to_string()),
-        Just("\n".to_string()),
-        Just("\r\n".to_string()),
-        Just(" ".to_string()),
-        Just("=".to_string()),
-        Just("export ".to_string()),
-        Just("é∑😀".to_string()),
-        "[a-z]{1,5}",
-        any::<char>()
-            .prop_filter("no NUL", |c| *c != '\0')
-            .prop_map(|c| c.to_string()),
-    ];
-    prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
-}
-
 /// Whether svcgen may refuse a value for `.env` (what its quoting documents).
 fn may_refuse(value: &str) -> bool {
     value.ends_with('\\')
@@ -161,30 +123,13 @@ fn may_refuse(value: &str) -> bool {
             && (value.contains('\'') || value.contains("\\\\") || value.contains('\r')))
 }
 
-fn profile_with(values: &[String]) -> String {
-    let s = |v: &String| toml::Value::String(v.clone()).to_string();
-    let mut text = format!(
-        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\nkubernetes = {{ namespace = {}, configmap = {} }}\n\
-         [secret]\nvault = {{ prefix = {}, kv_path = {} }}\n[token_server]\nclient_id = {}\n[env]\n",
-        s(&values[0]),
-        s(&values[1]),
-        s(&values[2]),
-        s(&values[3]),
-        s(&values[4]),
-    );
-    for (i, v) in values.iter().enumerate() {
-        text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
-    }
-    text
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
-    fn hostile_values_read_back_exactly(values in prop::collection::vec(hostile(), 8)) {
+    fn hostile_values_read_back_exactly(values in prop::collection::vec(hostile::value(), 8)) {
         let Some(python) = support::python_with("dotenv") else { return Ok(()) };
-        let text = profile_with(&values);
+        let text = hostile::profile(&values);
         let mut sources = Sources::new();
         let checked = check_text("hostile.toml", &text, None, &mut sources);
         let resolved = checked.resolved.expect("strings of any content are valid in these keys");

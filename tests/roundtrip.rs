@@ -4,6 +4,8 @@
 
 mod support;
 
+use support::hostile;
+
 use proptest::prelude::*;
 use svcgen::import::{EnvValue, ImportOptions, ReadOptions, import, read_text};
 use svcgen::pipeline::{check_profile, check_text};
@@ -106,83 +108,13 @@ fn every_example_survives_render_import_render_through_each_target() {
     }
 }
 
-/// Strings that break naive quoting somewhere.
-fn hostile() -> impl Strategy<Value = String> {
-    let fragment = prop_oneof![
-        prop::sample::select(vec![
-            "yes",
-            "no",
-            "on",
-            "null",
-            "~",
-            "0123",
-            "1e3",
-            "#x",
-            " # c",
-            "a: b",
-            "- x",
-            "*x",
-            "&x",
-            "!x",
-            "$HOME",
-            "${X}",
-            "${X:?no}",
-            "$$",
-            "$(X)",
-            "$",
-            "'",
-            "\"",
-            "\\",
-            "\\\\",
-            "\\n",
-            "\t",
-            "\n",
-            "\r\n",
-            " ",
-            "=",
-            "export ",
-            "é∑😀",
-            "\u{85}",
-            "\u{2028}",
-            "\u{feff}",
-            "\u{7f}",
-            "{\"a\":1}",
-            "[1]",
-            "---",
-        ])
-        .prop_map(str::to_string),
-        "[a-zA-Z0-9_]{1,6}",
-        any::<char>()
-            .prop_filter("no NUL", |c| *c != '\0')
-            .prop_map(|c| c.to_string()),
-    ];
-    prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
-}
-
-fn hostile_profile(values: &[String]) -> String {
-    let s = |v: &String| toml::Value::String(v.clone()).to_string();
-    let mut text = format!(
-        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\nkubernetes = {{ namespace = {}, configmap = {} }}\n\
-         [secret]\nvault = {{ prefix = {}, kv_path = {} }}\n[token_server]\nclient_id = {}\n[env]\n",
-        s(&values[0]),
-        s(&values[1]),
-        s(&values[2]),
-        s(&values[3]),
-        s(&values[4]),
-    );
-    for (i, v) in values.iter().enumerate() {
-        text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
-    }
-    text
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn hostile_values_survive_render_import_render(values in prop::collection::vec(hostile(), 8)) {
+    fn hostile_values_survive_render_import_render(values in prop::collection::vec(hostile::value(), 8)) {
         let mut sources = Sources::new();
-        let checked = check_text("hostile.toml", &hostile_profile(&values), None, &mut sources);
+        let checked = check_text("hostile.toml", &hostile::profile(&values), None, &mut sources);
         let resolved = checked.resolved.expect("strings of any content are valid in these keys");
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         for (target, file) in TARGETS {

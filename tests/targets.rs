@@ -5,6 +5,8 @@
 
 mod support;
 
+use support::hostile;
+
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -477,75 +479,8 @@ fn target_snapshots() {
     });
 }
 
-/// Strings that YAML 1.1 readers, compose interpolation or Kubernetes expansion would change.
-fn hostile() -> impl Strategy<Value = String> {
-    let fragment = prop_oneof![
-        prop::sample::select(vec![
-            "yes",
-            "no",
-            "on",
-            "off",
-            "y",
-            "n",
-            "null",
-            "~",
-            "0123",
-            "0755",
-            "0o17",
-            "0x1F",
-            "1e3",
-            ".inf",
-            "-.5",
-            "#x",
-            " # c",
-            "a: b",
-            "- x",
-            "*x",
-            "&x",
-            "!x",
-            "!!str",
-            "|",
-            ">",
-            "%TAG",
-            "@x",
-            "`x`",
-            "{a: 1}",
-            "[1]",
-            "$HOME",
-            "${X}",
-            "$$",
-            "$(X)",
-            "$$(X)",
-            "$",
-            "'",
-            "\"",
-            "\\",
-            "\\n",
-            "\t",
-            "\n",
-            "\r\n",
-            " ",
-            "---",
-            "...",
-            "=",
-            "é∑😀",
-            "\u{85}",
-            "\u{2028}",
-            "\u{feff}",
-            "\u{7f}",
-            "\u{9f}",
-        ])
-        .prop_map(str::to_string),
-        "[a-zA-Z0-9]{1,6}",
-        any::<char>()
-            .prop_filter("no NUL", |c| *c != '\0')
-            .prop_map(|c| c.to_string()),
-    ];
-    prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
-}
-
 fn hostile_without_yaml11_breaks() -> impl Strategy<Value = String> {
-    hostile().prop_map(|s| s.replace(['\u{85}', '\u{2028}', '\u{2029}'], "·"))
+    hostile::value().prop_map(|s| s.replace(['\u{85}', '\u{2028}', '\u{2029}'], "·"))
 }
 
 /// Reads YAML documents with PyYAML (YAML 1.1, the reader of docker-compose v1) into JSON.
@@ -563,24 +498,14 @@ fn pyyaml_documents(python: &Path, text: &str) -> Vec<Value> {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-fn hostile_profile(values: &[String]) -> String {
-    let s = |v: &String| toml::Value::String(v.clone()).to_string();
-    let mut text = format!(
-        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\nkubernetes = {{ namespace = {}, configmap = {} }}\n\
-         [token_server]\nclient_id = {}\n[env]\n",
-        s(&values[0]),
-        s(&values[1]),
-        s(&values[2]),
-    );
-    for (i, v) in values.iter().enumerate() {
-        text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
-    }
-    text
-}
-
 fn hostile_env(values: &[String]) -> (Resolved, Vec<EnvVar>) {
     let mut sources = Sources::new();
-    let checked = check_text("hostile.toml", &hostile_profile(values), None, &mut sources);
+    let checked = check_text(
+        "hostile.toml",
+        &hostile::profile(values),
+        None,
+        &mut sources,
+    );
     let resolved = checked.resolved.expect("any string is valid in these keys");
     let env = environment(&resolved, EnvOptions::default()).unwrap();
     (resolved, env)
@@ -592,7 +517,7 @@ proptest! {
     /// 2,000 cases of 4 hostile strings each, every YAML target parsed back by serde-saphyr
     /// (which applies YAML 1.1 typing to anything unquoted).
     #[test]
-    fn hostile_values_survive_every_yaml_target(values in prop::collection::vec(hostile(), 4)) {
+    fn hostile_values_survive_every_yaml_target(values in prop::collection::vec(hostile::value(), 5)) {
         let (resolved, env) = hostile_env(&values);
         let want = expected(&env, "");
         let names: Vec<String> = env.iter().map(|v| v.name.clone()).collect();
@@ -645,7 +570,7 @@ proptest! {
 
     /// PyYAML (YAML 1.1) reads every YAML target exactly as written, 100 hostile values at a time.
     #[test]
-    fn pyyaml_reads_hostile_values_as_written(values in prop::collection::vec(hostile(), 100)) {
+    fn pyyaml_reads_hostile_values_as_written(values in prop::collection::vec(hostile::value(), 100)) {
         let Some(python) = support::python_with("yaml") else { return Ok(()) };
         let (resolved, env) = hostile_env(&values);
         let want = expected(&env, "");

@@ -19,7 +19,11 @@ impl fmt::Display for Condition {
             Condition::KeyEquals { key, equals } => write!(f, "{key} = \"{equals}\""),
             Condition::Backend { backend } => {
                 let rule = &super::Model::get().backends;
-                write!(f, "{} or a value of {} is \"{backend}\"", rule.selector, rule.mapping)
+                write!(
+                    f,
+                    "{} or a value of {} is \"{backend}\"",
+                    rule.selector, rule.mapping
+                )
             }
         }
     }

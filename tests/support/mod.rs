@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: paths, the svcgen command, external tools.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,0 +1,90 @@
+//! Hostile string values for property tests: what YAML 1.1 readers, compose interpolation,
+//! Kubernetes expansion or `.env` readers would change if a renderer quoted them naively.
+
+use proptest::prelude::*;
+
+/// Strings that YAML 1.1 readers, compose interpolation or Kubernetes expansion would change.
+pub fn value() -> impl Strategy<Value = String> {
+    let fragment = prop_oneof![
+        prop::sample::select(vec![
+            "yes",
+            "no",
+            "on",
+            "off",
+            "y",
+            "n",
+            "null",
+            "~",
+            "0123",
+            "0755",
+            "0o17",
+            "0x1F",
+            "1e3",
+            ".inf",
+            "-.5",
+            "#x",
+            " # c",
+            "a: b",
+            "- x",
+            "*x",
+            "&x",
+            "!x",
+            "!!str",
+            "|",
+            ">",
+            "%TAG",
+            "@x",
+            "`x`",
+            "{a: 1}",
+            "[1]",
+            "$HOME",
+            "${X}",
+            "$$",
+            "$(X)",
+            "$$(X)",
+            "$",
+            "'",
+            "\"",
+            "\\",
+            "\\n",
+            "\t",
+            "\n",
+            "\r\n",
+            " ",
+            "---",
+            "...",
+            "=",
+            "é∑😀",
+            "\u{85}",
+            "\u{2028}",
+            "\u{feff}",
+            "\u{7f}",
+            "\u{9f}",
+        ])
+        .prop_map(str::to_string),
+        "[a-zA-Z0-9]{1,6}",
+        any::<char>()
+            .prop_filter("no NUL", |c| *c != '\0')
+            .prop_map(|c| c.to_string()),
+    ];
+    prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
+}
+
+/// A valid edition B profile with hostile values in five string variables and every value in
+/// `[env]` (`values` needs at least five).
+pub fn profile(values: &[String]) -> String {
+    let s = |v: &String| toml::Value::String(v.clone()).to_string();
+    let mut text = format!(
+        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\nkubernetes = {{ namespace = {}, configmap = {} }}\n\
+         [secret]\nvault = {{ prefix = {}, kv_path = {} }}\n[token_server]\nclient_id = {}\n[env]\n",
+        s(&values[0]),
+        s(&values[1]),
+        s(&values[2]),
+        s(&values[3]),
+        s(&values[4]),
+    );
+    for (i, v) in values.iter().enumerate() {
+        text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
+    }
+    text
+}
