@@ -15,6 +15,9 @@ pub fn merge(base: &mut Table, over: Table) {
 }
 
 /// [`merge`], recording every replaced value under its dotted key (below `prefix`).
+///
+/// A table that stands for one value (a secret reference `{ env = ... }`) is replaced whole, as
+/// the spec model's type of its key says: `{ file = ... }` over `{ env = ... }` is one reference.
 pub fn merge_recording(base: &mut Table, over: Table, prefix: &str, overridden: &mut Overridden) {
     for entry in over.entries {
         let path = if prefix.is_empty() {
@@ -24,7 +27,7 @@ pub fn merge_recording(base: &mut Table, over: Table, prefix: &str, overridden: 
         };
         match base.entries.iter_mut().find(|e| e.key == entry.key) {
             Some(existing) => match (&mut existing.node.value, entry.node.value) {
-                (Value::Table(inner), Value::Table(over_inner)) => {
+                (Value::Table(inner), Value::Table(over_inner)) if !is_single_value(&path) => {
                     merge_recording(inner, over_inner, &path, overridden)
                 }
                 (_, value) => {
@@ -37,6 +40,13 @@ pub fn merge_recording(base: &mut Table, over: Table, prefix: &str, overridden: 
             None => base.entries.push(entry),
         }
     }
+}
+
+/// True for a key whose table is one value (the model's secret type), not a table of keys.
+fn is_single_value(path: &str) -> bool {
+    crate::model::Model::get()
+        .entries_by_key(path)
+        .any(|v| v.ty == crate::model::VarType::Secret)
 }
 
 #[cfg(test)]
@@ -68,5 +78,29 @@ mod tests {
         );
         let keys: Vec<&str> = overridden.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["a", "t.y"]);
+    }
+
+    #[test]
+    fn a_secret_reference_is_replaced_whole() {
+        let mut sources = Sources::new();
+        let mut base = table(
+            &mut sources,
+            "[google]\nsecret_manager_passphrase = { env = \"A\" }\n",
+        );
+        let over = table(
+            &mut sources,
+            "[google]\nsecret_manager_passphrase = { file = \"p\" }\n",
+        );
+        merge(&mut base, over);
+        let Value::Table(reference) = &base
+            .get_path("google.secret_manager_passphrase")
+            .unwrap()
+            .node
+            .value
+        else {
+            panic!("a table")
+        };
+        assert_eq!(reference.entries.len(), 1);
+        assert_eq!(reference.entries[0].key, "file");
     }
 }

@@ -31,9 +31,13 @@ impl SecretSource {
             SecretSource::Literal(v) => Ok(v.clone()),
             SecretSource::Env(name) => std::env::var(name)
                 .map_err(|_| format!("the environment variable {name} is not set (or not UTF-8)")),
-            SecretSource::File { path, .. } => std::fs::read_to_string(path)
-                .map(|s| s.trim_end_matches(['\n', '\r']).to_string())
-                .map_err(|e| format!("cannot read {}: {e}", path.display())),
+            SecretSource::File { path, .. } => {
+                // Only a regular file: a FIFO would block, /dev/zero would never end.
+                let bytes = crate::profile::read_input(path).map_err(|e| e.0)?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
+                Ok(text.trim_end_matches(['\n', '\r']).to_string())
+            }
         }
     }
 }
