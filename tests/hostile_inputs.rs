@@ -53,11 +53,15 @@ impl Run {
 
 /// Runs svcgen with `args`, output to files (a full pipe never blocks it), killed at `deadline`.
 fn svcgen(args: &[&Path], deadline: Duration) -> Run {
+    run(Path::new(env!("CARGO_BIN_EXE_svcgen")), args, deadline)
+}
+
+fn run(program: &Path, args: &[&Path], deadline: Duration) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let stdout = fs::File::create(dir.path().join("stdout")).unwrap();
     let stderr_path = dir.path().join("stderr");
     let stderr = fs::File::create(&stderr_path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_svcgen"))
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
         .stdout(stdout)
@@ -255,6 +259,88 @@ fn a_fifo_as_the_profile_does_not_hang() {
         "svcgen validate blocked on a FIFO for 10 s and was killed"
     );
     run.assert_code(2, "a FIFO");
+}
+
+/// Runs svcgen with `args` under a 1 GB address-space limit (`ulimit -v`), so that an unbounded
+/// read fails fast instead of exhausting the machine.
+fn svcgen_limited(args: &[&Path], deadline: Duration) -> Run {
+    let mut script = String::from("ulimit -v 1000000; exec \"$0\"");
+    for i in 0..args.len() {
+        script.push_str(&format!(" \"${}\"", i + 1));
+    }
+    let mut full: Vec<&Path> = vec![Path::new("-c"), Path::new(&script)];
+    full.push(Path::new(env!("CARGO_BIN_EXE_svcgen")));
+    full.extend_from_slice(args);
+    run(Path::new("sh"), &full, deadline)
+}
+
+#[test]
+fn an_endless_device_as_the_profile_is_refused_without_reading_it_whole() {
+    let run = svcgen_limited(
+        &[Path::new("validate"), Path::new("/dev/zero")],
+        Duration::from_secs(60),
+    );
+    run.assert_code(2, "/dev/zero as the profile");
+    assert!(
+        !run.stderr.contains("out of memory"),
+        "svcgen read /dev/zero until memory ran out:\n{}",
+        run.stderr
+    );
+}
+
+const ZERO_SECRET: &str = "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n[google]\nproject_id = \"p\"\nsecret_manager_passphrase = { file = \"/dev/zero\" }\n";
+
+#[test]
+fn an_endless_secret_file_is_refused_without_reading_it_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", ZERO_SECRET);
+    let run = svcgen_limited(
+        &[
+            Path::new("render"),
+            &profile,
+            Path::new("--include-secrets"),
+            Path::new("-t"),
+            Path::new("dotenv"),
+        ],
+        Duration::from_secs(60),
+    );
+    run.assert_code(1, "/dev/zero as a secret file");
+    assert!(
+        !run.stderr.contains("out of memory"),
+        "svcgen read /dev/zero until memory ran out:\n{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_fifo_as_a_secret_file_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("passphrase");
+    if !Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("skipping: mkfifo is not available");
+        return;
+    }
+    let text = ZERO_SECRET.replace("/dev/zero", &fifo.display().to_string());
+    let profile = write(dir.path(), "p.toml", text);
+    let run = svcgen(
+        &[
+            Path::new("render"),
+            &profile,
+            Path::new("--include-secrets"),
+            Path::new("-t"),
+            Path::new("dotenv"),
+        ],
+        Duration::from_secs(10),
+    );
+    assert!(
+        run.code.is_some(),
+        "svcgen render --include-secrets blocked on a FIFO for 10 s and was killed"
+    );
+    run.assert_code(1, "a FIFO as a secret file");
 }
 
 #[test]
