@@ -3,11 +3,36 @@
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `contents` to `path` atomically. A replaced file keeps its permissions; a new one is
 /// readable by all (0644), or by its owner only (0600) when `private` (it holds secrets).
 pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
+    write_all_atomic(&[(path.to_path_buf(), contents.to_string())], private)
+}
+
+/// Writes several files all or nothing: every file is first written in full to a temporary file
+/// beside its destination, and only when all of them are ready are they renamed into place.
+pub fn write_all_atomic(files: &[(PathBuf, String)], private: bool) -> Result<(), String> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, contents) in files {
+        staged.push((stage(path, contents, private)?, path));
+    }
+    for (file, path) in staged {
+        file.persist(path)
+            .map_err(|e| format!("{}: cannot write: {}", path.display(), e.error))?;
+    }
+    Ok(())
+}
+
+/// A temporary file beside `path` holding `contents`, with the permissions `path` will have.
+fn stage(path: &Path, contents: &str, private: bool) -> Result<tempfile::NamedTempFile, String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{}: is a folder; cannot write a file there",
+            path.display()
+        ));
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -32,9 +57,7 @@ pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), St
     file.write_all(contents.as_bytes())
         .and_then(|()| file.as_file().sync_all())
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    file.persist(path)
-        .map_err(|e| format!("{}: cannot write: {}", path.display(), e.error))?;
-    Ok(())
+    Ok(file)
 }
 
 /// A unified diff of `old` (on disk) against `new` (what would be written), for `--check`.

@@ -8,7 +8,7 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::output::{unified_diff, write_atomic};
+use crate::output::{unified_diff, write_all_atomic};
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::source::Sources;
@@ -330,10 +330,7 @@ fn write_files(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     }
-    for (path, text) in dest.paths(files) {
-        write_atomic(&path, &text, private)?;
-    }
-    Ok(())
+    write_all_atomic(&dest.paths(files), private)
 }
 
 /// Compares each file with its rendering; prints a diff of each stale one; returns how many.
