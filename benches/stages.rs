@@ -75,16 +75,10 @@ fn resolve_validate(bencher: Bencher, profile: &str) {
     Model::get();
     let mut sources = Sources::new();
     let (source, table) = parse_text("p.toml".into(), text(profile).into(), &mut sources);
+    sources.set_dir(source, Some(base_dir()));
     let table = table.expect("parses");
-    let base = base_dir();
     bencher.bench(|| {
-        let (resolved, diags) = resolve(
-            black_box(&table),
-            source,
-            Options {
-                base_dir: Some(&base),
-            },
-        );
+        let (resolved, diags) = resolve(black_box(&table), source, Options { sources: &sources });
         assert!(resolved.is_some(), "{diags:?}");
         (resolved, diags)
     });
