@@ -41,6 +41,24 @@ pub struct Source {
     pub text: String,
     /// The folder relative paths written in this text are relative to (a profile's folder).
     pub dir: Option<std::path::PathBuf>,
+    /// Byte offsets where lines start, built on first use: positions of many diagnostics in a
+    /// large file are found by binary search instead of a scan from the start each time.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl Source {
+    /// The 1-based line of a byte offset (a char boundary) and the offset where that line starts.
+    pub fn line_of(&self, offset: usize) -> (usize, usize) {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let index = starts
+            .partition_point(|&start| start <= offset)
+            .saturating_sub(1);
+        (index + 1, starts[index])
+    }
 }
 
 /// Every text of one run. Diagnostics hold [`Origin`]s into it.
@@ -66,6 +84,7 @@ impl Sources {
             name: name.into(),
             text: text.into(),
             dir: None,
+            line_starts: std::sync::OnceLock::new(),
         });
         SourceId(self.files.len() - 1)
     }
@@ -86,12 +105,10 @@ impl Sources {
 
     /// The line and column of a byte offset (clamped to the text, and to a char boundary).
     pub fn line_col(&self, id: SourceId, offset: usize) -> LineCol {
-        let text = &self.get(id).text;
-        let offset = floor_char_boundary(text, offset);
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = text[line_start..offset].chars().count() + 1;
+        let source = self.get(id);
+        let offset = floor_char_boundary(&source.text, offset);
+        let (line, line_start) = source.line_of(offset);
+        let column = source.text[line_start..offset].chars().count() + 1;
         LineCol { line, column }
     }
 }

@@ -32,7 +32,7 @@ fn render_one(diagnostic: &Diagnostic, sources: &Sources, renderer: &Renderer) -
     let mut group = match diagnostic.origin {
         Some(origin) => {
             let source = sources.get(origin.source);
-            let excerpt = Excerpt::around(&source.text, origin.span());
+            let excerpt = Excerpt::around(source, origin.span());
             let mut annotation = AnnotationKind::Primary.span(excerpt.span.clone());
             if let Some(label) = &diagnostic.label {
                 annotation = annotation.label(label.as_str());
@@ -60,12 +60,12 @@ struct Excerpt<'a> {
 }
 
 impl<'a> Excerpt<'a> {
-    fn around(text: &'a str, span: std::ops::Range<usize>) -> Excerpt<'a> {
+    fn around(source: &'a crate::source::Source, span: std::ops::Range<usize>) -> Excerpt<'a> {
+        let text = source.text.as_str();
         let start = floor_char_boundary(text, span.start);
         let end = floor_char_boundary(text, span.end.max(start));
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let (first_line, line_start) = source.line_of(start);
         let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-        let first_line = text[..line_start].matches('\n').count() + 1;
         Excerpt {
             text: &text[line_start..line_end],
             first_line,

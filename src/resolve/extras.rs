@@ -5,7 +5,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::profile::{Entry, Value};
 use crate::source::Origin;
-use crate::suggest::did_you_mean;
+use crate::suggest::Suggester;
 
 /// A variable outside the spec, passed through.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +33,7 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         }
     };
     let names = model.env_names();
+    let suggester = Suggester::new(names.iter().copied());
     let mut out = Vec::new();
     for entry in &table.entries {
         let name = &entry.key;
@@ -112,7 +113,7 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
             );
             continue;
         }
-        let near = did_you_mean(name, names.iter().copied());
+        let near = suggester.suggest(name);
         let message = match near {
             Some(_) => {
                 format!("`{name}` is not a variable of the spec; it is passed through as it is")
