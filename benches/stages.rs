@@ -8,6 +8,7 @@
 use divan::{Bencher, black_box};
 use std::path::{Path, PathBuf};
 use svcgen::model::Model;
+use svcgen::output::write_atomic;
 use svcgen::pipeline::check_text;
 use svcgen::profile::parse_text;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
@@ -120,6 +121,24 @@ mod render_target {
     fn k8s(bencher: Bencher, profile: &str) {
         bench(bencher, profile, Target::K8s);
     }
+}
+
+/// The four files of `--out-dir` written as the CLI writes them (`write_atomic`: a temporary file,
+/// fsync, rename), into a folder of the system's temporary directory.
+#[divan::bench(args = PROFILES)]
+fn write_out_dir(bencher: Bencher, profile: &str) {
+    let templates = Templates::load(None).expect("built-in templates compile");
+    let (resolved, env) = prepared(profile);
+    let files = Target::ALL.map(|t| {
+        let text = render(t, &resolved, &env, &templates).expect("renders");
+        (t.file_name(), text)
+    });
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    bencher.bench(|| {
+        for (name, text) in &files {
+            write_atomic(&dir.path().join(name), text, false).expect("writes");
+        }
+    });
 }
 
 /// Everything `render --out-dir` computes for one profile after start-up, without writing files:
