@@ -15,12 +15,26 @@ pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), St
 /// beside its destination, and only when all of them are ready are they renamed into place.
 pub fn write_all_atomic(files: &[(PathBuf, String)], private: bool) -> Result<(), String> {
     let mut staged = Vec::with_capacity(files.len());
+    let mut special = Vec::new();
     for (path, contents) in files {
-        staged.push((stage(path, contents, private)?, path));
+        match std::fs::metadata(path) {
+            // `-o /dev/stdout`, a FIFO: written to as they are, never replaced by a file.
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => special.push((path, contents)),
+            // A symbolic link to a file: the file it points to is replaced, the link kept.
+            Ok(meta) if meta.is_file() => {
+                let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+                staged.push((stage(&real, contents, private)?, real));
+            }
+            _ => staged.push((stage(path, contents, private)?, path.clone())),
+        }
     }
     for (file, path) in staged {
-        file.persist(path)
+        file.persist(&path)
             .map_err(|e| format!("{}: cannot write: {}", path.display(), e.error))?;
+    }
+    for (path, contents) in special {
+        std::fs::write(path, contents)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -180,6 +194,29 @@ mod tests {
             std::fs::read_dir(dir.path()).unwrap().count(),
             2,
             "no temporary file is left"
+        );
+    }
+
+    #[test]
+    fn special_files_are_written_to_and_links_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.env");
+        std::fs::write(&target, "OLD\n").unwrap();
+        let link = dir.path().join("link.env");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, "NEW\n", false).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link stays"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
+        write_atomic(Path::new("/dev/null"), "x", false).unwrap();
+        assert!(
+            !std::fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null is not replaced"
         );
     }
 
