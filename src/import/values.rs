@@ -7,7 +7,6 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Edition, Model, Var, VarType};
 use crate::resolve::formats;
 use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
 
 /// A value as the profile holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -317,11 +316,7 @@ pub fn not_allowed(
         .map(|a| format!("`{a}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let suggestion = var
-        .aliases
-        .get(&text.to_ascii_lowercase())
-        .map(String::as_str)
-        .or_else(|| did_you_mean(text, values.iter().map(String::as_str)));
+    let suggestion = var.suggest_value(text, values);
     let mut d = Diagnostic::new(
         Code::NotAllowed,
         format!("`{name}` cannot be `{text}` in edition {edition}"),

@@ -304,6 +304,15 @@ pub struct Setting {
 }
 
 impl Var {
+    /// The allowed value a user probably meant by `text`: a known alias (`postgres` → `pgsql`)
+    /// or the closest of `allowed`.
+    pub fn suggest_value<'a>(&'a self, text: &str, allowed: &'a [String]) -> Option<&'a str> {
+        self.aliases
+            .get(&text.to_ascii_lowercase())
+            .map(String::as_str)
+            .or_else(|| crate::suggest::did_you_mean(text, allowed.iter().map(String::as_str)))
+    }
+
     /// The key's last segment (`port` of `config.consul.port`).
     pub fn leaf(&self) -> &str {
         self.key.rsplit('.').next().unwrap_or(&self.key)

@@ -128,11 +128,7 @@ pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) ->
         .map(|a| format!("\"{a}\""))
         .collect::<Vec<_>>()
         .join(", ");
-    let suggestion = var
-        .aliases
-        .get(&text.to_ascii_lowercase())
-        .map(String::as_str)
-        .or_else(|| did_you_mean(text, allowed.iter().map(String::as_str)));
+    let suggestion = var.suggest_value(text, allowed);
     // Name the edition only when the allowed values are the edition's own.
     let in_edition = match var.editions.as_slice() {
         [one] => format!(" in edition {one}"),
