@@ -174,23 +174,50 @@ fn an_invalid_profile_writes_nothing_and_leaves_existing_files_alone() {
 
 #[test]
 fn a_read_only_output_folder_is_an_io_error_with_no_partial_file() {
+    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
+    // Others may pass through the folder: the render may run as an unprivileged user below.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = dir.path().join("ro");
     std::fs::create_dir(&out).unwrap();
-    let mut perms = std::fs::metadata(&out).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o555);
-    std::fs::set_permissions(&out, perms).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // The binary and profile are copied beside it, so `nobody` can reach them whatever the
+    // permissions of the checkout.
+    let binary = dir.path().join("svcgen");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("svcgen"), &binary).unwrap();
+    let profile = dir.path().join("p.toml");
+    std::fs::copy(example(), &profile).unwrap();
+    std::fs::set_permissions(&profile, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut command = std::process::Command::new(&binary);
     if std::fs::write(out.join("probe"), "x").is_ok() {
-        eprintln!("skipping: running as a user who can write into read-only folders (root)");
-        return;
+        // Root writes into read-only folders: run svcgen as `nobody`, for whom the mode holds.
+        std::fs::remove_file(out.join("probe")).unwrap();
+        let setpriv = std::path::Path::new("/usr/bin/setpriv");
+        if !setpriv.exists() {
+            assert!(
+                !support::on_ci(),
+                "CI runs as root and needs setpriv for this test"
+            );
+            eprintln!("skipping: root without setpriv cannot test a read-only folder");
+            return;
+        }
+        command = std::process::Command::new(setpriv);
+        command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
+        command.arg(&binary);
     }
-    svcgen()
+    let output = command
         .arg("render")
-        .arg(example())
+        .arg(&profile)
         .arg("--out-dir")
         .arg(&out)
-        .assert()
-        .code(2);
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("ro"),
+        "the error names the folder: {stderr}"
+    );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
 }
 

@@ -52,13 +52,17 @@ impl InputArgs {
         self.edition.as_deref().and_then(Edition::parse)
     }
 
-    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
+    /// Reads the file; an unreadable one is reported here and gives the exit code.
+    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, u8> {
         let options = ReadOptions {
             format: self.from.map(InputFormat::to_import),
             service: self.service.as_deref(),
             base_dir: None,
         };
-        read_file(&self.file, &options, sources)
+        read_file(&self.file, &options, sources).map_err(|e| {
+            io_error(&e);
+            EXIT_IO
+        })
     }
 }
 
@@ -80,10 +84,7 @@ pub fn import_command(args: &ImportArgs) -> u8 {
     let mut sources = Sources::new();
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
-        Err(e) => {
-            io_error(&e);
-            return EXIT_IO;
-        }
+        Err(code) => return code,
     };
     let options = ImportOptions {
         edition: args.input.edition(),
@@ -128,10 +129,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
     let mut sources = Sources::new();
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
-        Err(e) => {
-            io_error(&e);
-            return EXIT_IO;
-        }
+        Err(code) => return code,
     };
     let diags = crate::lint::lint(&read, args.input.edition(), &sources);
     let mut reporter = Reporter::new(&args.diagnostics, true);
