@@ -12,6 +12,7 @@ pub mod explain;
 pub mod import;
 pub mod init;
 pub mod lint;
+pub mod lsp;
 pub mod migrate;
 pub mod model;
 pub mod output;

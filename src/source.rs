@@ -65,6 +65,9 @@ impl Source {
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
     files: Vec<Source>,
+    /// Texts that stand for files on disk: what an editor shows but has not saved. The language
+    /// server checks these, so a profile is checked as the user sees it, bases included.
+    unsaved: std::collections::HashMap<std::path::PathBuf, String>,
 }
 
 /// A 1-based line and character column.
@@ -89,6 +92,19 @@ impl Sources {
         SourceId(self.files.len() - 1)
     }
 
+    /// Makes loading `path` give `text` instead of the file's content (see `unsaved`).
+    pub fn set_unsaved(&mut self, path: &std::path::Path, text: String) {
+        self.unsaved.insert(lexical(path), text);
+    }
+
+    /// The text standing for the file at `path`, if one was set.
+    pub fn unsaved(&self, path: &std::path::Path) -> Option<&str> {
+        if self.unsaved.is_empty() {
+            return None;
+        }
+        self.unsaved.get(&lexical(path)).map(String::as_str)
+    }
+
     /// Sets the folder that relative paths in a text are relative to.
     pub fn set_dir(&mut self, id: SourceId, dir: Option<std::path::PathBuf>) {
         self.files[id.0].dir = dir;
@@ -97,6 +113,11 @@ impl Sources {
     /// The folder relative paths written at `origin` are relative to.
     pub fn dir_of(&self, origin: Origin) -> Option<&std::path::Path> {
         self.get(origin.source).dir.as_deref()
+    }
+
+    /// Every text, in the order added (a profile, then its bases depth first).
+    pub fn ids(&self) -> impl Iterator<Item = SourceId> + use<> {
+        (0..self.files.len()).map(SourceId)
     }
 
     pub fn get(&self, id: SourceId) -> &Source {
@@ -111,6 +132,25 @@ impl Sources {
         let column = source.text[line_start..offset].chars().count() + 1;
         LineCol { line, column }
     }
+}
+
+/// A path with `.` and `dir/..` removed without asking the file system, so that `a/../b.toml`
+/// and `b.toml` name the same unsaved text.
+pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The largest char boundary at or below `offset`, within the text.

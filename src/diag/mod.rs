@@ -38,6 +38,18 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// What would be accepted, "did you mean", how to fix.
     pub help: Vec<String>,
+    /// Edits that fix the problem, where the check knows one: editors offer them as quick fixes
+    /// (the language server), so they never have to be read back out of the help text.
+    pub fixes: Vec<Fix>,
+}
+
+/// An edit that fixes a diagnostic.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fix {
+    /// Write `text` in place of what is at `origin` (a key, or a value as TOML).
+    Replace { origin: Origin, text: String },
+    /// Add the missing key (dotted, from the profile's root) to the profile.
+    AddKey { key: String },
 }
 
 impl Diagnostic {
@@ -48,6 +60,7 @@ impl Diagnostic {
             origin: None,
             label: None,
             help: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -69,6 +82,39 @@ impl Diagnostic {
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help.push(help.into());
         self
+    }
+
+    /// Offers an edit that fixes the problem (see [`Fix`]).
+    pub fn fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
+        self
+    }
+
+    /// Offers writing `text` at `origin` instead of what is there.
+    pub fn replace_with(self, origin: Origin, text: impl Into<String>) -> Diagnostic {
+        self.fix(Fix::Replace {
+            origin,
+            text: text.into(),
+        })
+    }
+
+    /// Offers writing `text` at `origin`, when there is a text.
+    pub fn replace_with_opt(self, origin: Origin, text: Option<&str>) -> Diagnostic {
+        match text {
+            Some(t) => self.replace_with(origin, t),
+            None => self,
+        }
+    }
+
+    /// Adds "did you mean `x`?" and the edit writing `x` (a TOML string) in place of the value
+    /// at `origin`, when there is a suggestion.
+    pub fn suggest_value(self, origin: Origin, suggestion: Option<&str>) -> Diagnostic {
+        match suggestion {
+            Some(s) => self
+                .replace_with(origin, toml_edit::Value::from(s).to_string())
+                .suggest(Some(s)),
+            None => self,
+        }
     }
 
     /// Adds "did you mean `x`?" when there is a suggestion.

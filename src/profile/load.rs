@@ -47,7 +47,10 @@ pub fn load_file(
     sources: &mut Sources,
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
     let display = path.display().to_string();
-    let bytes = read_input(path)?;
+    let bytes = match sources.unsaved(path) {
+        Some(text) => text.as_bytes().to_vec(),
+        None => read_input(path)?,
+    };
     let (id, table) = parse_bytes(display, bytes, sources);
     let dir = path.parent().map(|p| {
         if p.as_os_str().is_empty() {

@@ -141,7 +141,7 @@ pub fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) ->
     .at(origin)
     .label("not an allowed value")
     .help(format!("allowed values: {list}"))
-    .suggest(suggestion)
+    .suggest_value(origin, suggestion)
 }
 
 fn wrong_type<T>(var: &Var, node: &Node, found: &Value, diags: &mut Diagnostics) -> Option<T> {
@@ -321,7 +321,8 @@ fn hybrid_mapping(
                 .at(entry.key_origin)
                 .label("not a data category")
                 .help(format!("the mapping has exactly these keys: {keys}"))
-                .suggest(suggestion),
+                .suggest(suggestion)
+                .replace_with_opt(entry.key_origin, suggestion),
             );
             ok = false;
         }
@@ -403,7 +404,8 @@ fn secret(
                 )
                 .at(node.origin)
                 .label("secret in clear text")
-                .help(reference_help),
+                .help(reference_help)
+                .replace_with(node.origin, format!("{{ env = \"{}\" }}", var.env)),
             );
             Some(SecretSource::Literal(s.clone()))
         }

@@ -232,7 +232,7 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
             .at(entry.node.origin)
             .label("expected \"A\" or \"B\"")
             .help(allowed)
-            .suggest(did_you_mean(text, ["A", "B"])),
+            .suggest_value(entry.node.origin, did_you_mean(text, ["A", "B"])),
     );
     None
 }
@@ -285,13 +285,19 @@ fn required(
     let origin = set_at
         .or_else(|| cause.and_then(|c| choices.condition_origin(c)))
         .unwrap_or(Origin::new(source, 0..0));
-    Diagnostic::new(
+    let d = Diagnostic::new(
         Code::Required,
         format!("`{}` is required{because}", var.key),
     )
     .at(origin)
     .label(format!("needs `{}`", var.key))
-    .help(format!("set `{}`: {} ({})", var.key, var.meaning, var.env))
+    .help(format!("set `{}`: {} ({})", var.key, var.meaning, var.env));
+    match set_at {
+        Some(_) => d,
+        None => d.fix(crate::diag::Fix::AddKey {
+            key: var.key.clone(),
+        }),
+    }
 }
 
 fn hidden_default(

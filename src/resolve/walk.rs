@@ -88,7 +88,8 @@ fn unknown_key(
     if prefix.is_empty() {
         valid.extend(reserved.iter().map(|s| s.to_string()));
     }
-    let near = did_you_mean(&entry.key, valid.iter().map(String::as_str)).map(|s| join(prefix, s));
+    let sibling = did_you_mean(&entry.key, valid.iter().map(String::as_str));
+    let near = sibling.map(|s| join(prefix, s));
     // A key written in the wrong table (`[consul]` for `[config.consul]`).
     let elsewhere = || {
         model
@@ -104,7 +105,8 @@ fn unknown_key(
     let mut d = Diagnostic::new(Code::UnknownKey, format!("unknown key `{path}`"))
         .at(entry.key_origin)
         .label("unknown key")
-        .suggest(near.as_deref().or(elsewhere().as_deref()));
+        .suggest(near.as_deref().or(elsewhere().as_deref()))
+        .replace_with_opt(entry.key_origin, sibling);
     if !valid.is_empty() {
         d = d.help(format!("keys valid {where_}: {}", valid.join(", ")));
     }

@@ -26,7 +26,7 @@ pub fn annotate(model: &Model, path: &str, schema: &mut Map<String, Value>) {
 }
 
 /// What choosing `value` for `key` does, when it selects any group.
-fn value_doc(model: &Model, key: &str, value: &str) -> Option<String> {
+pub fn value_doc(model: &Model, key: &str, value: &str) -> Option<String> {
     let rule = &model.backends;
     let names_backend =
         key == rule.selector || key.rsplit_once('.').is_some_and(|(p, _)| p == rule.mapping);

@@ -27,6 +27,8 @@ mod tree;
 mod widen;
 
 use crate::model::Model;
+pub use describe::table_description;
+pub use enum_docs::value_doc;
 use schemars::Schema;
 
 /// The JSON Schema dialect of the generated schema.

@@ -1,0 +1,121 @@
+//! One document checked as `svcgen validate` checks it: the same pipeline entry points, with
+//! the texts of open documents standing for their files, and the layers the document names
+//! (`extends`, or the overlay directive) read from disk.
+
+use super::documents::{Document, Documents};
+use super::overlay::overlay_of;
+use crate::model::Edition;
+use crate::pipeline::{Checked, check_layers, check_text};
+use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};
+use crate::source::{SourceId, Sources};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// How the document takes part in a layer stack.
+pub enum Layering {
+    /// Checked on its own (its `extends` bases, if any, are part of it).
+    Alone,
+    /// An overlay checked over `base`; the directive naming it is at `directive`.
+    Overlay {
+        base: PathBuf,
+        directive: Range<usize>,
+    },
+}
+
+/// The result of checking one document.
+pub struct Analysis {
+    pub sources: Sources,
+    /// `Err` when a layer could not be read at all (exit code 2 for `svcgen validate`).
+    pub checked: Result<Checked, String>,
+    /// The document's own text among `sources`, once loaded.
+    pub doc: Option<SourceId>,
+    pub layering: Layering,
+    /// The edition of the profile (of its whole stack), when it says a valid one.
+    pub edition: Option<Edition>,
+}
+
+/// Checks the document `doc`, with every open document standing for its file.
+pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
+    let mut sources = Sources::new();
+    for (path, text) in open.unsaved() {
+        sources.set_unsaved(path, text.to_string());
+    }
+    if doc.text.len() as u64 > MAX_PROFILE_BYTES {
+        return Analysis {
+            sources,
+            checked: Err(format!(
+                "{name}: is {} bytes; a profile may have at most {MAX_PROFILE_BYTES}",
+                doc.text.len()
+            )),
+            doc: None,
+            layering: Layering::Alone,
+            edition: None,
+        };
+    }
+    let Some(path) = &doc.path else {
+        let checked = check_text(name, &doc.text, None, &mut sources);
+        let edition = checked.resolved.as_ref().map(|r| r.edition);
+        let edition = edition.or_else(|| text_edition(&doc.text));
+        return Analysis {
+            doc: super::diagnostics::find_source(&sources, name, None),
+            sources,
+            checked: Ok(checked),
+            layering: Layering::Alone,
+            edition,
+        };
+    };
+    let layering = match overlay_of(&doc.text) {
+        Some((base, directive)) => Layering::Overlay {
+            base: folder(path).join(base),
+            directive,
+        },
+        None => Layering::Alone,
+    };
+    let layers = match &layering {
+        Layering::Alone => Layers::single(path),
+        Layering::Overlay { base, .. } => Layers {
+            profile: base.clone(),
+            overlays: vec![path.clone()],
+            sets: Vec::new(),
+        },
+    };
+    let checked = check_layers(&layers, &mut sources);
+    let doc_name = path.display().to_string();
+    let doc_id = super::diagnostics::find_source(&sources, &doc_name, None);
+    let edition = match &checked {
+        Ok(Checked {
+            resolved: Some(r), ..
+        }) => Some(r.edition),
+        _ => stack_edition(&layers, &sources).or_else(|| text_edition(&doc.text)),
+    };
+    Analysis {
+        sources,
+        checked,
+        doc: doc_id,
+        layering,
+        edition,
+    }
+}
+
+/// The folder a file's relative paths are relative to.
+pub fn folder(path: &Path) -> &Path {
+    path.parent().unwrap_or(Path::new("/"))
+}
+
+/// The edition the merged layers say, when they merge (for completion while there are errors).
+fn stack_edition(layers: &Layers, sources: &Sources) -> Option<Edition> {
+    let mut scratch = sources.clone();
+    let loaded = load_layers(layers, &mut scratch).ok()?;
+    loaded
+        .table
+        .ok()?
+        .str_at("edition")
+        .and_then(Edition::parse)
+}
+
+/// The edition a text says, when it parses.
+fn text_edition(text: &str) -> Option<Edition> {
+    let mut scratch = Sources::new();
+    let (_, table) = crate::profile::parse_text(String::new(), text.to_string(), &mut scratch);
+    table.ok()?.str_at("edition").and_then(Edition::parse)
+}

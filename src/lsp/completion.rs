@@ -1,0 +1,301 @@
+//! Completion of the keys valid at the cursor for the profile's edition, and of allowed values,
+//! each with its documentation. Works on the text as typed (it rarely parses mid-edit): the
+//! table header above the cursor and the line up to the cursor say where it is.
+
+use super::position::LineIndex;
+use crate::explain::describe;
+use crate::model::{Edition, Model, Var, VarType};
+use crate::resolve::{RESERVED_KEYS, children};
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
+    MarkupKind, TextEdit,
+};
+
+/// Where the cursor is, as far as completion cares.
+#[derive(Debug, PartialEq)]
+enum Place {
+    /// Naming a key inside `table` (dotted, from the root).
+    Key { table: String },
+    /// Writing the value of `key`, which starts at byte `start`.
+    Value { key: String, start: usize },
+    /// In a comment or a string: nothing to offer.
+    Nothing,
+}
+
+/// The completion items at byte `offset`.
+pub fn complete(text: &str, offset: usize, edition: Option<Edition>) -> Vec<CompletionItem> {
+    let model = Model::get();
+    let editions: Vec<Edition> = edition.map_or(Edition::ALL.to_vec(), |e| vec![e]);
+    match place(text, offset) {
+        Place::Key { table } => keys(model, &editions, &table),
+        Place::Value { key, start } => {
+            let range = LineIndex::new(text).range(start..offset);
+            values(model, &editions, &key)
+                .into_iter()
+                .map(|(label, doc)| value_item(label, doc, range))
+                .collect()
+        }
+        Place::Nothing => Vec::new(),
+    }
+}
+
+/// Reads the line up to the cursor, under the nearest table header above it.
+fn place(text: &str, offset: usize) -> Place {
+    let offset = crate::source::floor_char_boundary(text, offset);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[line_start..offset];
+    if line.trim_start().starts_with('[') {
+        let typed = line.trim_start().trim_start_matches('[');
+        return Place::Key {
+            table: parent_of(typed),
+        };
+    }
+    let mut path = header_above(&text[..line_start]);
+    let mut stack: Vec<String> = Vec::new();
+    let mut token = String::new();
+    let mut value_start: Option<usize> = None;
+    let mut quote: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') => return Place::Nothing,
+            (None, '=') => {
+                stack.push(token.trim().to_string());
+                token.clear();
+                let rest = &line[i + 1..];
+                value_start = Some(line_start + i + 1 + (rest.len() - rest.trim_start().len()));
+            }
+            (None, '{') => value_start = None,
+            (None, ',') => {
+                if value_start.take().is_some() {
+                    stack.pop();
+                }
+            }
+            (None, '}') => {
+                if value_start.take().is_some() {
+                    stack.pop();
+                }
+                stack.pop();
+            }
+            (None, c) if value_start.is_none() => token.push(c),
+            _ => {}
+        }
+    }
+    for part in stack.iter().flat_map(|k| k.split('.')) {
+        push_segment(&mut path, part);
+    }
+    match value_start {
+        Some(start) if quote.is_none() || text[start..offset].starts_with(['"', '\'']) => {
+            Place::Value { key: path, start }
+        }
+        Some(_) => Place::Nothing,
+        None => {
+            for part in parent_of(token.trim()).split('.').filter(|p| !p.is_empty()) {
+                push_segment(&mut path, part);
+            }
+            Place::Key { table: path }
+        }
+    }
+}
+
+/// `a.b.c` (being typed) to `a.b`: the table the last segment is a key of.
+fn parent_of(typed: &str) -> String {
+    match typed.rsplit_once('.') {
+        Some((parent, _)) => parent
+            .split('.')
+            .map(|s| s.trim().trim_matches('"'))
+            .collect::<Vec<_>>()
+            .join("."),
+        None => String::new(),
+    }
+}
+
+fn push_segment(path: &mut String, segment: &str) {
+    let segment = segment.trim().trim_matches(['"', '\'']);
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(segment);
+}
+
+/// The dotted name of the last `[table]` header in `above` (root when none).
+fn header_above(above: &str) -> String {
+    above
+        .lines()
+        .rev()
+        .map(str::trim_start)
+        .find(|l| l.starts_with('['))
+        .map(|l| {
+            let inner = l.trim_start_matches('[');
+            let inner = &inner[..inner.find(']').unwrap_or(inner.len())];
+            let mut path = String::new();
+            for part in inner.split('.') {
+                push_segment(&mut path, part);
+            }
+            path
+        })
+        .unwrap_or_default()
+}
+
+/// The keys valid in `table`: the model's next key segments for the editions, or a mapping's
+/// categories; at the root also the keys that are not variables.
+fn keys(model: &Model, editions: &[Edition], table: &str) -> Vec<CompletionItem> {
+    if let Some(mapping) = mapping_var(model, editions, table) {
+        return mapping
+            .mapping_keys
+            .iter()
+            .map(|k| key_item(k.clone(), "data category".into(), describe(mapping)))
+            .collect();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for &edition in editions {
+        for name in children(model, edition, table) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if table.is_empty() {
+        names.extend(RESERVED_KEYS.iter().map(|k| k.to_string()));
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let full = if table.is_empty() {
+                name.clone()
+            } else {
+                format!("{table}.{name}")
+            };
+            match var_of(model, editions, &full) {
+                Some(var) => key_item(name, var.ty.name().to_string(), describe(var)),
+                None => key_item(
+                    name,
+                    "table".to_string(),
+                    crate::schema::table_description(model, &full).unwrap_or_default(),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The values allowed for `key` (as TOML), each with what it selects.
+fn values(model: &Model, editions: &[Edition], key: &str) -> Vec<(String, Option<String>)> {
+    let doc = |value: &str| crate::schema::value_doc(model, key, value);
+    if key == "edition" {
+        return editions
+            .iter()
+            .map(|e| {
+                (
+                    format!("\"{e}\""),
+                    Some(format!("image tag {}", model.edition(*e).image_tag)),
+                )
+            })
+            .collect();
+    }
+    if let Some((parent, _)) = key.rsplit_once('.')
+        && let Some(mapping) = mapping_var(model, editions, parent)
+    {
+        return quoted(mapping.allowed.as_deref().unwrap_or_default(), doc);
+    }
+    let Some(var) = var_of(model, editions, key) else {
+        return Vec::new();
+    };
+    match var.ty {
+        VarType::Enum => quoted(var.allowed.as_deref().unwrap_or_default(), doc),
+        VarType::Bool => ["true", "false"].map(|b| (b.to_string(), None)).to_vec(),
+        VarType::Secret => vec![(
+            format!("{{ env = \"{}\" }}", var.env),
+            Some("read the secret from this environment variable at render time".to_string()),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+fn quoted(
+    values: &[String],
+    doc: impl Fn(&str) -> Option<String>,
+) -> Vec<(String, Option<String>)> {
+    values
+        .iter()
+        .map(|v| (toml_edit::Value::from(v.as_str()).to_string(), doc(v)))
+        .collect()
+}
+
+/// The variable of a key in the first of the editions that has it.
+fn var_of<'m>(model: &'m Model, editions: &[Edition], key: &str) -> Option<&'m Var> {
+    editions.iter().find_map(|e| model.var_by_key(key, *e))
+}
+
+/// The hybrid mapping's variable, when `key` is it.
+fn mapping_var<'m>(model: &'m Model, editions: &[Edition], key: &str) -> Option<&'m Var> {
+    var_of(model, editions, key).filter(|v| v.ty == VarType::HybridMapping)
+}
+
+fn key_item(label: String, detail: String, doc: String) -> CompletionItem {
+    CompletionItem {
+        label,
+        kind: Some(CompletionItemKind::FIELD),
+        detail: Some(detail),
+        documentation: Some(markdown(format!("```text\n{doc}\n```"))),
+        ..CompletionItem::default()
+    }
+}
+
+fn value_item(label: String, doc: Option<String>, range: lsp_types::Range) -> CompletionItem {
+    CompletionItem {
+        kind: Some(CompletionItemKind::VALUE),
+        documentation: doc.map(markdown),
+        filter_text: Some(label.clone()),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+            range,
+            label.clone(),
+        ))),
+        label,
+        ..CompletionItem::default()
+    }
+}
+
+fn markdown(value: String) -> Documentation {
+    Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_place_from_headers_dotted_keys_and_inline_tables() {
+        let text = "edition = \"B\"\n[config]\nconsul = { host = \"h\", po";
+        assert_eq!(
+            place(text, text.len()),
+            Place::Key {
+                table: "config.consul".into()
+            }
+        );
+        let text = "[persistence]\nhybrid = { user = ";
+        assert_eq!(
+            place(text, text.len()),
+            Place::Value {
+                key: "persistence.hybrid.user".into(),
+                start: text.len()
+            }
+        );
+        let text = "[config]\nconsul.sch";
+        assert_eq!(
+            place(text, text.len()),
+            Place::Key {
+                table: "config.consul".into()
+            }
+        );
+        let text = "[config]\nadapter = \"co";
+        assert!(
+            matches!(place(text, text.len()), Place::Value { key, .. } if key == "config.adapter")
+        );
+        assert_eq!(place("a = 1 # no", 10), Place::Nothing);
+    }
+}

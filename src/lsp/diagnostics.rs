@@ -1,0 +1,197 @@
+//! svcgen diagnostics as LSP diagnostics of one document.
+//!
+//! A problem in the document is reported at its own range; a problem in another layer (an
+//! `extends` base, or the base an overlay lies over) is reported on the line that brings that
+//! layer in, with the problem's real place as related information.
+
+use super::analysis::{Analysis, Layering};
+use super::position::LineIndex;
+use crate::diag::{Diagnostic, Severity};
+use crate::profile::{EXTENDS, Value, parse_text};
+use crate::source::{Origin, SourceId, Sources};
+use lsp_types::{
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
+};
+use serde_json::json;
+use std::path::Path;
+
+/// Name of the diagnostics' source, shown by editors.
+pub const SOURCE: &str = "svcgen";
+
+/// One diagnostic of the document, with the svcgen diagnostic it came from (`None` for an
+/// unreadable layer).
+pub struct Published<'a> {
+    pub lsp: lsp_types::Diagnostic,
+    pub origin: Option<&'a Diagnostic>,
+}
+
+/// Every diagnostic `svcgen validate` gives for the document, in the same order.
+pub fn convert<'a>(analysis: &'a Analysis, text: &str) -> Vec<Published<'a>> {
+    let checked = match &analysis.checked {
+        Ok(c) => c,
+        Err(message) => return vec![read_error(message)],
+    };
+    let index = LineIndex::new(text);
+    let anchors = Anchors::new(analysis, text);
+    checked
+        .diagnostics
+        .items
+        .iter()
+        .map(|d| {
+            let mut lsp = base_diagnostic(d);
+            match d.origin {
+                Some(o) if Some(o.source) == analysis.doc => lsp.range = index.range(o.span()),
+                Some(o) => {
+                    lsp.range = index.range(anchors.anchor(o.source));
+                    lsp.message = format!("{}: {}", at(&analysis.sources, o), lsp.message);
+                    lsp.related_information = related(&analysis.sources, o, &d.message);
+                }
+                None => {}
+            }
+            Published {
+                lsp,
+                origin: Some(d),
+            }
+        })
+        .collect()
+}
+
+/// The LSP diagnostic of `d`, at the start of the document until placed.
+fn base_diagnostic(d: &Diagnostic) -> lsp_types::Diagnostic {
+    let mut message = d.message.clone();
+    for help in &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    lsp_types::Diagnostic {
+        range: Range::default(),
+        severity: Some(severity(d.severity())),
+        code: Some(NumberOrString::String(d.code.id().to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        data: Some(json!({
+            "name": d.code.name(),
+            "label": d.label,
+            "help": d.help,
+        })),
+        ..lsp_types::Diagnostic::default()
+    }
+}
+
+fn severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+    }
+}
+
+/// A layer that could not be read, at the start of the document.
+fn read_error(message: &str) -> Published<'static> {
+    Published {
+        lsp: lsp_types::Diagnostic {
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String("io".to_string())),
+            source: Some(SOURCE.to_string()),
+            message: message.to_string(),
+            ..lsp_types::Diagnostic::default()
+        },
+        origin: None,
+    }
+}
+
+/// `file:line:column` of an origin, as `svcgen validate` names places.
+pub fn at(sources: &Sources, origin: Origin) -> String {
+    let pos = sources.line_col(origin.source, origin.start);
+    let name = &sources.get(origin.source).name;
+    format!("{name}:{}:{}", pos.line, pos.column)
+}
+
+/// The real place of a problem in another layer.
+fn related(
+    sources: &Sources,
+    origin: Origin,
+    message: &str,
+) -> Option<Vec<DiagnosticRelatedInformation>> {
+    let source = sources.get(origin.source);
+    let uri = super::uri::from_path(&crate::source::lexical(Path::new(&source.name)))?;
+    let range = LineIndex::new(&source.text).range(origin.span());
+    Some(vec![DiagnosticRelatedInformation {
+        location: Location::new(uri, range),
+        message: message.to_string(),
+    }])
+}
+
+/// Where in the document each other layer is brought in.
+struct Anchors {
+    /// (first source of the layer's subtree, span of the `extends` entry naming it), in load order.
+    extends: Vec<(SourceId, std::ops::Range<usize>)>,
+    /// The overlay directive, for the base an overlay lies over.
+    directive: Option<std::ops::Range<usize>>,
+}
+
+impl Anchors {
+    fn new(analysis: &Analysis, text: &str) -> Anchors {
+        let directive = match &analysis.layering {
+            Layering::Overlay { directive, .. } => Some(directive.clone()),
+            Layering::Alone => None,
+        };
+        let doc_dir = analysis
+            .doc
+            .and_then(|id| analysis.sources.get(id).dir.clone());
+        let mut extends = Vec::new();
+        if let (Some(doc), Some(dir)) = (analysis.doc, doc_dir) {
+            for (base, span) in extends_entries(text) {
+                let name = dir.join(&base).display().to_string();
+                if let Some(id) = find_source(&analysis.sources, &name, Some(doc)) {
+                    extends.push((id, span));
+                }
+            }
+        }
+        Anchors { extends, directive }
+    }
+
+    /// The span in the document that brings in the layer `source`.
+    fn anchor(&self, source: SourceId) -> std::ops::Range<usize> {
+        let by_extends = self
+            .extends
+            .iter()
+            .filter(|(first, _)| first.index() <= source.index())
+            .max_by_key(|(first, _)| first.index())
+            .map(|(_, span)| span.clone());
+        by_extends
+            .or_else(|| self.directive.clone())
+            .or_else(|| self.extends.first().map(|(_, span)| span.clone()))
+            .unwrap_or(0..0)
+    }
+}
+
+/// The bases the document's `extends` names, with the span of each name.
+pub fn extends_entries(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut scratch = Sources::new();
+    let (_, table) = parse_text(String::new(), text.to_string(), &mut scratch);
+    let Ok(table) = table else {
+        return Vec::new();
+    };
+    let Some(entry) = table.get(EXTENDS) else {
+        return Vec::new();
+    };
+    match &entry.node.value {
+        Value::String(s) => vec![(s.clone(), entry.node.origin.span())],
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| match &i.value {
+                Value::String(s) => Some((s.clone(), i.origin.span())),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The first text loaded under `name` (a path as it was given), after `after` if given.
+pub fn find_source(sources: &Sources, name: &str, after: Option<SourceId>) -> Option<SourceId> {
+    sources
+        .ids()
+        .filter(|id| after.is_none_or(|a| id.index() > a.index()))
+        .find(|id| sources.get(*id).name == name)
+}

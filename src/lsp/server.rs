@@ -1,0 +1,311 @@
+//! The server loop: initialize, then documents and requests until shutdown and exit.
+//!
+//! Diagnostics are published for every open document when one opens, and shortly after the
+//! last of a burst of changes (debounced), since a change to a base changes the profiles over
+//! it. A request that panics is answered with an error and logged to the client
+//! (`window/logMessage`); the server goes on.
+
+use super::analysis::{Analysis, analyze};
+use super::documents::Documents;
+use super::position::LineIndex;
+use crossbeam_channel::RecvTimeoutError;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    LogMessage, Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{
+    CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _,
+};
+use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
+    CompletionOptions, CompletionParams, CompletionResponse, DidChangeTextDocumentParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, GotoDefinitionParams,
+    GotoDefinitionResponse, HoverParams, HoverProviderCapability, LogMessageParams, MessageType,
+    OneOf, PublishDiagnosticsParams, ServerCapabilities, TextDocumentPositionParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+use serde_json::Value;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+/// How long after the last change diagnostics are computed: typing does not check every key.
+const DEBOUNCE: Duration = Duration::from_millis(200);
+
+/// Runs the server on stdin/stdout; returns the exit code (0 after shutdown then exit).
+pub fn run() -> u8 {
+    let (connection, io_threads) = Connection::stdio();
+    let code = match serve(&connection) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("svcgen lsp: {message}");
+            1
+        }
+    };
+    drop(connection);
+    if code == 0 {
+        // The reader stops after `exit`; joining makes sure every reply was written.
+        let _ = io_threads.join();
+    }
+    code
+}
+
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some([".", "=", "\"", "[", "{", " "].map(String::from).to_vec()),
+            ..CompletionOptions::default()
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        definition_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The open documents and when their diagnostics are due.
+struct Server<'c> {
+    connection: &'c Connection,
+    documents: Documents,
+    due: Option<Instant>,
+}
+
+fn serve(connection: &Connection) -> Result<u8, String> {
+    let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
+    connection.initialize(caps).map_err(|e| e.to_string())?;
+    let mut server = Server {
+        connection,
+        documents: Documents::default(),
+        due: None,
+    };
+    loop {
+        let received = match server.due {
+            Some(due) => connection.receiver.recv_deadline(due),
+            None => connection
+                .receiver
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        let message = match received {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => {
+                server.due = None;
+                server.guarded("publishing diagnostics", |s| {
+                    s.publish_all();
+                });
+                continue;
+            }
+            // The client went away without `exit`.
+            Err(RecvTimeoutError::Disconnected) => return Ok(1),
+        };
+        match message {
+            Message::Request(request) => {
+                if connection
+                    .handle_shutdown(&request)
+                    .map_err(|e| e.to_string())?
+                {
+                    return Ok(0);
+                }
+                let response = server.respond(&request);
+                server.send(response.into());
+            }
+            // `exit` before `shutdown`: the protocol's exit code 1.
+            Message::Notification(n) if n.method == "exit" => return Ok(1),
+            Message::Notification(n) => {
+                let method = n.method.clone();
+                server.guarded(&method, |s| s.notified(n));
+            }
+            Message::Response(_) => {}
+        }
+    }
+}
+
+impl Server<'_> {
+    fn send(&self, message: Message) {
+        // A closed channel means the client is gone; the loop ends on the next receive.
+        let _ = self.connection.sender.send(message);
+    }
+
+    /// Runs `work`, turning a panic into a log message to the client; returns whether it ran.
+    fn guarded<T>(&mut self, what: &str, work: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        match catch_unwind(AssertUnwindSafe(|| work(self))) {
+            Ok(value) => Some(value),
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown cause".to_string());
+                self.log(&format!("svcgen lsp: internal error in {what}: {why}"));
+                None
+            }
+        }
+    }
+
+    fn log(&self, message: &str) {
+        let params = LogMessageParams {
+            typ: MessageType::ERROR,
+            message: message.to_string(),
+        };
+        self.send(Notification::new(LogMessage::METHOD.to_string(), params).into());
+    }
+
+    fn respond(&mut self, request: &Request) -> Response {
+        let id = request.id.clone();
+        let method = request.method.clone();
+        match self.guarded(&method, |s| s.answer(request)) {
+            Some(Ok(result)) => Response::new_ok(id, result),
+            Some(Err((code, message))) => Response::new_err(id, code as i32, message),
+            None => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("internal error in {method}; see the log"),
+            ),
+        }
+    }
+
+    fn answer(&mut self, request: &Request) -> Result<Value, (ErrorCode, String)> {
+        let params = request.params.clone();
+        let invalid = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
+        let result = match request.method.as_str() {
+            HoverRequest::METHOD => {
+                let p: HoverParams = serde_json::from_value(params).map_err(invalid)?;
+                to_value(self.hover(&p.text_document_position_params))
+            }
+            Completion::METHOD => {
+                let p: CompletionParams = serde_json::from_value(params).map_err(invalid)?;
+                to_value(self.completion(&p.text_document_position))
+            }
+            CodeActionRequest::METHOD => {
+                let p: CodeActionParams = serde_json::from_value(params).map_err(invalid)?;
+                to_value(self.code_actions(&p))
+            }
+            GotoDefinition::METHOD => {
+                let p: GotoDefinitionParams = serde_json::from_value(params).map_err(invalid)?;
+                to_value(self.definition(&p.text_document_position_params))
+            }
+            other => {
+                return Err((
+                    ErrorCode::MethodNotFound,
+                    format!("svcgen lsp does not handle `{other}`"),
+                ));
+            }
+        };
+        Ok(result)
+    }
+
+    fn notified(&mut self, notification: Notification) {
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(p) =
+                    notification.extract::<DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                {
+                    let doc = p.text_document;
+                    self.documents.open(doc.uri, doc.text, doc.version);
+                    self.publish_all();
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(p) = notification
+                    .extract::<DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD)
+                {
+                    // Full sync: the last change holds the whole text.
+                    if let Some(change) = p.content_changes.into_iter().last() {
+                        let doc = p.text_document;
+                        self.documents.change(&doc.uri, change.text, doc.version);
+                        self.due = Some(Instant::now() + DEBOUNCE);
+                    }
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) =
+                    notification.extract::<DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                {
+                    let uri = p.text_document.uri;
+                    self.documents.close(&uri);
+                    self.publish(uri, Vec::new(), None);
+                    self.due = Some(Instant::now() + DEBOUNCE);
+                }
+            }
+            // A saved base changes what the profiles over it see.
+            DidSaveTextDocument::METHOD => self.due = Some(Instant::now() + DEBOUNCE),
+            _ => {}
+        }
+    }
+
+    /// Checks every open document and publishes its diagnostics.
+    fn publish_all(&mut self) {
+        for uri in self.documents.uris() {
+            let Some(doc) = self.documents.get(&uri) else {
+                continue;
+            };
+            let analysis = analyze(doc, uri.as_str(), &self.documents);
+            let diagnostics = super::diagnostics::convert(&analysis, &doc.text)
+                .into_iter()
+                .map(|p| p.lsp)
+                .collect();
+            let version = Some(doc.version);
+            self.publish(uri, diagnostics, version);
+        }
+    }
+
+    fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i32>) {
+        let params = PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version,
+        };
+        self.send(Notification::new(PublishDiagnostics::METHOD.to_string(), params).into());
+    }
+
+    /// The open document at a position, checked, with the position as a byte offset.
+    fn at(&self, position: &TextDocumentPositionParams) -> Option<(Analysis, &str, usize)> {
+        let uri = &position.text_document.uri;
+        let doc = self.documents.get(uri)?;
+        let offset = LineIndex::new(&doc.text).offset(position.position);
+        Some((
+            analyze(doc, uri.as_str(), &self.documents),
+            &doc.text,
+            offset,
+        ))
+    }
+
+    fn hover(&self, position: &TextDocumentPositionParams) -> Option<lsp_types::Hover> {
+        let (analysis, text, offset) = self.at(position)?;
+        let located = super::cursor::locate(text, offset)?;
+        super::hover::hover(&analysis, &located)
+    }
+
+    fn completion(&self, position: &TextDocumentPositionParams) -> Option<CompletionResponse> {
+        let (analysis, text, offset) = self.at(position)?;
+        let items = super::completion::complete(text, offset, analysis.edition);
+        Some(CompletionResponse::Array(items))
+    }
+
+    fn code_actions(&self, params: &CodeActionParams) -> Option<lsp_types::CodeActionResponse> {
+        let uri = &params.text_document.uri;
+        let doc = self.documents.get(uri)?;
+        let analysis = analyze(doc, uri.as_str(), &self.documents);
+        Some(super::actions::actions(
+            &analysis,
+            uri,
+            &doc.text,
+            params.range,
+        ))
+    }
+
+    fn definition(&self, position: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
+        let doc = self.documents.get(&position.text_document.uri)?;
+        let path = doc.path.as_ref()?;
+        let offset = LineIndex::new(&doc.text).offset(position.position);
+        super::definition::definition(path, &doc.text, offset).map(GotoDefinitionResponse::Scalar)
+    }
+}
+
+fn to_value(result: impl serde::Serialize) -> Value {
+    serde_json::to_value(result).unwrap_or(Value::Null)
+}

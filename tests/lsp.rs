@@ -1,0 +1,491 @@
+//! `svcgen lsp` driven as an editor drives it: JSON-RPC over stdio (see `support/lsp.rs`).
+
+#[path = "support/lsp.rs"]
+mod lsp;
+mod support;
+
+use lsp::{Client, file_uri, lsp_position};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use support::{repo, svcgen, toml_files};
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp file written");
+    path
+}
+
+fn position(line: u64, character: u64) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+fn at(uri: &str, line: u64, character: u64) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": position(line, character) })
+}
+
+/// The error is after non-ASCII text on its line: "né😀" is 4 characters, 5 UTF-16 units.
+const POSTGRES: &str = "edition = \"B\"\n\n[persistence]\ntype = \"sql\"\nsql = { name = \"né😀\", dialect = \"postgres\" }\n";
+
+#[test]
+fn initialize_advertises_the_features_and_shutdown_exits_cleanly() {
+    let (client, capabilities) = Client::start();
+    assert_eq!(capabilities["textDocumentSync"], json!(1), "{capabilities}");
+    assert_eq!(capabilities["hoverProvider"], json!(true));
+    assert_eq!(capabilities["definitionProvider"], json!(true));
+    assert!(capabilities["completionProvider"].is_object());
+    assert!(capabilities["codeActionProvider"].is_object());
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn diagnostics_are_published_at_utf16_positions_and_follow_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.toml");
+    let uri = file_uri(&path);
+    let (mut client, _) = Client::start();
+    client.open(&uri, POSTGRES);
+    let diagnostics = client.diagnostics(&uri, 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "E0204");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "svcgen");
+    // `"postgres"` starts after `sql = { name = "né😀", dialect = `: 33 UTF-16 units (32
+    // characters, 36 bytes).
+    assert_eq!(
+        d["range"],
+        json!({ "start": position(4, 33), "end": position(4, 43) })
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `pgsql`?"),
+        "{d}"
+    );
+
+    let fixed = POSTGRES.replace("postgres", "pgsql");
+    client.change(&uri, 2, &fixed);
+    assert_eq!(client.diagnostics(&uri, 2), Vec::<Value>::new());
+
+    client.change(&uri, 3, "edition = \"B\"\n[config]\nadapter = \"consol\"\n");
+    let diagnostics = client.diagnostics(&uri, 3);
+    assert_eq!(diagnostics[0]["code"], "E0204");
+    assert_eq!(diagnostics[0]["range"]["start"], position(2, 10));
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn the_did_you_mean_fix_applied_makes_the_diagnostic_disappear() {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let (mut client, _) = Client::start();
+    client.open(&uri, POSTGRES);
+    let diagnostics = client.diagnostics(&uri, 1);
+    let range = diagnostics[0]["range"].clone();
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": diagnostics } }),
+    );
+    let actions = actions.as_array().expect("a list of actions");
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    assert_eq!(actions[0]["diagnostics"][0]["code"], "E0204");
+    let edits = actions[0]["edit"]["changes"][&uri].as_array().unwrap();
+    let fixed = apply(POSTGRES, edits);
+    assert!(fixed.contains("dialect = \"pgsql\""), "{fixed}");
+    client.change(&uri, 2, &fixed);
+    assert_eq!(client.diagnostics(&uri, 2), Vec::<Value>::new());
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn unknown_keys_secrets_and_required_keys_have_fixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let text = "edition = \"B\"\n[config]\nadapter = \"google\"\n[google]\nsecret_manager_passphrase = \"hunter2\"\n[token_server]\nclinet_id = \"x\"\n";
+    let (mut client, _) = Client::start();
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri, 1);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    let whole = json!({ "start": position(0, 0), "end": position(7, 0) });
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": whole, "context": { "diagnostics": diagnostics } }),
+    );
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.contains(&"Change to client_id"),
+        "{titles:?} {codes:?}"
+    );
+    assert!(
+        titles.contains(&"Add `google.project_id`"),
+        "{titles:?} {codes:?}"
+    );
+    let secret = titles
+        .iter()
+        .find(|t| t.contains("{ env = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }"))
+        .unwrap_or_else(|| panic!("no secret fix in {titles:?}"));
+    assert!(!secret.contains("hunter2"));
+    let mut fixed = text.to_string();
+    for action in actions.as_array().unwrap() {
+        // Each action is computed on the original text; apply them one at a time, last first.
+        let edits = action["edit"]["changes"][&uri].as_array().unwrap();
+        assert_eq!(edits.len(), 1);
+    }
+    let mut edits: Vec<Value> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["edit"]["changes"][&uri][0].clone())
+        .collect();
+    edits.sort_by_key(|e| {
+        let s = &e["range"]["start"];
+        (s["line"].as_u64(), s["character"].as_u64())
+    });
+    fixed = apply(&fixed, &edits);
+    assert!(fixed.contains("client_id = \"x\""), "{fixed}");
+    assert!(fixed.contains("project_id = \"\""), "{fixed}");
+    client.change(&uri, 2, &fixed);
+    let left = client.diagnostics(&uri, 2);
+    let left_codes: Vec<&str> = left.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    // The placeholder marks where the project id goes; it is still reported until filled.
+    assert!(
+        left_codes.iter().all(|c| codes.contains(c)),
+        "{left_codes:?}"
+    );
+    assert!(
+        left_codes.len() < codes.len(),
+        "{left_codes:?} vs {codes:?}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn hover_says_what_explain_says_and_which_layer_sets_the_key() {
+    let layers = repo().join("examples/layers");
+    let prod = layers.join("prod.toml");
+    let text = std::fs::read_to_string(&prod).unwrap();
+    let uri = file_uri(&prod);
+    let (mut client, _) = Client::start();
+    client.open(&uri, &text);
+    client.diagnostics(&uri, 1);
+    let line = text.lines().position(|l| l.starts_with("name = ")).unwrap() as u64;
+    let hover = client.request("textDocument/hover", at(&uri, line, 1));
+    let value = hover["contents"]["value"].as_str().expect("markdown hover");
+    let explain = svcgen()
+        .args(["explain", "persistence.sql.name", "--edition", "B"])
+        .output()
+        .unwrap();
+    let explain = String::from_utf8(explain.stdout).unwrap();
+    assert!(
+        value.contains(explain.trim_end()),
+        "{value}\n---\n{explain}"
+    );
+    assert!(
+        value.contains(&format!("set at `{}:{}:8`", prod.display(), line + 1)),
+        "{value}"
+    );
+    // A key this profile sets over the base's value: both layers are named.
+    let host = text.lines().position(|l| l.starts_with("host = ")).unwrap() as u64;
+    let hover = client.request("textDocument/hover", at(&uri, host, 1));
+    let value = hover["contents"]["value"].as_str().expect("markdown hover");
+    let base = layers.join("base.toml");
+    let base_text = std::fs::read_to_string(&base).unwrap();
+    let base_line = base_text
+        .lines()
+        .position(|l| l.starts_with("sql = "))
+        .unwrap()
+        + 1;
+    assert!(
+        value.contains(&format!("set at `{}:{}:8`", prod.display(), host + 1)),
+        "{value}"
+    );
+    assert!(
+        value.contains(&format!(
+            "overrides `persistence.sql.host` set at `{}:{base_line}:",
+            base.display()
+        )),
+        "{value}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn completion_offers_the_keys_of_the_table_and_the_allowed_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let text = "edition = \"A\"\n[config]\n\n[persistence]\nhybrid = { user = \n";
+    let (mut client, _) = Client::start();
+    client.open(&uri, text);
+    let keys = client.request("textDocument/completion", at(&uri, 2, 0));
+    let key_labels = labels(&keys);
+    assert!(
+        key_labels.contains(&"adapter".to_string()),
+        "{key_labels:?}"
+    );
+    assert!(key_labels.contains(&"consul".to_string()), "{key_labels:?}");
+    assert!(
+        !key_labels.contains(&"dialect".to_string()),
+        "{key_labels:?}"
+    );
+    let adapter = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "adapter")
+        .unwrap();
+    assert!(
+        adapter["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("CN_CONFIG_ADAPTER"),
+        "{adapter}"
+    );
+    let backends = client.request("textDocument/completion", at(&uri, 4, 18));
+    let backend_labels = labels(&backends);
+    let allowed = svcgen()
+        .args(["explain", "persistence.hybrid", "--edition", "A"])
+        .output()
+        .unwrap();
+    let allowed = String::from_utf8(allowed.stdout).unwrap();
+    let allowed_line = allowed
+        .lines()
+        .find(|l| l.trim_start().starts_with("allowed:"))
+        .expect("explain lists the backends");
+    for backend in allowed_line.split(':').nth(1).unwrap().split(',') {
+        assert!(
+            backend_labels.contains(&format!("\"{}\"", backend.trim())),
+            "{backend_labels:?} vs {allowed_line}"
+        );
+    }
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+fn labels(items: &Value) -> Vec<String> {
+    items
+        .as_array()
+        .expect("a list of items")
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn an_extends_stack_reports_base_problems_on_the_extends_line_and_goes_to_the_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(
+        dir.path(),
+        "base.toml",
+        "edition = \"B\"\n[config]\nadapter = \"consul\"\ncolour = \"blue\"\n",
+    );
+    let child_text = "# the child\nextends = \"base.toml\"\n[wait]\nmax_time = 450\n";
+    let child = write(dir.path(), "child.toml", child_text);
+    let uri = file_uri(&child);
+    let (mut client, _) = Client::start();
+    client.open(&uri, child_text);
+    let diagnostics = client.diagnostics(&uri, 1);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "E0201");
+    assert_eq!(
+        d["range"],
+        json!({ "start": position(1, 10), "end": position(1, 21) })
+    );
+    let related = &d["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], file_uri(&base));
+    assert_eq!(related["location"]["range"]["start"], position(3, 0));
+    assert!(related["message"].as_str().unwrap().contains("colour"));
+
+    // The base open and fixed in the editor (unsaved): the child sees the fix.
+    let base_uri = file_uri(&base);
+    client.open(
+        &base_uri,
+        "edition = \"B\"\n[config]\nadapter = \"consul\"\n",
+    );
+    assert_eq!(client.diagnostics(&uri, 1), Vec::<Value>::new());
+
+    let definition = client.request("textDocument/definition", at(&uri, 1, 13));
+    assert_eq!(definition["uri"], base_uri);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn an_overlay_is_checked_over_the_base_its_directive_names() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "base.toml", "edition = \"B\"\n");
+    let text = "#:svcgen overlay-of = \"base.toml\"\n[config]\nadapter = \"consol\"\n";
+    let overlay = write(dir.path(), "over.toml", text);
+    let uri = file_uri(&overlay);
+    let (mut client, _) = Client::start();
+    client.open(&uri, text);
+    let diagnostics = client.diagnostics(&uri, 1);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    // No missing `edition` (E0201): the base gives it; the overlay's own mistake is found.
+    assert_eq!(codes, ["E0204"], "{diagnostics:?}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn a_broken_request_is_an_error_reply_not_a_crash() {
+    let (mut client, _) = Client::start();
+    let reply = client.request_raw("textDocument/hover", json!({ "nonsense": true }));
+    assert!(reply["error"].is_object(), "{reply}");
+    let reply = client.request_raw("svcgen/unknown", json!({}));
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+    // A hover on a document that is not open: no answer, no crash.
+    let hover = client.request("textDocument/hover", at("file:///nowhere/x.toml", 0, 0));
+    assert_eq!(hover, Value::Null);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+/// Applies LSP text edits (sorted, not overlapping) to a text.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let mut out = text.to_string();
+    for edit in edits.iter().rev() {
+        let start = offset(&out, &edit["range"]["start"]);
+        let end = offset(&out, &edit["range"]["end"]);
+        out.replace_range(start..end, edit["newText"].as_str().unwrap());
+    }
+    out
+}
+
+fn offset(text: &str, position: &Value) -> usize {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let character = position["character"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = 0;
+    for (i, c) in text[start..].char_indices() {
+        if units >= character || c == '\n' {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
+
+/// Every example profile (layers included) and every invalid fixture, each opened in the
+/// server: its diagnostics are `svcgen validate --format json`'s, same order, code, severity,
+/// message and help, at the same positions (a base's problem at its place in the base).
+#[test]
+fn the_server_says_what_validate_says_for_every_example_and_fixture() {
+    let mut files = toml_files(&repo().join("examples"));
+    files.extend(toml_files(&repo().join("examples/layers")));
+    files.extend(toml_files(&repo().join("tests/invalid")));
+    assert!(files.len() > 80, "{} files", files.len());
+    let (mut client, _) = Client::start();
+    let mut compared = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let uri = file_uri(file);
+        client.open(&uri, &text);
+        let got = client.diagnostics(&uri, 1);
+        let expected = validate_json(file, &text);
+        assert_eq!(
+            got.len(),
+            expected.len(),
+            "{}:\n{got:#?}\n{expected:#?}",
+            file.display()
+        );
+        for (g, e) in got.iter().zip(&expected) {
+            same_diagnostic(file, &text, g, e);
+            compared += 1;
+        }
+        client.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+    }
+    assert!(compared > 80, "only {compared} diagnostics compared");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+/// `svcgen validate --format json` of a file, over the base its overlay directive names.
+fn validate_json(file: &Path, text: &str) -> Vec<Value> {
+    let mut command = svcgen();
+    command.arg("validate").arg("--format").arg("json");
+    let directive = text
+        .lines()
+        .find_map(|l| l.strip_prefix("#:svcgen overlay-of = \""));
+    match directive {
+        Some(rest) => {
+            let base = &rest[..rest.find('"').unwrap()];
+            command
+                .arg(file.parent().unwrap().join(base))
+                .arg("-f")
+                .arg(file);
+        }
+        None => {
+            command.arg(file);
+        }
+    }
+    let output = command.output().unwrap();
+    serde_json::from_slice::<Vec<Value>>(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: validate JSON: {e}: {}",
+            file.display(),
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+fn same_diagnostic(file: &Path, text: &str, got: &Value, expected: &Value) {
+    let context = format!("{}:\n{got:#}\n{expected:#}", file.display());
+    assert_eq!(got["code"], expected["code"], "{context}");
+    let severity = if expected["severity"] == "error" {
+        1
+    } else {
+        2
+    };
+    assert_eq!(got["severity"], severity, "{context}");
+    let mut message = expected["message"].as_str().unwrap().to_string();
+    if let Some(help) = expected["help"].as_str() {
+        for line in help.split('\n') {
+            message.push_str(&format!("\nhelp: {line}"));
+        }
+    }
+    let got_message = got["message"].as_str().unwrap();
+    let line = expected["line"].as_u64();
+    let in_file = expected["file"].as_str().map(PathBuf::from);
+    match (line, in_file) {
+        (None, _) => {
+            assert_eq!(got_message, message, "{context}");
+            assert_eq!(got["range"]["start"], position(0, 0), "{context}");
+        }
+        (Some(line), Some(in_file)) if in_file == file => {
+            assert_eq!(got_message, message, "{context}");
+            let start = lsp_position(text, line, expected["column"].as_u64().unwrap());
+            let end = lsp_position(
+                text,
+                expected["end_line"].as_u64().unwrap(),
+                expected["end_column"].as_u64().unwrap(),
+            );
+            assert_eq!(
+                got["range"],
+                json!({ "start": start, "end": end }),
+                "{context}"
+            );
+        }
+        (Some(line), Some(in_file)) => {
+            // Reported on the line naming the layer, with its real place as related information.
+            assert!(got_message.ends_with(&message), "{context}");
+            let related = &got["relatedInformation"][0];
+            let base_text = std::fs::read_to_string(&in_file).unwrap();
+            let start = lsp_position(&base_text, line, expected["column"].as_u64().unwrap());
+            assert_eq!(related["location"]["range"]["start"], start, "{context}");
+            assert_eq!(related["message"], expected["message"], "{context}");
+        }
+        (Some(_), None) => panic!("a position without a file: {context}"),
+    }
+}
