@@ -489,3 +489,39 @@ fn same_diagnostic(file: &Path, text: &str, got: &Value, expected: &Value) {
         (Some(_), None) => panic!("a position without a file: {context}"),
     }
 }
+
+#[test]
+fn completion_offers_deployment_settings_and_editions() {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let text = "edition = \n[deploy]\n\n";
+    let (mut client, _) = Client::start();
+    client.open(&uri, text);
+    let editions = labels(&client.request("textDocument/completion", at(&uri, 0, 10)));
+    assert_eq!(editions, ["\"A\"", "\"B\""]);
+    let deploy = labels(&client.request("textDocument/completion", at(&uri, 2, 0)));
+    assert!(deploy.contains(&"name".to_string()), "{deploy:?}");
+    assert!(deploy.contains(&"image".to_string()), "{deploy:?}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn a_burst_of_changes_is_checked_once_at_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let (mut client, _) = Client::start();
+    client.open(&uri, POSTGRES);
+    client.diagnostics(&uri, 1);
+    client.change(&uri, 2, "edition = \"B\"\nnope = 1\n");
+    client.change(&uri, 3, "edition = \"B\"\nnope = 2\n");
+    client.change(&uri, 4, "edition = \"B\"\n");
+    assert_eq!(client.diagnostics(&uri, 4), Vec::<Value>::new());
+    // Nothing was published for the texts typed over before the pause.
+    let earlier = client.request("shutdown", Value::Null);
+    assert_eq!(earlier, Value::Null);
+    assert!(
+        !client.received_any("textDocument/publishDiagnostics", |p| p["version"] == 2
+            || p["version"] == 3),
+        "diagnostics of a superseded text were published"
+    );
+}

@@ -5,7 +5,7 @@
 use super::position::LineIndex;
 use crate::explain::describe;
 use crate::model::{Edition, Model, Var, VarType};
-use crate::resolve::{RESERVED_KEYS, children};
+use crate::resolve::{RESERVED_KEYS, children, next_segments};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
     MarkupKind, TextEdit,
@@ -68,16 +68,14 @@ fn place(text: &str, offset: usize) -> Place {
                 value_start = Some(line_start + i + 1 + (rest.len() - rest.trim_start().len()));
             }
             (None, '{') => value_start = None,
-            (None, ',') => {
+            // The end of a value, and at `}` the end of the inline table it was in.
+            (None, ',' | '}') => {
                 if value_start.take().is_some() {
                     stack.pop();
                 }
-            }
-            (None, '}') => {
-                if value_start.take().is_some() {
+                if c == '}' {
                     stack.pop();
                 }
-                stack.pop();
             }
             (None, c) if value_start.is_none() => token.push(c),
             _ => {}
@@ -149,6 +147,10 @@ fn keys(model: &Model, editions: &[Edition], table: &str) -> Vec<CompletionItem>
             .map(|k| key_item(k.clone(), "data category".into(), describe(mapping)))
             .collect();
     }
+    let below = format!("{table}.");
+    if !table.is_empty() && model.settings.iter().any(|s| s.key.starts_with(&below)) {
+        return deploy_keys(model, table);
+    }
     let mut names: Vec<String> = Vec::new();
     for &edition in editions {
         for name in children(model, edition, table) {
@@ -175,6 +177,20 @@ fn keys(model: &Model, editions: &[Edition], table: &str) -> Vec<CompletionItem>
                     "table".to_string(),
                     crate::schema::table_description(model, &full).unwrap_or_default(),
                 ),
+            }
+        })
+        .collect()
+}
+
+/// The deployment settings below `table` (`[deploy]`, `[deploy.image]`).
+fn deploy_keys(model: &Model, table: &str) -> Vec<CompletionItem> {
+    next_segments(model.settings.iter().map(|s| s.key.as_str()), table)
+        .into_iter()
+        .map(|name| {
+            let full = format!("{table}.{name}");
+            match model.setting(&full) {
+                Some(s) => key_item(name, s.ty.name().to_string(), s.meaning.clone()),
+                None => key_item(name, "table".to_string(), String::new()),
             }
         })
         .collect()

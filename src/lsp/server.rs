@@ -266,6 +266,10 @@ impl Server<'_> {
     fn at(&self, position: &TextDocumentPositionParams) -> Option<(Analysis, &str, usize)> {
         let uri = &position.text_document.uri;
         let doc = self.documents.get(uri)?;
+        // A text too large to check is not parsed for each request either.
+        if doc.text.len() as u64 > crate::profile::MAX_PROFILE_BYTES {
+            return None;
+        }
         let offset = LineIndex::new(&doc.text).offset(position.position);
         Some((
             analyze(doc, uri.as_str(), &self.documents),
@@ -308,4 +312,38 @@ impl Server<'_> {
 
 fn to_value(result: impl serde::Serialize) -> Value {
     serde_json::to_value(result).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_a_handler_becomes_a_log_message_and_an_error_reply() {
+        let (server_side, client_side) = Connection::memory();
+        let mut server = Server {
+            connection: &server_side,
+            documents: Documents::default(),
+            due: None,
+        };
+        let ran = server.guarded("test work", |_| -> () { panic!("boom") });
+        assert_eq!(ran, None);
+        let Ok(Message::Notification(log)) = client_side.receiver.try_recv() else {
+            panic!("no log message");
+        };
+        assert_eq!(log.method, LogMessage::METHOD);
+        let params: LogMessageParams = serde_json::from_value(log.params).unwrap();
+        assert!(
+            params.message.contains("test work: boom"),
+            "{}",
+            params.message
+        );
+        // The server still answers afterwards.
+        let request = Request::new(7.into(), "svcgen/unknown".into(), Value::Null);
+        let response = server.respond(&request);
+        assert_eq!(
+            response.response_result.err().map(|e| e.code),
+            Some(ErrorCode::MethodNotFound as i32)
+        );
+    }
 }

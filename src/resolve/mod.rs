@@ -16,7 +16,7 @@ mod walk;
 pub use convert::is_env_name;
 pub use extras::Extra;
 pub use typed::{SecretSource, Typed};
-pub use walk::children;
+pub use walk::{children, next_segments};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Edition, Model, Var};

@@ -123,14 +123,19 @@ fn prefixes(key: &str) -> Vec<String> {
 
 /// The next key segments below `prefix` for this edition, in model order.
 pub fn children(model: &Model, edition: Edition, prefix: &str) -> Vec<String> {
+    next_segments(model.vars_of(edition).map(|v| v.key.as_str()), prefix)
+}
+
+/// The next segments below `prefix` of dotted keys, in order, each once.
+pub fn next_segments<'a>(keys: impl Iterator<Item = &'a str>, prefix: &str) -> Vec<String> {
     let start = if prefix.is_empty() {
         String::new()
     } else {
         format!("{prefix}.")
     };
     let mut out: Vec<String> = Vec::new();
-    for var in model.vars_of(edition) {
-        if let Some(rest) = var.key.strip_prefix(&start) {
+    for key in keys {
+        if let Some(rest) = key.strip_prefix(&start) {
             let next = rest.split('.').next().unwrap_or(rest).to_string();
             if !out.contains(&next) {
                 out.push(next);

@@ -121,6 +121,13 @@ impl Client {
         }
     }
 
+    /// Whether a notification `method` satisfying `accept` was received and not yet taken.
+    pub fn received_any(&self, method: &str, accept: impl Fn(&Value) -> bool) -> bool {
+        self.queued
+            .iter()
+            .any(|m| m["method"] == method && accept(&m["params"]))
+    }
+
     /// The diagnostics published for `uri` at document version `version`.
     pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let params = self.notification("textDocument/publishDiagnostics", |p| {
