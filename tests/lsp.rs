@@ -9,6 +9,31 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use support::{repo, svcgen, toml_files};
 
+/// A server with `text` open as `p.toml` of a fresh folder (kept while the guard lives).
+fn open_scratch(text: &str) -> (tempfile::TempDir, Client, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let uri = file_uri(&dir.path().join("p.toml"));
+    let (mut client, _) = Client::start();
+    client.open(&uri, text);
+    (dir, client, uri)
+}
+
+/// The code actions for `range`, given the diagnostics the client holds.
+fn code_actions(client: &mut Client, uri: &str, range: Value, diagnostics: &[Value]) -> Vec<Value> {
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": diagnostics } }),
+    );
+    actions.as_array().expect("a list of actions").clone()
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp file written");
@@ -77,17 +102,10 @@ fn diagnostics_are_published_at_utf16_positions_and_follow_changes() {
 
 #[test]
 fn the_did_you_mean_fix_applied_makes_the_diagnostic_disappear() {
-    let dir = tempfile::tempdir().unwrap();
-    let uri = file_uri(&dir.path().join("p.toml"));
-    let (mut client, _) = Client::start();
-    client.open(&uri, POSTGRES);
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
     let diagnostics = client.diagnostics(&uri, 1);
     let range = diagnostics[0]["range"].clone();
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": diagnostics } }),
-    );
-    let actions = actions.as_array().expect("a list of actions");
+    let actions = code_actions(&mut client, &uri, range, &diagnostics);
     assert_eq!(actions.len(), 1, "{actions:?}");
     assert_eq!(actions[0]["kind"], "quickfix");
     assert_eq!(actions[0]["diagnostics"][0]["code"], "E0204");
@@ -101,71 +119,60 @@ fn the_did_you_mean_fix_applied_makes_the_diagnostic_disappear() {
 
 #[test]
 fn unknown_keys_secrets_and_required_keys_have_fixes() {
-    let dir = tempfile::tempdir().unwrap();
-    let uri = file_uri(&dir.path().join("p.toml"));
     let text = "edition = \"B\"\n[config]\nadapter = \"google\"\n[google]\nsecret_manager_passphrase = \"hunter2\"\n[token_server]\nclinet_id = \"x\"\n";
-    let (mut client, _) = Client::start();
-    client.open(&uri, text);
+    let (_dir, mut client, uri) = open_scratch(text);
     let diagnostics = client.diagnostics(&uri, 1);
-    let codes: Vec<&str> = diagnostics
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let before = codes(&diagnostics);
     let whole = json!({ "start": position(0, 0), "end": position(7, 0) });
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({ "textDocument": { "uri": uri }, "range": whole, "context": { "diagnostics": diagnostics } }),
-    );
+    let actions = code_actions(&mut client, &uri, whole, &diagnostics);
     let titles: Vec<&str> = actions
-        .as_array()
-        .unwrap()
         .iter()
         .map(|a| a["title"].as_str().unwrap())
         .collect();
     assert!(
         titles.contains(&"Change to client_id"),
-        "{titles:?} {codes:?}"
+        "{titles:?} {before:?}"
     );
     assert!(
         titles.contains(&"Add `google.project_id`"),
-        "{titles:?} {codes:?}"
+        "{titles:?} {before:?}"
     );
     let secret = titles
         .iter()
         .find(|t| t.contains("{ env = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }"))
         .unwrap_or_else(|| panic!("no secret fix in {titles:?}"));
     assert!(!secret.contains("hunter2"));
-    let mut fixed = text.to_string();
-    for action in actions.as_array().unwrap() {
-        // Each action is computed on the original text; apply them one at a time, last first.
-        let edits = action["edit"]["changes"][&uri].as_array().unwrap();
-        assert_eq!(edits.len(), 1);
-    }
+    // Each action is one edit computed on this text; they do not overlap, so apply them all.
     let mut edits: Vec<Value> = actions
-        .as_array()
-        .unwrap()
         .iter()
-        .map(|a| a["edit"]["changes"][&uri][0].clone())
+        .map(|a| {
+            let edits = a["edit"]["changes"][&uri].as_array().unwrap();
+            assert_eq!(edits.len(), 1, "{a}");
+            edits[0].clone()
+        })
         .collect();
     edits.sort_by_key(|e| {
         let s = &e["range"]["start"];
         (s["line"].as_u64(), s["character"].as_u64())
     });
-    fixed = apply(&fixed, &edits);
+    let fixed = apply(text, &edits);
     assert!(fixed.contains("client_id = \"x\""), "{fixed}");
+    assert!(
+        fixed.contains(
+            "secret_manager_passphrase = { env = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }"
+        ),
+        "{fixed}"
+    );
     assert!(fixed.contains("project_id = \"\""), "{fixed}");
     client.change(&uri, 2, &fixed);
-    let left = client.diagnostics(&uri, 2);
-    let left_codes: Vec<&str> = left.iter().map(|d| d["code"].as_str().unwrap()).collect();
-    // The placeholder marks where the project id goes; it is still reported until filled.
+    let after = codes(&client.diagnostics(&uri, 2));
+    // The unknown key and the clear-text secret are gone; the placeholder marks where the
+    // project id goes and is reported until it is filled in.
     assert!(
-        left_codes.iter().all(|c| codes.contains(c)),
-        "{left_codes:?}"
+        after.iter().all(|c| before.contains(c)),
+        "{after:?} vs {before:?}"
     );
-    assert!(
-        left_codes.len() < codes.len(),
-        "{left_codes:?} vs {codes:?}"
-    );
+    assert!(after.len() < before.len(), "{after:?} vs {before:?}");
     assert_eq!(client.shutdown(), Some(0));
 }
 
@@ -221,11 +228,8 @@ fn hover_says_what_explain_says_and_which_layer_sets_the_key() {
 
 #[test]
 fn completion_offers_the_keys_of_the_table_and_the_allowed_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let uri = file_uri(&dir.path().join("p.toml"));
     let text = "edition = \"A\"\n[config]\n\n[persistence]\nhybrid = { user = \n";
-    let (mut client, _) = Client::start();
-    client.open(&uri, text);
+    let (_dir, mut client, uri) = open_scratch(text);
     let keys = client.request("textDocument/completion", at(&uri, 2, 0));
     let key_labels = labels(&keys);
     assert!(
@@ -492,11 +496,8 @@ fn same_diagnostic(file: &Path, text: &str, got: &Value, expected: &Value) {
 
 #[test]
 fn completion_offers_deployment_settings_and_editions() {
-    let dir = tempfile::tempdir().unwrap();
-    let uri = file_uri(&dir.path().join("p.toml"));
     let text = "edition = \n[deploy]\n\n";
-    let (mut client, _) = Client::start();
-    client.open(&uri, text);
+    let (_dir, mut client, uri) = open_scratch(text);
     let editions = labels(&client.request("textDocument/completion", at(&uri, 0, 10)));
     assert_eq!(editions, ["\"A\"", "\"B\""]);
     let deploy = labels(&client.request("textDocument/completion", at(&uri, 2, 0)));
@@ -507,10 +508,7 @@ fn completion_offers_deployment_settings_and_editions() {
 
 #[test]
 fn a_burst_of_changes_is_checked_once_at_its_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let uri = file_uri(&dir.path().join("p.toml"));
-    let (mut client, _) = Client::start();
-    client.open(&uri, POSTGRES);
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
     client.diagnostics(&uri, 1);
     client.change(&uri, 2, "edition = \"B\"\nnope = 1\n");
     client.change(&uri, 3, "edition = \"B\"\nnope = 2\n");

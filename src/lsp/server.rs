@@ -304,6 +304,9 @@ impl Server<'_> {
 
     fn definition(&self, position: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
         let doc = self.documents.get(&position.text_document.uri)?;
+        if doc.text.len() as u64 > crate::profile::MAX_PROFILE_BYTES {
+            return None;
+        }
         let path = doc.path.as_ref()?;
         let offset = LineIndex::new(&doc.text).offset(position.position);
         super::definition::definition(path, &doc.text, offset).map(GotoDefinitionResponse::Scalar)
