@@ -354,6 +354,27 @@ fn a_broken_request_is_an_error_reply_not_a_crash() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
+#[test]
+fn a_malformed_message_is_logged_and_the_server_goes_on() {
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
+    client.diagnostics(&uri, 1);
+    client.send_body("{\"jsonrpc\": \"2.0\", \"method\":");
+    let log = client.notification("window/logMessage", |_| true);
+    assert!(
+        log["message"].as_str().unwrap().contains("not JSON-RPC"),
+        "{log}"
+    );
+    assert_eq!(log["type"], 1);
+    let hover = client.request("textDocument/hover", at(&uri, 4, 26));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("CN_SQL_DB_DIALECT")
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
 /// Applies LSP text edits (sorted, not overlapping) to a text.
 fn apply(text: &str, edits: &[Value]) -> String {
     let mut out = text.to_string();

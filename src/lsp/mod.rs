@@ -17,6 +17,7 @@ mod hover;
 mod overlay;
 mod position;
 mod server;
+mod transport;
 mod uri;
 
 pub use server::run;

@@ -34,7 +34,13 @@ const DEBOUNCE: Duration = Duration::from_millis(200);
 
 /// Runs the server on stdin/stdout; returns the exit code (0 after shutdown then exit).
 pub fn run() -> u8 {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, writer) = match super::transport::stdio() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("svcgen lsp: cannot start: {e}");
+            return 1;
+        }
+    };
     let code = match serve(&connection) {
         Ok(code) => code,
         Err(message) => {
@@ -42,11 +48,9 @@ pub fn run() -> u8 {
             1
         }
     };
+    // Dropping the connection ends the writer once every reply is written.
     drop(connection);
-    if code == 0 {
-        // The reader stops after `exit`; joining makes sure every reply was written.
-        let _ = io_threads.join();
-    }
+    writer.join();
     code
 }
 
@@ -76,7 +80,9 @@ struct Server<'c> {
 
 fn serve(connection: &Connection) -> Result<u8, String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    connection.initialize(caps).map_err(|e| e.to_string())?;
+    connection
+        .initialize(caps)
+        .map_err(|e| format!("no initialize from the client: {e}"))?;
     let mut server = Server {
         connection,
         documents: Documents::default(),
@@ -115,6 +121,12 @@ fn serve(connection: &Connection) -> Result<u8, String> {
             }
             // `exit` before `shutdown`: the protocol's exit code 1.
             Message::Notification(n) if n.method == "exit" => return Ok(1),
+            Message::Notification(n) if n.method == super::transport::SKIPPED => {
+                server.log(&format!(
+                    "svcgen lsp: {}",
+                    n.params.as_str().unwrap_or_default()
+                ));
+            }
             Message::Notification(n) => {
                 let method = n.method.clone();
                 server.guarded(&method, |s| s.notified(n));

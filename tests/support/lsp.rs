@@ -59,7 +59,11 @@ impl Client {
     }
 
     pub fn send(&mut self, message: &Value) {
-        let body = serde_json::to_string(message).expect("JSON");
+        self.send_body(&serde_json::to_string(message).expect("JSON"));
+    }
+
+    /// Sends one frame with any body, JSON-RPC or not.
+    pub fn send_body(&mut self, body: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open until exit");
         write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("server reads");
         stdin.flush().expect("server reads");
