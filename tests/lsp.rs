@@ -177,6 +177,37 @@ fn unknown_keys_secrets_and_required_keys_have_fixes() {
 }
 
 #[test]
+fn missing_data_categories_are_added_to_the_mapping_where_it_is_written() {
+    let fixture = repo().join("tests/invalid/hybrid-missing-two-keys.toml");
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let (_dir, mut client, uri) = open_scratch(&text);
+    let diagnostics = client.diagnostics(&uri, 1);
+    assert_eq!(codes(&diagnostics), ["E0208", "E0208"]);
+    let range = diagnostics[0]["range"].clone();
+    let actions = code_actions(&mut client, &uri, range, &diagnostics);
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Add `persistence.hybrid.token`",
+            "Add `persistence.hybrid.session`"
+        ]
+    );
+    let fixed = apply(
+        &text,
+        actions[0]["edit"]["changes"][&uri].as_array().unwrap(),
+    );
+    assert!(
+        fixed.ends_with("cache = \"sql\", token = \"\" }\n"),
+        "{fixed}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
 fn hover_says_what_explain_says_and_which_layer_sets_the_key() {
     let layers = repo().join("examples/layers");
     let prod = layers.join("prod.toml");

@@ -108,10 +108,16 @@ fn add_key_edit(
     edition: Option<Edition>,
 ) -> Option<(String, WorkspaceEdit)> {
     let model = Model::get();
-    let var = edition
-        .and_then(|e| model.var_by_key(key, e))
-        .or_else(|| model.entries_by_key(key).next())?;
-    let new = with_key(text, key, placeholder(var))?;
+    let value = match var_of(model, edition, key) {
+        Some(var) => placeholder(var),
+        // A data category of the hybrid mapping: its backend is for the user to choose.
+        None => {
+            let (parent, _) = key.rsplit_once('.')?;
+            var_of(model, edition, parent).filter(|v| v.ty == VarType::HybridMapping)?;
+            Value::from("")
+        }
+    };
+    let new = with_key(text, key, value)?;
     let (span, replacement) = minimal_edit(text, &new);
     let range = LineIndex::new(text).range(span);
     let title = format!("Add `{key}`");
@@ -119,6 +125,13 @@ fn add_key_edit(
         title,
         edit(uri.clone(), vec![TextEdit::new(range, replacement)]),
     ))
+}
+
+/// The variable of a key, in the profile's edition when known.
+fn var_of<'m>(model: &'m Model, edition: Option<Edition>, key: &'m str) -> Option<&'m Var> {
+    edition
+        .and_then(|e| model.var_by_key(key, e))
+        .or_else(|| model.entries_by_key(key).next())
 }
 
 /// A value of the variable's type for the user to fill in. Strings stay empty, which the
@@ -171,6 +184,10 @@ fn with_key(text: &str, key: &str, value: Value) -> Option<String> {
         return None;
     }
     table.insert(leaf, Item::Value(value));
+    if inline {
+        // An inline table keeps the spacing of its old last value; lay it out afresh.
+        table.fmt();
+    }
     Some(doc.to_string())
 }
 
@@ -225,6 +242,16 @@ mod tests {
             "{new}"
         );
         assert!(!new.contains("[persistence]\n"), "{new}");
+    }
+
+    #[test]
+    fn a_missing_category_is_added_inside_the_inline_mapping() {
+        let text = "[persistence]\ntype = \"hybrid\"\nhybrid = { default = \"sql\" }\n";
+        let new = with_key(text, "persistence.hybrid.user", Value::from("")).unwrap();
+        assert!(
+            new.contains("hybrid = { default = \"sql\", user = \"\" }"),
+            "{new}"
+        );
     }
 
     #[test]

@@ -340,7 +340,10 @@ fn hybrid_mapping(
                 .help(format!(
                     "add `{category} = \"<backend>\"`; backends: {}",
                     allowed.join(", ")
-                )),
+                ))
+                .fix(crate::diag::Fix::AddKey {
+                    key: format!("{}.{category}", var.key),
+                }),
             );
             ok = false;
             continue;

@@ -365,6 +365,9 @@ fn hybrid_required(
         .at(mixed)
         .label(format!("no `{}` given", rule.mapping))
         .help(format!("add {} = {{ {example} }}", rule.mapping))
+        .fix(crate::diag::Fix::AddKey {
+            key: rule.mapping.clone(),
+        })
         .help(format!(
             "backends: {}",
             mapping.allowed.as_deref().unwrap_or_default().join(", ")
