@@ -90,7 +90,7 @@ pub enum Command {
         after_help = "Examples:\n  svcgen completions bash > /etc/bash_completion.d/svcgen\n  svcgen completions zsh > \"${fpath[1]}/_svcgen\"\n  svcgen completions fish > ~/.config/fish/completions/svcgen.fish"
     )]
     Completions(generate::CompletionsArgs),
-    /// Run the language server on stdin/stdout, for editors (see README, "Editors")
+    /// Run the language server on stdin/stdout, for editors (README: "Language server")
     #[command(
         after_help = "Examples:\n  svcgen lsp    # started by the editor, not by hand\n\nDiagnostics are those of `svcgen validate`, with hover, completion, quick fixes and\ngo to definition on `extends`. An overlay says its base with a comment line\n#:svcgen overlay-of = \"prod.toml\"."
     )]
