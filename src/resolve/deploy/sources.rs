@@ -338,7 +338,7 @@ fn read_source(
             .help("ConfigMaps are not meant for secrets: use secret = \"...\" instead"),
         );
     }
-    if let Some((path, origin)) = &host {
+    let host_path = host.as_ref().map(|(path, origin)| {
         let full = match sources.dir_of(*origin) {
             Some(dir) if Path::new(path).is_relative() => dir.join(path),
             _ => Path::new(path).to_path_buf(),
@@ -348,15 +348,18 @@ fn read_source(
                 Diagnostic::new(Code::HostPathMissing, format!("the host path \"{path}\" does not exist"))
                     .at(*origin)
                     .label("not found")
-                    .help("relative paths are checked from the profile's folder; compose reads them from the compose file's folder"),
+                    .help("relative paths are checked from the profile's folder; svcgen writes them relative to the output's folder"),
             );
         }
-    }
+        std::path::absolute(&full).unwrap_or(full)
+    });
     let file_name = container_path
         .rsplit('/')
         .next()
         .unwrap_or_default()
         .to_string();
+    let k8s_origin = secret.as_ref().or(configmap.as_ref()).map(|(_, o)| *o);
+    let derived_key = data_key.is_none() && k8s_origin.is_some();
     let k8s = match (secret, configmap) {
         (Some((name, _)), _) => Some(K8sRef {
             kind: K8sKind::Secret,
@@ -370,12 +373,31 @@ fn read_source(
         }),
         (None, None) => None,
     };
+    if let (true, Some(k8s), Some(origin)) = (derived_key, &k8s, k8s_origin)
+        && let Err(problem) = formats::k8s_data_key(&k8s.key)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::DerivedName,
+                format!(
+                    "the key \"{}\" derived from the container path \"{container_path}\" of `{key}`: {}",
+                    k8s.key, problem.message
+                ),
+            )
+            .at(origin)
+            .label("no valid key can be derived")
+            .help("give the key explicitly: key = \"name.ext\" (letters, digits, `-`, `_`, `.`)"),
+        );
+        return None;
+    }
     Some(FileSource {
         env,
         key: key.to_string(),
         kind,
         container_path,
         host: host.map(|h| h.0),
+        host_path,
         k8s,
+        origin: source.key_origin,
     })
 }
