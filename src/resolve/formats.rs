@@ -334,6 +334,25 @@ pub fn k8s_label(value: &str) -> Result<(), Problem> {
     }
 }
 
+/// A Kubernetes label value: at most 63 letters, digits, `-`, `_`, `.`, starting and ending with
+/// a letter or digit (or empty).
+pub fn k8s_label_value(value: &str) -> Result<(), Problem> {
+    let ok = value.is_empty()
+        || (value.len() <= 63
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && value.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && value.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Kubernetes label value: at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit",
+        ))
+    }
+}
+
 /// A Kubernetes Secret or ConfigMap name (DNS-1123 subdomain).
 pub fn k8s_subdomain(value: &str) -> Result<(), Problem> {
     let ok = !value.is_empty()
