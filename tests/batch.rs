@@ -42,7 +42,14 @@ fn several_profiles_render_into_one_folder_each() {
     for stem in &expected {
         assert_eq!(
             entries(&out.join(stem)),
-            [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"]
+            [
+                ".env",
+                "DEPLOY.md",
+                "docker-compose.yml",
+                "k8s-env.yaml",
+                "k8s.yaml",
+                "kustomization.yaml"
+            ]
         );
     }
     let single = dir.path().join("single");

@@ -27,7 +27,7 @@ pub struct RenderArgs {
     /// Write to this file (atomically) instead of stdout
     #[arg(short, long, conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
-    /// Write every deployable target into this folder (.env, docker-compose.yml, k8s-env.yaml, k8s.yaml)
+    /// Write every deployable target into this folder: .env, docker-compose.yml, k8s-env.yaml and a kustomize base (k8s.yaml, kustomization.yaml, DEPLOY.md)
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering

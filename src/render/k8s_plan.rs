@@ -327,7 +327,7 @@ mod tests {
             host: None,
             host_path: None,
             k8s: None,
-            origin: crate::source::Origin::default(),
+            origin: crate::source::Origin::new(crate::source::Sources::new().add("p", "x"), 0..1),
         };
         let name = volume_name(3, &file);
         assert_eq!(name, "deploy-plugins-user-mgmt-3");
