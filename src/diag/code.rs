@@ -104,12 +104,10 @@ pub enum Code {
     Generator,
     /// A KRM `ResourceList` (stdin of `svcgen krm`) that is not what a KRM function reads.
     KrmInput,
-    /// A generator file outside the kustomize base: `kubectl kustomize` needs `--load-restrictor LoadRestrictionsNone`.
-    OutsideBase,
 }
 
 impl Code {
-    pub const ALL: [Code; 50] = [
+    pub const ALL: [Code; 49] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -159,7 +157,6 @@ impl Code {
         Code::K8sLimit,
         Code::Generator,
         Code::KrmInput,
-        Code::OutsideBase,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -214,7 +211,6 @@ impl Code {
             Code::K8sLimit => "E0242",
             Code::Generator => "E0243",
             Code::KrmInput => "E0244",
-            Code::OutsideBase => "W0331",
         }
     }
 
@@ -270,7 +266,6 @@ impl Code {
             Code::K8sLimit => "k8s-limit",
             Code::Generator => "generator",
             Code::KrmInput => "krm-input",
-            Code::OutsideBase => "outside-base",
         }
     }
 
