@@ -355,3 +355,69 @@ fn kustomize_base_files_pass_yamllint() {
         assert!(structural.is_empty(), "{}: {report}", example.display());
     }
 }
+
+#[test]
+fn a_read_only_root_file_system_gets_a_writable_tmp_and_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let set = "deploy.security.read_only_root_filesystem=true";
+    render_into(&repo().join("examples/b-hybrid.toml"), &out, &["--set", set]);
+    let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
+    let objects = objects(&manifests);
+    let pod = &deployment(&objects)["spec"]["template"]["spec"];
+    assert_eq!(pod["containers"][0]["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(pod["containers"][0]["volumeMounts"][0]["mountPath"], "/tmp");
+    assert!(pod["volumes"][0]["emptyDir"].is_object());
+    let Some(validator) = tool("kubernetes-validate") else { return };
+    let mut command = Command::new(validator);
+    command.arg("--strict").arg(out.join("k8s.yaml"));
+    run_ok(command, "kubernetes-validate");
+}
+
+#[test]
+fn objects_without_a_host_file_are_named_for_the_operator() {
+    for example in examples() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        render_into(&example, &out, &[]);
+        let objects = objects(&std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
+        let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
+        let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
+        let pod = &deployment(&objects)["spec"]["template"]["spec"];
+        for volume in pod["volumes"].as_array().into_iter().flatten() {
+            let name = volume["secret"]["secretName"]
+                .as_str()
+                .or(volume["configMap"]["name"].as_str());
+            let Some(name) = name else { continue };
+            let generated = kustomization.contains(&format!("name: \"{name}\""));
+            let named = notes.contains(&format!("`{name}`")) && kustomization.contains(name);
+            assert!(
+                generated || named,
+                "{}: {name} is neither generated nor named for the operator",
+                example.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_source_without_host_file_is_an_object_to_create() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("p.toml");
+    std::fs::write(
+        &profile,
+        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
+         [deploy.files]\n\"token_server.cert_file\" = { configmap = \"auth-certs\", key = \"tls.crt\" }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    render_into(&profile, &out, &[]);
+    let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
+    assert!(notes.contains("kubectl create configmap auth-certs"), "{notes}");
+    assert!(notes.contains("--from-file=tls.crt=PATH"), "{notes}");
+    let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
+    assert!(kustomization.contains("#   ConfigMap auth-certs"), "{kustomization}");
+    assert!(!kustomization.contains("configMapGenerator"), "{kustomization}");
+    let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
+    assert!(manifests.contains("#   ConfigMap auth-certs, with the key(s):\n#     - tls.crt"));
+}

@@ -116,3 +116,27 @@ fn secrets_never_reach_the_stream() {
     assert!(!text.contains("Literal-Pass-91c2"), "{text}");
     assert!(!String::from_utf8_lossy(&output.stderr).contains("Literal-Pass-91c2"));
 }
+
+#[test]
+fn the_gitops_function_config_runs() {
+    let config: Value = serde_saphyr::from_str(
+        &std::fs::read_to_string(repo().join("examples/gitops/fn-config.yaml")).unwrap(),
+    )
+    .unwrap();
+    let list = json!({
+        "apiVersion": "config.kubernetes.io/v1",
+        "kind": "ResourceList",
+        "items": [],
+        "functionConfig": config,
+    });
+    let (code, out) = run(&serde_saphyr::to_string(&list).unwrap());
+    assert_eq!(code, 0, "{out:#}");
+    let kinds: Vec<&str> = out["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["ConfigMap", "Deployment", "Service"]);
+    assert!(out["items"].to_string().contains("\"identity\""), "its namespace");
+}
