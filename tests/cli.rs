@@ -121,13 +121,13 @@ fn out_dir_writes_every_target_and_check_covers_them_all() {
     assert_eq!(
         names,
         [
-                ".env",
-                "DEPLOY.md",
-                "docker-compose.yml",
-                "k8s-env.yaml",
-                "k8s.yaml",
-                "kustomization.yaml"
-            ]
+            ".env",
+            "DEPLOY.md",
+            "docker-compose.yml",
+            "k8s-env.yaml",
+            "k8s.yaml",
+            "kustomization.yaml"
+        ]
     );
     svcgen()
         .arg("render")

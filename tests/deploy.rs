@@ -99,11 +99,19 @@ fn every_example_builds_validates_and_is_complete() {
         std::fs::write(&file, &built).unwrap();
         let mut command = Command::new(&validator);
         command.arg("--strict").arg(&file);
-        run_ok(command, &format!("kubernetes-validate {}", example.display()));
+        run_ok(
+            command,
+            &format!("kubernetes-validate {}", example.display()),
+        );
         let objects = objects(&built);
         assert_complete(&objects, &example);
         assert_startup_budget(&objects, &example);
-        assert_eq!(of_kind(&objects, "Service").len(), 1, "{}", example.display());
+        assert_eq!(
+            of_kind(&objects, "Service").len(),
+            1,
+            "{}",
+            example.display()
+        );
     }
 }
 
@@ -114,11 +122,20 @@ fn assert_complete(objects: &[Value], example: &Path) {
     assert_eq!(pod["securityContext"]["runAsNonRoot"], true, "{what}");
     assert_eq!(container["securityContext"]["runAsNonRoot"], true, "{what}");
     assert_eq!(container["securityContext"]["runAsUser"], 1000, "{what}");
-    assert_eq!(container["securityContext"]["allowPrivilegeEscalation"], false);
-    assert_eq!(container["securityContext"]["capabilities"]["drop"][0], "ALL");
+    assert_eq!(
+        container["securityContext"]["allowPrivilegeEscalation"],
+        false
+    );
+    assert_eq!(
+        container["securityContext"]["capabilities"]["drop"][0],
+        "ALL"
+    );
     assert_eq!(container["ports"][0]["containerPort"], 8080, "{what}");
     for probe in ["startupProbe", "readinessProbe", "livenessProbe"] {
-        assert_eq!(container[probe]["tcpSocket"]["port"], "http", "{what} {probe}");
+        assert_eq!(
+            container[probe]["tcpSocket"]["port"], "http",
+            "{what} {probe}"
+        );
     }
     for limit in ["requests", "limits"] {
         for resource in ["cpu", "memory"] {
@@ -151,7 +168,8 @@ fn assert_startup_budget(objects: &[Value], what: &Path) {
     };
     let (max_time, sleep) = (seconds(&checks.max_time), seconds(&checks.sleep));
     let probe = &deployment(objects)["spec"]["template"]["spec"]["containers"][0]["startupProbe"];
-    let budget = probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap();
+    let budget =
+        probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap();
     assert!(
         budget >= max_time + sleep,
         "{}: startup budget {budget} s < {max_time} + {sleep} s",
@@ -170,9 +188,13 @@ fn startup_budget_follows_the_profiles_wait_values() {
     render_into(&example, &out, &["--set", &max_time, "--set", &sleep]);
     let objects = objects(&std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
     let probe = &deployment(&objects)["spec"]["template"]["spec"]["containers"][0]["startupProbe"];
-    let budget = probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap();
+    let budget =
+        probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap();
     assert!(budget >= 1234 + 17, "budget {budget}");
-    assert!(budget < 1234 + 17 + 600, "budget {budget} is not derived from the values");
+    assert!(
+        budget < 1234 + 17 + 600,
+        "budget {budget} is not derived from the values"
+    );
 }
 
 #[test]
@@ -180,16 +202,29 @@ fn a_one_value_change_changes_the_pod_template() {
     let dir = tempfile::tempdir().unwrap();
     let example = repo().join("examples/b-consul-vault-sql.toml");
     let checks = &Model::get().container.startup_checks;
-    let (a, b, c) = (dir.path().join("a"), dir.path().join("b"), dir.path().join("c"));
+    let (a, b, c) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("c"),
+    );
     render_into(&example, &a, &[]);
     render_into(&example, &b, &[]);
     render_into(&example, &c, &["--set", &format!("{}=11", checks.sleep)]);
     let template = |out: &Path| -> Value {
-        let built = kustomize(out).unwrap_or_else(|| std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
+        let built = kustomize(out)
+            .unwrap_or_else(|| std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
         deployment(&objects(&built))["spec"]["template"].clone()
     };
-    assert_eq!(template(&a), template(&b), "the same profile renders the same pod template");
-    assert_ne!(template(&a), template(&c), "a changed value changes the pod template");
+    assert_eq!(
+        template(&a),
+        template(&b),
+        "the same profile renders the same pod template"
+    );
+    assert_ne!(
+        template(&a),
+        template(&c),
+        "a changed value changes the pod template"
+    );
     for name in ["k8s.yaml", "kustomization.yaml", "DEPLOY.md"] {
         assert_eq!(
             std::fs::read(a.join(name)).unwrap(),
@@ -230,9 +265,15 @@ fn include_secrets_puts_the_passphrase_only_in_a_secret() {
         .map(|o| o["kind"].as_str().unwrap())
         .collect();
     assert_eq!(holding, ["Secret"], "only a Secret holds the passphrase");
-    let secret = of_kind(&objects, "Secret")[0]["metadata"]["name"].as_str().unwrap().to_string();
+    let secret = of_kind(&objects, "Secret")[0]["metadata"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let refs = deployment(&objects).to_string();
-    assert!(refs.contains(&secret), "the Deployment refers to the generated Secret {secret}");
+    assert!(
+        refs.contains(&secret),
+        "the Deployment refers to the generated Secret {secret}"
+    );
 }
 
 #[test]
@@ -243,13 +284,25 @@ fn without_include_secrets_the_secret_to_create_is_named() {
     let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
     let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
     let objects = objects(&manifests);
-    assert!(of_kind(&objects, "Secret").is_empty(), "no Secret is written");
+    assert!(
+        of_kind(&objects, "Secret").is_empty(),
+        "no Secret is written"
+    );
     let env = &deployment(&objects)["spec"]["template"]["spec"]["containers"][0]["env"][0];
     let name = env["valueFrom"]["secretKeyRef"]["name"].as_str().unwrap();
     let key = env["valueFrom"]["secretKeyRef"]["key"].as_str().unwrap();
-    assert!(notes.contains(&format!("kubectl create secret generic {name}")), "{notes}");
-    assert!(notes.contains(&format!("--from-file={key}=PATH")), "{notes}");
-    assert!(manifests.contains(&format!("Secret {name}")), "a comment names it");
+    assert!(
+        notes.contains(&format!("kubectl create secret generic {name}")),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(&format!("--from-file={key}=PATH")),
+        "{notes}"
+    );
+    assert!(
+        manifests.contains(&format!("Secret {name}")),
+        "a comment names it"
+    );
 }
 
 /// A copy of an example and its files in a fresh folder.
@@ -286,12 +339,22 @@ fn host_files_become_generated_objects_that_roll_the_pods() {
     let out = profile.parent().unwrap().to_path_buf();
     render_into(&profile, &out, &[]);
     let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
-    assert!(!kustomization.contains("LoadRestrictionsNone"), "every file is inside the base");
-    assert!(kustomization.contains("role_id=./files/secrets/vault_role_id"), "{kustomization}");
+    assert!(
+        !kustomization.contains("LoadRestrictionsNone"),
+        "every file is inside the base"
+    );
+    assert!(
+        kustomization.contains("role_id=./files/secrets/vault_role_id"),
+        "{kustomization}"
+    );
     let Some(first) = kustomize(&out) else { return };
     let objects_before = objects(&first);
     let secret = of_kind(&objects_before, "Secret")[0].clone();
-    assert_eq!(secret["data"].as_object().unwrap().len(), 2, "role_id and secret_id");
+    assert_eq!(
+        secret["data"].as_object().unwrap().len(),
+        2,
+        "role_id and secret_id"
+    );
     std::fs::write(out.join("files/secrets/vault_role_id"), "another role\n").unwrap();
     let second = kustomize(&out).unwrap();
     assert_ne!(
@@ -317,11 +380,17 @@ fn compose_v2_finds_every_bind_source_from_an_output_folder_elsewhere() {
             .arg("-f")
             .arg(out.join("docker-compose.yml"))
             .args(["config", "--format", "json", "--no-interpolate"]);
-        let config: Value = serde_json::from_str(&run_ok(command, "docker-compose config")).unwrap();
+        let config: Value =
+            serde_json::from_str(&run_ok(command, "docker-compose config")).unwrap();
         for service in config["services"].as_object().unwrap().values() {
             for volume in service["volumes"].as_array().into_iter().flatten() {
                 let source = Path::new(volume["source"].as_str().unwrap());
-                assert!(source.is_file(), "{}: {} is not found", example.display(), source.display());
+                assert!(
+                    source.is_file(),
+                    "{}: {} is not found",
+                    example.display(),
+                    source.display()
+                );
                 checked += 1;
             }
         }
@@ -361,14 +430,23 @@ fn a_read_only_root_file_system_gets_a_writable_tmp_and_validates() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let set = "deploy.security.read_only_root_filesystem=true";
-    render_into(&repo().join("examples/b-hybrid.toml"), &out, &["--set", set]);
+    render_into(
+        &repo().join("examples/b-hybrid.toml"),
+        &out,
+        &["--set", set],
+    );
     let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
     let objects = objects(&manifests);
     let pod = &deployment(&objects)["spec"]["template"]["spec"];
-    assert_eq!(pod["containers"][0]["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(
+        pod["containers"][0]["securityContext"]["readOnlyRootFilesystem"],
+        true
+    );
     assert_eq!(pod["containers"][0]["volumeMounts"][0]["mountPath"], "/tmp");
     assert!(pod["volumes"][0]["emptyDir"].is_object());
-    let Some(validator) = tool("kubernetes-validate") else { return };
+    let Some(validator) = tool("kubernetes-validate") else {
+        return;
+    };
     let mut command = Command::new(validator);
     command.arg("--strict").arg(out.join("k8s.yaml"));
     run_ok(command, "kubernetes-validate");
@@ -413,11 +491,20 @@ fn a_file_source_without_host_file_is_an_object_to_create() {
     let out = dir.path().join("out");
     render_into(&profile, &out, &[]);
     let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
-    assert!(notes.contains("kubectl create configmap auth-certs"), "{notes}");
+    assert!(
+        notes.contains("kubectl create configmap auth-certs"),
+        "{notes}"
+    );
     assert!(notes.contains("--from-file=tls.crt=PATH"), "{notes}");
     let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
-    assert!(kustomization.contains("#   ConfigMap auth-certs"), "{kustomization}");
-    assert!(!kustomization.contains("configMapGenerator"), "{kustomization}");
+    assert!(
+        kustomization.contains("#   ConfigMap auth-certs"),
+        "{kustomization}"
+    );
+    assert!(
+        !kustomization.contains("configMapGenerator"),
+        "{kustomization}"
+    );
     let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
     assert!(manifests.contains("#   ConfigMap auth-certs, with the key(s):\n#     - tls.crt"));
 }

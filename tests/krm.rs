@@ -56,13 +56,25 @@ fn items_are_kept_and_objects_added() {
     assert_eq!(code, 0, "{list:#}");
     assert_eq!(list["kind"], "ResourceList");
     let items = list["items"].as_array().unwrap();
-    assert_eq!(&items[..2], kept_items().as_array().unwrap().as_slice(), "items kept as they came");
-    let kinds: Vec<&str> = items[2..].iter().map(|i| i["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        &items[..2],
+        kept_items().as_array().unwrap().as_slice(),
+        "items kept as they came"
+    );
+    let kinds: Vec<&str> = items[2..]
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["ConfigMap", "Deployment", "Service"]);
     let results = list["results"].as_array().unwrap();
-    assert!(results.iter().all(|r| r["severity"] != "error"), "{results:#?}");
     assert!(
-        results.iter().any(|r| r["message"].as_str().unwrap().contains("vault-approle")),
+        results.iter().all(|r| r["severity"] != "error"),
+        "{results:#?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r["message"].as_str().unwrap().contains("vault-approle")),
         "the objects to create are named: {results:#?}"
     );
 }
@@ -72,7 +84,8 @@ fn running_again_replaces_its_objects_instead_of_adding_twice() {
     let input = resource_list(&example("b-hybrid.toml"), json!([]));
     let (_, first) = run(&input);
     let mut again: Value = first.clone();
-    again["functionConfig"] = serde_saphyr::from_str::<Value>(&input).unwrap()["functionConfig"].clone();
+    again["functionConfig"] =
+        serde_saphyr::from_str::<Value>(&input).unwrap()["functionConfig"].clone();
     let (code, second) = run(&serde_saphyr::to_string(&again).unwrap());
     assert_eq!(code, 0);
     assert_eq!(first["items"], second["items"]);
@@ -94,12 +107,20 @@ fn an_invalid_profile_gives_error_results_with_its_position_and_exit_1() {
     assert_eq!(error["file"]["path"], "fn-config.yaml");
     assert_eq!(error["tags"]["line"], "3");
     assert_eq!(error["resourceRef"]["name"], "admin-ui-profile");
-    assert!(error["message"].as_str().unwrap().contains("consul"), "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("consul"),
+        "{error}"
+    );
 }
 
 #[test]
 fn an_input_that_is_not_a_resource_list_is_an_error_result() {
-    for input in ["kind: Pod\n", "[1, 2]\n", "{{{{\n", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: {kind: ConfigMap, data: {}}\n"] {
+    for input in [
+        "kind: Pod\n",
+        "[1, 2]\n",
+        "{{{{\n",
+        "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: {kind: ConfigMap, data: {}}\n",
+    ] {
         let (code, list) = run(input);
         assert_eq!(code, 1, "{input}");
         assert_eq!(list["results"][0]["severity"], "error", "{input}");
@@ -112,7 +133,10 @@ fn secrets_never_reach_the_stream() {
     let input = resource_list(profile, json!([]));
     let output = svcgen().arg("krm").write_stdin(input).output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("W0307"), "the clear-text secret is reported: {text}");
+    assert!(
+        text.contains("W0307"),
+        "the clear-text secret is reported: {text}"
+    );
     assert!(!text.contains("Literal-Pass-91c2"), "{text}");
     assert!(!String::from_utf8_lossy(&output.stderr).contains("Literal-Pass-91c2"));
 }
@@ -138,5 +162,8 @@ fn the_gitops_function_config_runs() {
         .map(|i| i["kind"].as_str().unwrap())
         .collect();
     assert_eq!(kinds, ["ConfigMap", "Deployment", "Service"]);
-    assert!(out["items"].to_string().contains("\"identity\""), "its namespace");
+    assert!(
+        out["items"].to_string().contains("\"identity\""),
+        "its namespace"
+    );
 }

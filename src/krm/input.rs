@@ -76,11 +76,10 @@ impl FunctionInput {
         Some(FunctionInput {
             items,
             profile,
-            profile_name: config_file
-                .clone()
-                .map_or_else(|| "functionConfig.data.profile".to_string(), |f| {
-                    format!("{f} (data.profile)")
-                }),
+            profile_name: config_file.clone().map_or_else(
+                || "functionConfig.data.profile".to_string(),
+                |f| format!("{f} (data.profile)"),
+            ),
             config_file,
             config_ref: serde_json::json!({
                 "apiVersion": config.get("apiVersion").cloned().unwrap_or(Value::from("v1")),

@@ -48,7 +48,11 @@ pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
     options.compact_list_indent = false;
     let text = serde_saphyr::to_string_with_options(&list, options).unwrap_or_else(|e| {
         // A `serde_json::Value` always serializes; keep the contract (a list on stdout) anyway.
-        format!("apiVersion: {}\nkind: {}\nitems: []\n# {e}\n", input::API_VERSION, input::KIND)
+        format!(
+            "apiVersion: {}\nkind: {}\nitems: []\n# {e}\n",
+            input::API_VERSION,
+            input::KIND
+        )
     });
     Output {
         text: format!("---\n{text}"),
@@ -65,7 +69,12 @@ fn render_objects(
     results: &mut Results,
 ) -> Vec<Value> {
     let mut sources = Sources::new();
-    let checked = check_text(&function.profile_name, &function.profile, Some(base_dir), &mut sources);
+    let checked = check_text(
+        &function.profile_name,
+        &function.profile,
+        Some(base_dir),
+        &mut sources,
+    );
     results.diagnostics(&checked.diagnostics, &sources, function);
     let Some(resolved) = checked.resolved else {
         return Vec::new();

@@ -464,8 +464,13 @@ impl RawModel {
         }
         let checks = &self.container.startup_checks;
         for key in [&checks.max_time, &checks.sleep] {
-            if !vars.iter().any(|v| &v.key == key && v.ty == VarType::Integer) {
-                return Err(format!("startup_checks: no integer variable has the key `{key}`"));
+            if !vars
+                .iter()
+                .any(|v| &v.key == key && v.ty == VarType::Integer)
+            {
+                return Err(format!(
+                    "startup_checks: no integer variable has the key `{key}`"
+                ));
             }
         }
         let mut settings = Vec::with_capacity(self.setting.len());

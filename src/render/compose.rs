@@ -3,10 +3,10 @@
 
 use super::paths::host_reference;
 use super::{EnvVar, RenderError, Templates, to_value};
-use std::path::Path;
 use crate::resolve::Resolved;
 use minijinja::context;
 use serde::Serialize;
+use std::path::Path;
 
 const TEMPLATE: &str = "compose.yaml.j2";
 

@@ -3,9 +3,9 @@
 //! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
 //! the operator must create.
 
+use super::EnvVar;
 use super::hash::hashed_name;
 use super::paths::{host_reference, is_inside};
-use super::EnvVar;
 use crate::resolve::Resolved;
 use crate::resolve::deploy::{FileSource, K8sKind};
 use serde::Serialize;

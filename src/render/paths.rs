@@ -75,7 +75,10 @@ mod tests {
             host_reference("files/a.crt", Some(&host), Some(&profile)),
             "./files/a.crt"
         );
-        assert_eq!(host_reference("files/a.crt", Some(&host), None), "files/a.crt");
+        assert_eq!(
+            host_reference("files/a.crt", Some(&host), None),
+            "files/a.crt"
+        );
         assert!(is_inside(&host, &profile));
         assert!(!is_inside(&host, &out));
     }

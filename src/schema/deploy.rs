@@ -156,7 +156,7 @@ fn source() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "host": { "type": "string", "minLength": 1, "description": "Compose: the host path mounted read-only (relative to the compose file)." },
+            "host": { "type": "string", "minLength": 1, "description": "A host file (relative to the profile's folder): bind-mounted read-only by compose, and the file kustomize generates the Secret or ConfigMap from. Outputs refer to it relative to their own folder." },
             "secret": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the Secret holding the file." },
             "configmap": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the ConfigMap holding the file (certificates and archives; not for secrets)." },
             "key": { "type": "string", "pattern": K8S_DATA_KEY, "description": "The key in the Secret or ConfigMap; by default the file's name." }

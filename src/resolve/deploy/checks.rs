@@ -120,7 +120,11 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
         let same: Vec<&FileSource> = deploy
             .files
             .iter()
-            .filter(|f| f.k8s.as_ref().is_some_and(|o| o.kind == k8s.kind && o.name == k8s.name))
+            .filter(|f| {
+                f.k8s
+                    .as_ref()
+                    .is_some_and(|o| o.kind == k8s.kind && o.name == k8s.name)
+            })
             .collect();
         let first = std::ptr::eq(same[0], file);
         let kind = match k8s.kind {
@@ -137,8 +141,15 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
                 "the host path of `{}` contains `=`, which kustomize's generator reads as a separator",
                 file.key
             ))
-        } else if file.host.is_some() && deploy.files[..i].iter().any(|f| f.k8s.as_ref() == Some(k8s)) {
-            Some(format!("the {kind} \"{}\" would get the key \"{}\" twice", k8s.name, k8s.key))
+        } else if file.host.is_some()
+            && deploy.files[..i]
+                .iter()
+                .any(|f| f.k8s.as_ref() == Some(k8s))
+        {
+            Some(format!(
+                "the {kind} \"{}\" would get the key \"{}\" twice",
+                k8s.name, k8s.key
+            ))
         } else if first
             && file.host.is_some()
             && k8s.kind == K8sKind::Secret
