@@ -118,17 +118,7 @@ fn out_dir_writes_every_target_and_check_covers_them_all() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(
-        names,
-        [
-            ".env",
-            "DEPLOY.md",
-            "docker-compose.yml",
-            "k8s-env.yaml",
-            "k8s.yaml",
-            "kustomization.yaml"
-        ]
-    );
+    assert_eq!(names, support::OUT_DIR_FILES);
     svcgen()
         .arg("render")
         .arg(example())

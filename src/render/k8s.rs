@@ -9,8 +9,13 @@ use crate::resolve::Resolved;
 use minijinja::context;
 use std::path::Path;
 
+/// The templates of the base's files.
+pub const MANIFESTS_TEMPLATE: &str = "k8s.yaml.j2";
+pub const KUSTOMIZATION_TEMPLATE: &str = "kustomization.yaml.j2";
+pub const NOTES_TEMPLATE: &str = "deploy.md.j2";
+
 /// Renders one file of the base from its template.
-fn render_file(
+pub fn render(
     template: &str,
     resolved: &Resolved,
     env: &[EnvVar],
@@ -30,31 +35,4 @@ fn render_file(
         text.push('\n');
     }
     Ok(text)
-}
-
-pub fn render(
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-    folder: Option<&Path>,
-) -> Result<String, RenderError> {
-    render_file("k8s.yaml.j2", resolved, env, templates, folder)
-}
-
-pub fn kustomization(
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-    folder: Option<&Path>,
-) -> Result<String, RenderError> {
-    render_file("kustomization.yaml.j2", resolved, env, templates, folder)
-}
-
-pub fn notes(
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-    folder: Option<&Path>,
-) -> Result<String, RenderError> {
-    render_file("deploy.md.j2", resolved, env, templates, folder)
 }

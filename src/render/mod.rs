@@ -116,9 +116,15 @@ pub fn render_in(
         Target::Dotenv => dotenv::render(resolved, env, templates),
         Target::Compose => compose::render(resolved, env, templates, folder),
         Target::K8sEnv => k8s_env::render(resolved, env, templates),
-        Target::K8s => k8s::render(resolved, env, templates, folder),
-        Target::Kustomization => k8s::kustomization(resolved, env, templates, folder),
-        Target::DeployNotes => k8s::notes(resolved, env, templates, folder),
+        Target::K8s => k8s::render(k8s::MANIFESTS_TEMPLATE, resolved, env, templates, folder),
+        Target::Kustomization => k8s::render(
+            k8s::KUSTOMIZATION_TEMPLATE,
+            resolved,
+            env,
+            templates,
+            folder,
+        ),
+        Target::DeployNotes => k8s::render(k8s::NOTES_TEMPLATE, resolved, env, templates, folder),
         Target::Schema => Ok(crate::schema::profile_schema_text()),
         Target::Docs => {
             crate::docs::reference(Some(resolved.edition), templates).map_err(RenderError::Template)
