@@ -167,3 +167,26 @@ fn the_gitops_function_config_runs() {
         "its namespace"
     );
 }
+
+#[test]
+fn hostile_inputs_are_error_results_not_crashes() {
+    let nested = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..30 {
+        let p = i - 1;
+        bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{p}"); 9].join(", ")));
+    }
+    for input in [nested, bomb, "\u{feff}\0\u{1}".to_string()] {
+        let (code, list) = run(&input);
+        assert_eq!(code, 1);
+        assert_eq!(list["results"][0]["tags"]["code"], "E0244");
+    }
+}
+
+#[test]
+fn stdin_beyond_the_limit_is_refused() {
+    let big = "#".repeat(svcgen::krm::MAX_INPUT_BYTES as usize + 10);
+    let output = svcgen().arg("krm").write_stdin(big).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at most"));
+}
