@@ -174,7 +174,10 @@ fn hostile_inputs_are_error_results_not_crashes() {
     let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
     for i in 1..30 {
         let p = i - 1;
-        bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{p}"); 9].join(", ")));
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{p}"); 9].join(", ")
+        ));
     }
     for input in [nested, bomb, "\u{feff}\0\u{1}".to_string()] {
         let (code, list) = run(&input);

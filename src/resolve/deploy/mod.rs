@@ -4,6 +4,7 @@
 
 mod checks;
 mod settings;
+mod source;
 mod sources;
 mod workload;
 
