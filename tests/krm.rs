@@ -193,3 +193,17 @@ fn stdin_beyond_the_limit_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("at most"));
 }
+
+#[test]
+fn extends_is_refused_not_silently_ignored() {
+    let profile = "extends = \"layers/base.toml\"\nedition = \"B\"\n";
+    let (code, list) = run(&resource_list(profile, json!([])));
+    assert_eq!(code, 1);
+    assert!(
+        list["results"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("extends")
+    );
+    assert_eq!(list["items"], json!([]));
+}

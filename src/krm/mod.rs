@@ -68,6 +68,18 @@ fn render_objects(
     templates: &Templates,
     results: &mut Results,
 ) -> Vec<Value> {
+    if function
+        .profile
+        .parse::<toml::Table>()
+        .is_ok_and(|t| t.contains_key(crate::profile::EXTENDS))
+    {
+        results.error(format!(
+            "{}: `{}` is not followed by svcgen krm (a KRM function reads no files): put the whole profile in functionConfig.data.profile",
+            crate::diag::Code::KrmInput.id(),
+            crate::profile::EXTENDS
+        ));
+        return Vec::new();
+    }
     let mut sources = Sources::new();
     let checked = check_text(
         &function.profile_name,
