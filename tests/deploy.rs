@@ -508,3 +508,32 @@ fn a_file_source_without_host_file_is_an_object_to_create() {
     let manifests = std::fs::read_to_string(out.join("k8s.yaml")).unwrap();
     assert!(manifests.contains("#   ConfigMap auth-certs, with the key(s):\n#     - tls.crt"));
 }
+
+#[test]
+fn a_variable_name_that_cannot_be_a_configmap_key_is_refused_at_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("p.toml");
+    let name = "A".repeat(300);
+    std::fs::write(&profile, format!("edition = \"B\"\n[env]\n{name} = \"x\"\n")).unwrap();
+    let out = dir.path().join("out");
+    let assert = svcgen()
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .args(["--format", "json"])
+        .assert()
+        .code(1);
+    let report: Value = serde_json::from_slice(&assert.get_output().stdout)
+        .or_else(|_| serde_json::from_slice(&assert.get_output().stderr))
+        .unwrap();
+    let error = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "E0242")
+        .expect("E0242");
+    assert_eq!(error["line"].as_u64(), Some(3), "the line that sets it");
+    assert!(error["column"].as_u64().is_some());
+    assert!(!out.exists(), "nothing written");
+}

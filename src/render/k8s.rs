@@ -5,7 +5,8 @@
 
 use super::k8s_plan::{MANIFESTS, plan};
 use super::{EnvVar, RenderError, Templates, to_value};
-use crate::resolve::Resolved;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::{Resolved, formats};
 use minijinja::context;
 use std::path::Path;
 
@@ -22,6 +23,9 @@ pub fn render(
     templates: &Templates,
     folder: Option<&Path>,
 ) -> Result<String, RenderError> {
+    if template == MANIFESTS_TEMPLATE {
+        data_keys(env)?;
+    }
     let plan = plan(resolved, env, folder);
     let context = context! {
         plan => to_value(&plan),
@@ -35,4 +39,31 @@ pub fn render(
         text.push('\n');
     }
     Ok(text)
+}
+
+/// Every variable is a key of the ConfigMap or the Secret: its name must be a valid key (an
+/// `[env]` name of 254 characters is a valid variable name, but not a key).
+fn data_keys(env: &[EnvVar]) -> Result<(), RenderError> {
+    let mut diags = Diagnostics::default();
+    for var in env {
+        if let Err(problem) = formats::k8s_data_key(&var.name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!(
+                        "`{}` cannot be a ConfigMap or Secret key: {}",
+                        var.name, problem.message
+                    ),
+                )
+                .at_opt(var.origin)
+                .label("not a Kubernetes key")
+                .help("a key has at most 253 letters, digits, `-`, `_` and `.`"),
+            );
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(RenderError::Invalid(diags))
+    }
 }
