@@ -514,7 +514,11 @@ fn a_variable_name_that_cannot_be_a_configmap_key_is_refused_at_its_position() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let name = "A".repeat(300);
-    std::fs::write(&profile, format!("edition = \"B\"\n[env]\n{name} = \"x\"\n")).unwrap();
+    std::fs::write(
+        &profile,
+        format!("edition = \"B\"\n[env]\n{name} = \"x\"\n"),
+    )
+    .unwrap();
     let out = dir.path().join("out");
     let assert = svcgen()
         .arg("render")

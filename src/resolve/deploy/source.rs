@@ -224,7 +224,17 @@ fn host_path(
         Some(dir) if Path::new(path).is_relative() => dir.join(path),
         _ => Path::new(path).to_path_buf(),
     };
-    if !full.exists() {
+    if full.is_dir() {
+        diags.push(
+            Diagnostic::new(
+                Code::HostPathMissing,
+                format!("the host path \"{path}\" is a folder, not a file"),
+            )
+            .at(*origin)
+            .label("a folder")
+            .help("name the file itself: the container reads one file at this path"),
+        );
+    } else if !full.exists() {
         diags.push(
             Diagnostic::new(Code::HostPathMissing, format!("the host path \"{path}\" does not exist"))
                 .at(*origin)
