@@ -541,3 +541,18 @@ fn a_variable_name_that_cannot_be_a_configmap_key_is_refused_at_its_position() {
     assert!(error["column"].as_u64().is_some());
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn kustomize_base_snapshots() {
+    insta::glob!("../examples", "*.toml", |path| {
+        for target in ["kustomization", "deploy-notes"] {
+            let out = svcgen()
+                .args(["render", "-t", target])
+                .arg(path)
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            insta::assert_snapshot!(target, String::from_utf8(out.stdout).unwrap());
+        }
+    });
+}
