@@ -207,3 +207,33 @@ fn extends_is_refused_not_silently_ignored() {
     );
     assert_eq!(list["items"], json!([]));
 }
+
+#[test]
+fn set_lines_apply_over_the_profile_and_errors_name_the_line() {
+    let mut list: Value =
+        serde_saphyr::from_str(&resource_list(&example("b-hybrid.toml"), json!([]))).unwrap();
+    list["functionConfig"]["data"]["set"] =
+        Value::from("deploy.replicas=3\n\ndeploy.name=admin-ui-eu\n");
+    let (code, out) = run(&serde_saphyr::to_string(&list).unwrap());
+    assert_eq!(code, 0, "{out:#}");
+    let deployment = out["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["kind"] == "Deployment")
+        .unwrap();
+    assert_eq!(deployment["spec"]["replicas"], 3);
+    assert_eq!(deployment["metadata"]["name"], "admin-ui-eu");
+    list["functionConfig"]["data"]["set"] = Value::from("deploy.replicas=-4\n");
+    let (code, out) = run(&serde_saphyr::to_string(&list).unwrap());
+    assert_eq!(code, 1);
+    let error = &out["results"][0];
+    assert_eq!(error["field"]["path"], "data.set", "{out:#}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("deploy.replicas=-4"),
+        "{error}"
+    );
+}

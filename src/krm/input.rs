@@ -9,10 +9,15 @@ pub const KIND: &str = "ResourceList";
 /// The data key of the function config that holds the profile's TOML text.
 pub const PROFILE_KEY: &str = "profile";
 
+/// The data key of `--set` values over the profile, one `KEY=VALUE` per line.
+pub const SET_KEY: &str = "set";
+
 /// What the function reads from its input.
 pub struct FunctionInput {
     pub items: Vec<Value>,
     pub profile: String,
+    /// `--set` values (`data.set`, one per line), applied over the profile in order.
+    pub sets: Vec<String>,
     /// How diagnostics name the profile: the function config's file, else its field.
     pub profile_name: String,
     /// The function config's file (its `config.kubernetes.io/path` annotation), if known.
@@ -59,10 +64,10 @@ impl FunctionInput {
             .and_then(Value::as_object)
             .into_iter()
             .flat_map(|d| d.keys())
-            .filter(|k| k.as_str() != PROFILE_KEY)
+            .filter(|k| k.as_str() != PROFILE_KEY && k.as_str() != SET_KEY)
         {
             results.warning(format!(
-                "functionConfig.data.{key} is ignored: svcgen krm reads only data.profile"
+                "functionConfig.data.{key} is ignored: svcgen krm reads data.profile and data.set"
             ));
         }
         let annotation = |name: &str| {
@@ -73,9 +78,17 @@ impl FunctionInput {
         };
         let config_file = annotation("config.kubernetes.io/path")
             .or_else(|| annotation("internal.config.kubernetes.io/path"));
+        let sets = text(config.pointer(&format!("/data/{SET_KEY}")))
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
         Some(FunctionInput {
             items,
             profile,
+            sets,
             profile_name: config_file.clone().map_or_else(
                 || "functionConfig.data.profile".to_string(),
                 |f| format!("{f} (data.profile)"),

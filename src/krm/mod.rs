@@ -6,9 +6,11 @@
 mod input;
 mod results;
 
-use crate::pipeline::check_text;
+use crate::diag::Diagnostics;
+use crate::profile::{SetKind, merge, parse_set, parse_text};
 use crate::render::k8s_plan::plan;
 use crate::render::{EnvOptions, Target, Templates, environment, render};
+use crate::resolve::{Options, Resolved, resolve};
 use crate::source::Sources;
 use input::FunctionInput;
 use results::Results;
@@ -35,7 +37,7 @@ pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
         }
         None => (Vec::new(), Vec::new()),
     };
-    let items = merge(items, added);
+    let items = merge_items(items, added);
     let failed = results.has_errors();
     let list = json!({
         "apiVersion": input::API_VERSION,
@@ -81,14 +83,9 @@ fn render_objects(
         return Vec::new();
     }
     let mut sources = Sources::new();
-    let checked = check_text(
-        &function.profile_name,
-        &function.profile,
-        Some(base_dir),
-        &mut sources,
-    );
-    results.diagnostics(&checked.diagnostics, &sources, function);
-    let Some(resolved) = checked.resolved else {
+    let (resolved, diagnostics) = check(function, base_dir, &mut sources);
+    results.diagnostics(&diagnostics, &sources, function);
+    let Some(resolved) = resolved else {
         return Vec::new();
     };
     let env = match environment(&resolved, EnvOptions::default()) {
@@ -130,9 +127,40 @@ fn render_objects(
     }
 }
 
+/// The profile with its `data.set` values over it, checked (as `render --set` does).
+fn check(
+    function: &FunctionInput,
+    base_dir: &Path,
+    sources: &mut Sources,
+) -> (Option<Resolved>, Diagnostics) {
+    let (id, parsed) = parse_text(
+        function.profile_name.clone(),
+        function.profile.clone(),
+        sources,
+    );
+    sources.set_dir(id, Some(base_dir.to_path_buf()));
+    let mut table = match parsed {
+        Ok(table) => table,
+        Err(diags) => return (None, diags),
+    };
+    let mut diags = Diagnostics::default();
+    for line in &function.sets {
+        match parse_set(line, SetKind::Value, sources) {
+            Ok(over) => merge(&mut table, over),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if diags.has_errors() {
+        return (None, diags);
+    }
+    let (resolved, more) = resolve(&table, id, Options { sources });
+    diags.extend(more);
+    (resolved, diags)
+}
+
 /// The items with the added objects: an item with the same kind, namespace and name as an added
 /// object (an earlier rendering) is replaced in place; the others are kept as they came.
-fn merge(items: Vec<Value>, added: Vec<Value>) -> Vec<Value> {
+fn merge_items(items: Vec<Value>, added: Vec<Value>) -> Vec<Value> {
     let mut out = items;
     for object in added {
         let id = identity(&object);

@@ -66,17 +66,27 @@ impl Results {
                 Severity::Warning => "warning",
             };
             let position = d.origin.map(|o| sources.line_col(o.source, o.start));
-            let at = position.map_or(String::new(), |p| format!("{}:{}: ", p.line, p.column));
-            let mut message = format!("profile:{at}{} {}", d.code.id(), d.message);
+            // A `data.set` line is a source of its own, named after the option it stands for.
+            let from_set = d
+                .origin
+                .is_some_and(|o| sources.get(o.source).name.starts_with("--set"));
+            let (field, place) = if from_set {
+                let line = d.origin.map(|o| sources.get(o.source).text.clone());
+                (
+                    super::input::SET_KEY,
+                    format!("set `{}`: ", line.unwrap_or_default()),
+                )
+            } else {
+                let at = position.map_or(String::new(), |p| format!("{}:{}: ", p.line, p.column));
+                (super::input::PROFILE_KEY, format!("profile:{at}"))
+            };
+            let mut message = format!("{place}{} {}", d.code.id(), d.message);
             for help in &d.help {
                 message.push_str(&format!(" (help: {help})"));
             }
             let result = self.push(severity, message);
             result.insert("resourceRef".into(), function.config_ref.clone());
-            result.insert(
-                "field".into(),
-                json!({ "path": format!("data.{}", super::input::PROFILE_KEY) }),
-            );
+            result.insert("field".into(), json!({ "path": format!("data.{field}") }));
             if let Some(file) = &function.config_file {
                 result.insert("file".into(), json!({ "path": file }));
             }
