@@ -11,6 +11,7 @@ pub mod docs;
 pub mod explain;
 pub mod import;
 pub mod init;
+pub mod krm;
 pub mod lint;
 pub mod lsp;
 pub mod migrate;

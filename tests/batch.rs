@@ -40,10 +40,7 @@ fn several_profiles_render_into_one_folder_each() {
         .collect();
     assert_eq!(entries(&out), expected);
     for stem in &expected {
-        assert_eq!(
-            entries(&out.join(stem)),
-            [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"]
-        );
+        assert_eq!(entries(&out.join(stem)), support::OUT_DIR_FILES);
     }
     let single = dir.path().join("single");
     svcgen()

@@ -103,7 +103,7 @@ fn render_o_writes_the_file_and_check_reports_drift_with_a_diff() {
 }
 
 #[test]
-fn out_dir_writes_the_four_targets_and_check_covers_them_all() {
+fn out_dir_writes_every_target_and_check_covers_them_all() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     svcgen()
@@ -118,10 +118,7 @@ fn out_dir_writes_the_four_targets_and_check_covers_them_all() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(
-        names,
-        [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"]
-    );
+    assert_eq!(names, support::OUT_DIR_FILES);
     svcgen()
         .arg("render")
         .arg(example())

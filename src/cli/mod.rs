@@ -4,6 +4,7 @@ mod bring;
 mod diff;
 mod explain;
 mod generate;
+mod krm;
 mod render;
 mod report;
 mod validate;
@@ -85,6 +86,11 @@ pub enum Command {
         after_help = "Examples:\n  svcgen schema -o schemas/profile.schema.json\n\nPoint an editor at it with a first line `#:schema ./profile.schema.json` in the profile,\nor a taplo.toml rule (see README.md)."
     )]
     Schema(generate::SchemaArgs),
+    /// Run as a KRM function: a ResourceList on stdin, the rendered objects added on stdout
+    #[command(
+        after_help = "Examples:\n  kpt fn eval --exec \"svcgen krm\" --fn-config fn-config.yaml .\n  svcgen krm < resource-list.yaml\n\nThe functionConfig is a ConfigMap whose data.profile holds the profile (TOML). Diagnostics\nare the list's results; an invalid profile exits 1. See examples/gitops/."
+    )]
+    Krm(krm::KrmArgs),
     /// Print a shell completion script
     #[command(
         after_help = "Examples:\n  svcgen completions bash > /etc/bash_completion.d/svcgen\n  svcgen completions zsh > \"${fpath[1]}/_svcgen\"\n  svcgen completions fish > ~/.config/fish/completions/svcgen.fish"
@@ -145,6 +151,7 @@ pub fn main() -> ExitCode {
         Command::Docs(args) => generate::docs(&args),
         Command::Init(args) => generate::init(&args),
 
+        Command::Krm(args) => krm::run(&args),
         Command::Completions(args) => generate::completions(&args),
         Command::Man => generate::man(),
         Command::Lsp => crate::lsp::run(),

@@ -10,7 +10,7 @@ use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::output::{unified_diff, write_all_atomic};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
+use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render_in};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -27,7 +27,7 @@ pub struct RenderArgs {
     /// Write to this file (atomically) instead of stdout
     #[arg(short, long, conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
-    /// Write every deployable target into this folder (.env, docker-compose.yml, k8s-env.yaml, k8s.yaml)
+    /// Write every deployable target into this folder: .env, docker-compose.yml, k8s-env.yaml and a kustomize base (k8s.yaml, kustomization.yaml, DEPLOY.md)
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering
@@ -77,7 +77,7 @@ pub fn run(args: &RenderArgs) -> u8 {
             return EXIT_INVALID;
         }
     };
-    let outcomes = render_all(args, &profiles, &templates);
+    let outcomes = render_all(args, &profiles, &templates, batch);
     let mut exit = EXIT_OK;
     let mut stale = 0;
     let mut rendered = 0;
@@ -156,9 +156,14 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
 }
 
 /// Renders every profile, in parallel when there are several; results in input order.
-fn render_all(args: &RenderArgs, profiles: &[PathBuf], templates: &Templates) -> Vec<Outcome> {
+fn render_all(
+    args: &RenderArgs,
+    profiles: &[PathBuf],
+    templates: &Templates,
+    batch: bool,
+) -> Vec<Outcome> {
     if profiles.len() == 1 {
-        return vec![render_one(args, &profiles[0], templates)];
+        return vec![render_one(args, &profiles[0], templates, batch)];
     }
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
@@ -177,7 +182,7 @@ fn render_all(args: &RenderArgs, profiles: &[PathBuf], templates: &Templates) ->
                         let Some(profile) = profiles.get(i) else {
                             break;
                         };
-                        mine.push((i, render_one(args, profile, templates)));
+                        mine.push((i, render_one(args, profile, templates, batch)));
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                     mine
@@ -211,7 +216,7 @@ fn render_all(args: &RenderArgs, profiles: &[PathBuf], templates: &Templates) ->
 }
 
 /// Checks and renders one profile (with the command line's layers).
-fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates) -> Outcome {
+fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates, batch: bool) -> Outcome {
     let mut sources = Sources::new();
     let outcome = |diagnostics, files, errors: Vec<String>, exit| Outcome {
         sources: Sources::new(),
@@ -240,11 +245,13 @@ fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates) -> Outco
         vec![args.target]
     };
     let mut errors = Vec::new();
+    // Host paths in the outputs are relative to the folder they are written to.
+    let folder = destination(args, profile, batch).and_then(|d| d.output_folder());
     let files = environment(&resolved, options).and_then(|env| {
         let mut rendered = Vec::new();
         let mut failed = Diagnostics::default();
         for target in targets {
-            match render(target, &resolved, &env, templates) {
+            match render_in(target, &resolved, &env, templates, folder.as_deref()) {
                 Ok(text) => rendered.push((target, text)),
                 Err(RenderError::Invalid(d)) => failed.extend(d),
                 Err(RenderError::Template(e)) => {
@@ -288,6 +295,18 @@ struct Destination {
 }
 
 impl Destination {
+    /// The folder the outputs are written to (`-o FILE`: the file's folder).
+    fn output_folder(&self) -> Option<PathBuf> {
+        match (&self.folder, &self.file) {
+            (Some(dir), _) => Some(dir.clone()),
+            (None, Some(file)) => Some(match file.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            }),
+            (None, None) => None,
+        }
+    }
+
     fn paths(&self, files: Vec<(Target, String)>) -> Vec<(PathBuf, String)> {
         files
             .into_iter()

@@ -94,10 +94,20 @@ pub enum Code {
     YamlTyped,
     /// Something of the imported file that a profile cannot carry: left out.
     NotImported,
+    /// Two files mounted at one path in the container (Kubernetes and Docker refuse it).
+    MountCollision,
+    /// A Secret/ConfigMap key or mount path derived from a file path that Kubernetes or compose would refuse.
+    DerivedName,
+    /// A value beyond what a Kubernetes field accepts (int32, name length or form, label value).
+    K8sLimit,
+    /// Files of one generated Secret or ConfigMap that kustomize cannot generate together.
+    Generator,
+    /// A KRM `ResourceList` (stdin of `svcgen krm`) that is not what a KRM function reads.
+    KrmInput,
 }
 
 impl Code {
-    pub const ALL: [Code; 44] = [
+    pub const ALL: [Code; 49] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -142,6 +152,11 @@ impl Code {
         Code::Overridden,
         Code::YamlTyped,
         Code::NotImported,
+        Code::MountCollision,
+        Code::DerivedName,
+        Code::K8sLimit,
+        Code::Generator,
+        Code::KrmInput,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -191,6 +206,11 @@ impl Code {
             Code::Overridden => "W0318",
             Code::YamlTyped => "W0319",
             Code::NotImported => "W0320",
+            Code::MountCollision => "E0240",
+            Code::DerivedName => "E0241",
+            Code::K8sLimit => "E0242",
+            Code::Generator => "E0243",
+            Code::KrmInput => "E0244",
         }
     }
 
@@ -241,6 +261,11 @@ impl Code {
             Code::Overridden => "overridden",
             Code::YamlTyped => "yaml-typed",
             Code::NotImported => "not-imported",
+            Code::MountCollision => "mount-collision",
+            Code::DerivedName => "derived-name",
+            Code::K8sLimit => "k8s-limit",
+            Code::Generator => "generator",
+            Code::KrmInput => "krm-input",
         }
     }
 

@@ -10,7 +10,7 @@ mod types;
 pub use condition::Condition;
 pub use types::{
     BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
-    Unit, Var, VarType,
+    StartupChecks, Unit, Var, VarType,
 };
 
 use std::sync::OnceLock;

@@ -112,6 +112,8 @@ pub enum VarType {
     Image,
     /// An image tag.
     ImageTag,
+    /// A Kubernetes resource quantity (`500m`, `2Gi`).
+    Quantity,
 }
 
 impl VarType {
@@ -139,6 +141,7 @@ impl VarType {
             }
             VarType::Image => "an image repository such as registry.example.org/team/admin-ui",
             VarType::ImageTag => "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
+            VarType::Quantity => "a Kubernetes quantity such as \"500m\", \"2\" or \"512Mi\"",
         }
     }
 
@@ -162,6 +165,7 @@ impl VarType {
             VarType::K8sName => "Kubernetes name",
             VarType::Image => "image repository",
             VarType::ImageTag => "image tag",
+            VarType::Quantity => "quantity",
         }
     }
 }
@@ -291,6 +295,17 @@ pub struct ContainerFacts {
     pub true_words: Vec<String>,
     /// Old name prefixes and the prefix that replaced them (`GLUU_` → `CN_`).
     pub legacy_prefixes: BTreeMap<String, String>,
+    /// The profile keys of the startup health checks' time budget.
+    pub startup_checks: StartupChecks,
+}
+
+/// The startup health checks: tried for `max_time` seconds, `sleep` seconds apart (profile keys
+/// of integer variables). Kubernetes' startup probe is derived from their resolved values.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartupChecks {
+    pub max_time: String,
+    pub sleep: String,
 }
 
 /// A deployment setting: not a container variable, but checked and documented like one.
@@ -445,6 +460,17 @@ impl RawModel {
         for key in [&self.backends.selector, &self.backends.mapping] {
             if !vars.iter().any(|v| &v.key == key) {
                 return Err(format!("backends: no variable has the key `{key}`"));
+            }
+        }
+        let checks = &self.container.startup_checks;
+        for key in [&checks.max_time, &checks.sleep] {
+            if !vars
+                .iter()
+                .any(|v| &v.key == key && v.ty == VarType::Integer)
+            {
+                return Err(format!(
+                    "startup_checks: no integer variable has the key `{key}`"
+                ));
             }
         }
         let mut settings = Vec::with_capacity(self.setting.len());

@@ -1,16 +1,19 @@
 //! The `compose` target: one docker compose service with its image, environment and read-only
 //! bind mounts of every file the container reads that has a host path.
 
+use super::paths::host_reference;
 use super::{EnvVar, RenderError, Templates, to_value};
 use crate::resolve::Resolved;
 use minijinja::context;
 use serde::Serialize;
+use std::path::Path;
 
 const TEMPLATE: &str = "compose.yaml.j2";
 
 #[derive(Serialize)]
 struct Mount<'a> {
-    host: &'a str,
+    /// The bind source, relative to the compose file's folder when it is known.
+    host: String,
     container_path: &'a str,
 }
 
@@ -18,6 +21,7 @@ pub fn render(
     resolved: &Resolved,
     env: &[EnvVar],
     templates: &Templates,
+    folder: Option<&Path>,
 ) -> Result<String, RenderError> {
     let deploy = &resolved.deploy;
     let mounts: Vec<Mount<'_>> = deploy
@@ -25,7 +29,7 @@ pub fn render(
         .iter()
         .filter_map(|f| {
             f.host.as_deref().map(|host| Mount {
-                host,
+                host: host_reference(host, f.host_path.as_deref(), folder),
                 container_path: &f.container_path,
             })
         })

@@ -1,126 +1,69 @@
-//! The `k8s` target: a ConfigMap with the non-secret environment and a Deployment that reads it
-//! with `envFrom`, takes secrets through `secretKeyRef` and mounts every declared file read-only.
+//! The `k8s` target and the rest of the kustomize base: `k8s.yaml` (the ConfigMap of the
+//! environment, named after its content, the Deployment and its Service), `kustomization.yaml`
+//! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
+//! operator still creates, and how).
 
+use super::k8s_plan::{MANIFESTS, plan};
 use super::{EnvVar, RenderError, Templates, to_value};
-use crate::resolve::Resolved;
-use crate::resolve::deploy::{FileSource, K8sKind};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::{Resolved, formats};
 use minijinja::context;
-use serde::Serialize;
+use std::path::Path;
 
-const TEMPLATE: &str = "k8s.yaml.j2";
+/// The templates of the base's files.
+pub const MANIFESTS_TEMPLATE: &str = "k8s.yaml.j2";
+pub const KUSTOMIZATION_TEMPLATE: &str = "kustomization.yaml.j2";
+pub const NOTES_TEMPLATE: &str = "deploy.md.j2";
 
-#[derive(Serialize)]
-struct Label<'a> {
-    name: &'a str,
-    value: &'a str,
-}
-
-#[derive(Serialize)]
-struct Volume<'a> {
-    name: String,
-    kind: &'static str,
-    source: &'a str,
-    key: &'a str,
-    /// The file name inside the volume, and the `subPath` mounted.
-    path: &'a str,
-    mount_path: &'a str,
-}
-
+/// Renders one file of the base from its template.
 pub fn render(
+    template: &str,
     resolved: &Resolved,
     env: &[EnvVar],
     templates: &Templates,
+    folder: Option<&Path>,
 ) -> Result<String, RenderError> {
-    let deploy = &resolved.deploy;
-    let labels = [
-        Label {
-            name: "app.kubernetes.io/name",
-            value: &deploy.name,
-        },
-        Label {
-            name: "app.kubernetes.io/instance",
-            value: &deploy.name,
-        },
-        Label {
-            name: "app.kubernetes.io/managed-by",
-            value: "svcgen",
-        },
-    ];
-    let secrets: Vec<&EnvVar> = env.iter().filter(|v| v.secret).collect();
-    let volumes: Vec<Volume<'_>> = deploy
-        .files
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| volume(i, f))
-        .collect();
+    if template == MANIFESTS_TEMPLATE {
+        data_keys(env)?;
+    }
+    let plan = plan(resolved, env, folder);
     let context = context! {
-        edition => resolved.edition.as_str(),
-        name => &deploy.name,
-        namespace => &deploy.namespace,
-        image => &deploy.image,
-        replicas => &deploy.replicas,
-        configmap_name => format!("{}-env", deploy.name),
-        secret_name => &deploy.secret_name,
-        labels => to_value(&labels),
-        selector => to_value(&labels[..2]),
-        env => to_value(env),
-        secrets => to_value(&secrets),
-        volumes => to_value(&volumes),
+        plan => to_value(&plan),
+        manifests => MANIFESTS,
     };
-    templates
-        .render(TEMPLATE, context)
-        .map_err(RenderError::Template)
+    let mut text = templates
+        .render(template, context)
+        .map_err(RenderError::Template)?;
+    // The template engine drops the template's last newline; YAML readers want one.
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
 }
 
-/// The volume of one file source that has a Kubernetes origin.
-fn volume(index: usize, file: &FileSource) -> Option<Volume<'_>> {
-    let k8s = file.k8s.as_ref()?;
-    let path = file.container_path.rsplit('/').next().unwrap_or("file");
-    Some(Volume {
-        name: volume_name(index, file),
-        kind: match k8s.kind {
-            K8sKind::Secret => "secret",
-            K8sKind::ConfigMap => "configmap",
-        },
-        source: &k8s.name,
-        key: &k8s.key,
-        path,
-        mount_path: &file.container_path,
-    })
-}
-
-/// A readable, unique DNS-1123 label: the variable's name, or the plugin's, plus its position.
-fn volume_name(index: usize, file: &FileSource) -> String {
-    let base = file
-        .env
-        .as_deref()
-        .unwrap_or(&file.key)
-        .to_ascii_lowercase();
-    let mut name: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    name.truncate(50);
-    format!("{}-{index}", name.trim_matches('-'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::FileKind;
-
-    #[test]
-    fn volume_names_are_dns_labels() {
-        let file = FileSource {
-            env: None,
-            key: "deploy.plugins.User_Mgmt".into(),
-            kind: FileKind::Certificate,
-            container_path: "/app/plugins/User_Mgmt.zip".into(),
-            host: None,
-            k8s: None,
-        };
-        let name = volume_name(3, &file);
-        assert_eq!(name, "deploy-plugins-user-mgmt-3");
-        assert!(crate::resolve::formats::k8s_label(&name).is_ok());
+/// Every variable is a key of the ConfigMap or the Secret: its name must be a valid key (an
+/// `[env]` name of 254 characters is a valid variable name, but not a key).
+fn data_keys(env: &[EnvVar]) -> Result<(), RenderError> {
+    let mut diags = Diagnostics::default();
+    for var in env {
+        if let Err(problem) = formats::k8s_data_key(&var.name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!(
+                        "`{}` cannot be a ConfigMap or Secret key: {}",
+                        var.name, problem.message
+                    ),
+                )
+                .at_opt(var.origin)
+                .label("not a Kubernetes key")
+                .help("a key has at most 253 letters, digits, `-`, `_` and `.`"),
+            );
+        }
+    }
+    if diags.is_empty() {
+        Ok(())
+    } else {
+        Err(RenderError::Invalid(diags))
     }
 }

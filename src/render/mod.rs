@@ -8,8 +8,11 @@ mod dotenv;
 mod dotenv_quote;
 mod env;
 pub mod filters;
+mod hash;
 mod k8s;
 mod k8s_env;
+pub mod k8s_plan;
+mod paths;
 mod templates;
 mod yaml_quote;
 
@@ -20,6 +23,7 @@ pub use yaml_quote::quote as yaml_quote;
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
+use std::path::Path;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -30,8 +34,13 @@ pub enum Target {
     Compose,
     /// the `env:` list of a Kubernetes container spec
     K8sEnv,
-    /// Kubernetes ConfigMap + Deployment (secrets only as references)
+    /// Kubernetes ConfigMap (named after its content), Deployment and Service (secrets only as
+    /// references unless --include-secrets)
     K8s,
+    /// kustomization.yaml of the kustomize base --out-dir writes (generators of host files)
+    Kustomization,
+    /// DEPLOY.md: how to apply the kustomize base, and the objects to create by hand
+    DeployNotes,
     /// the JSON Schema of profiles, for editors (same as `svcgen schema`)
     Schema,
     /// Markdown reference of the profile's edition (same as `svcgen docs --edition`)
@@ -40,7 +49,14 @@ pub enum Target {
 
 impl Target {
     /// The targets `--out-dir` writes, in order.
-    pub const ALL: [Target; 4] = [Target::Dotenv, Target::Compose, Target::K8sEnv, Target::K8s];
+    pub const ALL: [Target; 6] = [
+        Target::Dotenv,
+        Target::Compose,
+        Target::K8sEnv,
+        Target::K8s,
+        Target::Kustomization,
+        Target::DeployNotes,
+    ];
 
     /// The file name used by `--out-dir`.
     pub fn file_name(self) -> &'static str {
@@ -48,7 +64,9 @@ impl Target {
             Target::Dotenv => ".env",
             Target::Compose => "docker-compose.yml",
             Target::K8sEnv => "k8s-env.yaml",
-            Target::K8s => "k8s.yaml",
+            Target::K8s => k8s_plan::MANIFESTS,
+            Target::Kustomization => "kustomization.yaml",
+            Target::DeployNotes => "DEPLOY.md",
             Target::Schema => "profile.schema.json",
             Target::Docs => "reference.md",
         }
@@ -60,6 +78,8 @@ impl Target {
             Target::Compose => "compose",
             Target::K8sEnv => "k8s-env",
             Target::K8s => "k8s",
+            Target::Kustomization => "kustomization",
+            Target::DeployNotes => "deploy-notes",
             Target::Schema => "schema",
             Target::Docs => "docs",
         }
@@ -73,18 +93,38 @@ pub enum RenderError {
     Template(TemplateError),
 }
 
-/// Renders one target.
+/// Renders one target, for output to stdout: host paths as the profile wrote them.
 pub fn render(
     target: Target,
     resolved: &Resolved,
     env: &[EnvVar],
     templates: &Templates,
 ) -> Result<String, RenderError> {
+    render_in(target, resolved, env, templates, None)
+}
+
+/// Renders one target written into `folder`: host paths (compose bind sources, kustomize
+/// generator files) relative to it, so that the tools reading it there find them.
+pub fn render_in(
+    target: Target,
+    resolved: &Resolved,
+    env: &[EnvVar],
+    templates: &Templates,
+    folder: Option<&Path>,
+) -> Result<String, RenderError> {
     match target {
         Target::Dotenv => dotenv::render(resolved, env, templates),
-        Target::Compose => compose::render(resolved, env, templates),
+        Target::Compose => compose::render(resolved, env, templates, folder),
         Target::K8sEnv => k8s_env::render(resolved, env, templates),
-        Target::K8s => k8s::render(resolved, env, templates),
+        Target::K8s => k8s::render(k8s::MANIFESTS_TEMPLATE, resolved, env, templates, folder),
+        Target::Kustomization => k8s::render(
+            k8s::KUSTOMIZATION_TEMPLATE,
+            resolved,
+            env,
+            templates,
+            folder,
+        ),
+        Target::DeployNotes => k8s::render(k8s::NOTES_TEMPLATE, resolved, env, templates, folder),
         Target::Schema => Ok(crate::schema::profile_schema_text()),
         Target::Docs => {
             crate::docs::reference(Some(resolved.edition), templates).map_err(RenderError::Template)

@@ -21,6 +21,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../templates/k8s-env.yaml.j2"),
     ),
     ("k8s.yaml.j2", include_str!("../../templates/k8s.yaml.j2")),
+    (
+        "kustomization.yaml.j2",
+        include_str!("../../templates/kustomization.yaml.j2"),
+    ),
+    ("deploy.md.j2", include_str!("../../templates/deploy.md.j2")),
     ("docs.md.j2", include_str!("../../templates/docs.md.j2")),
 ];
 

@@ -334,6 +334,25 @@ pub fn k8s_label(value: &str) -> Result<(), Problem> {
     }
 }
 
+/// A Kubernetes label value: at most 63 letters, digits, `-`, `_`, `.`, starting and ending with
+/// a letter or digit (or empty).
+pub fn k8s_label_value(value: &str) -> Result<(), Problem> {
+    let ok = value.is_empty()
+        || (value.len() <= 63
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && value.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && value.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Kubernetes label value: at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit",
+        ))
+    }
+}
+
 /// A Kubernetes Secret or ConfigMap name (DNS-1123 subdomain).
 pub fn k8s_subdomain(value: &str) -> Result<(), Problem> {
     let ok = !value.is_empty()
@@ -364,6 +383,57 @@ pub fn k8s_data_key(value: &str) -> Result<(), Problem> {
             "not a Secret or ConfigMap key: letters, digits, `-`, `_` and `.`",
         ))
     }
+}
+
+/// The suffixes of a Kubernetes quantity and their factors (binary SI, then decimal SI).
+const QUANTITY_SUFFIXES: [(&str, f64); 15] = [
+    ("Ki", 1024.0),
+    ("Mi", 1_048_576.0),
+    ("Gi", 1_073_741_824.0),
+    ("Ti", 1_099_511_627_776.0),
+    ("Pi", 1_125_899_906_842_624.0),
+    ("Ei", 1_152_921_504_606_846_976.0),
+    ("n", 1e-9),
+    ("u", 1e-6),
+    ("m", 1e-3),
+    ("k", 1e3),
+    ("M", 1e6),
+    ("G", 1e9),
+    ("T", 1e12),
+    ("P", 1e15),
+    ("E", 1e18),
+];
+
+/// A Kubernetes resource quantity (`500m`, `2`, `1.5Gi`, `1e3`), as its value in base units.
+pub fn k8s_quantity(value: &str) -> Result<f64, Problem> {
+    let bad = || {
+        problem(
+            "not a Kubernetes quantity: a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, ...), such as \"500m\" or \"512Mi\"",
+        )
+    };
+    let digits_end = value
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(value.len());
+    let (number, suffix) = value.split_at(digits_end);
+    let well_formed = !number.is_empty()
+        && number.matches('.').count() <= 1
+        && number != "."
+        && value.len() <= 64;
+    if !well_formed {
+        return Err(bad());
+    }
+    let amount: f64 = number.parse().map_err(|_| bad())?;
+    let factor = if suffix.is_empty() {
+        1.0
+    } else if let Some((_, f)) = QUANTITY_SUFFIXES.iter().find(|(s, _)| *s == suffix) {
+        *f
+    } else if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
+        let exp: i32 = exp.parse().map_err(|_| bad())?;
+        10f64.powi(exp)
+    } else {
+        return Err(bad());
+    };
+    Ok(amount * factor)
 }
 
 /// An image repository: lower-case path components, optionally after a registry host[:port].
@@ -427,6 +497,16 @@ mod deploy_tests {
         assert!(k8s_subdomain("Vault").is_err());
         assert!(k8s_data_key("role_id.txt").is_ok());
         assert!(k8s_data_key("a/b").is_err());
+    }
+
+    #[test]
+    fn quantities() {
+        assert_eq!(k8s_quantity("2500m").unwrap(), 2.5);
+        assert_eq!(k8s_quantity("2Gi").unwrap(), 2_147_483_648.0);
+        assert_eq!(k8s_quantity("1e3").unwrap(), 1000.0);
+        for bad in ["", "m", "-1", "1.2.3", "5 Mi", "5MB", "1e", "0x10"] {
+            assert!(k8s_quantity(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

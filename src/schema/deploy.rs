@@ -3,6 +3,7 @@
 
 use super::forms;
 use crate::model::{DefaultValue, Edition, Model, Setting, VarType};
+use crate::resolve::deploy::INT32_MAX;
 use serde_json::{Map, Value, json};
 
 /// The top-level key of the deployment settings.
@@ -14,6 +15,9 @@ const K8S_SUBDOMAIN: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 const K8S_DATA_KEY: &str = r"^[-._a-zA-Z0-9]+$";
 const IMAGE: &str = r"^[a-z0-9._:-]+(/[a-z0-9._-]+)*$";
 const IMAGE_TAG: &str = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
+/// A Kubernetes quantity, as `formats::k8s_quantity` reads it.
+const QUANTITY: &str =
+    r"^([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)?$";
 
 /// The schema of `[deploy]`.
 pub fn section(model: &Model) -> Value {
@@ -95,12 +99,22 @@ fn setting_schema(model: &Model, setting: &Setting) -> Value {
         VarType::Integer => {
             schema.insert("type".into(), json!("integer"));
             schema.insert("minimum".into(), json!(setting.min.unwrap_or(0)));
+            schema.insert("maximum".into(), json!(INT32_MAX));
+        }
+        VarType::Port => {
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("minimum".into(), json!(1));
+            schema.insert("maximum".into(), json!(65535));
+        }
+        VarType::Bool => {
+            schema.insert("type".into(), json!("boolean"));
         }
         ty => {
             schema.insert("type".into(), json!("string"));
             let (pattern, max) = match ty {
                 VarType::K8sName => (K8S_LABEL, 63),
                 VarType::Image => (IMAGE, 255),
+                VarType::Quantity => (QUANTITY, 64),
                 _ => (IMAGE_TAG, 128),
             };
             schema.insert("pattern".into(), json!(pattern));
@@ -109,7 +123,10 @@ fn setting_schema(model: &Model, setting: &Setting) -> Value {
     }
     if let DefaultValue::Value(v) = &setting.default {
         let typed = match setting.ty {
-            VarType::Integer => v.parse::<i64>().map(Value::from).unwrap_or(Value::Null),
+            VarType::Integer | VarType::Port => {
+                v.parse::<i64>().map(Value::from).unwrap_or(Value::Null)
+            }
+            VarType::Bool => Value::from(v == "true"),
             _ => Value::from(v.as_str()),
         };
         schema.insert("default".into(), typed);
@@ -139,7 +156,7 @@ fn source() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "host": { "type": "string", "minLength": 1, "description": "Compose: the host path mounted read-only (relative to the compose file)." },
+            "host": { "type": "string", "minLength": 1, "description": "A host file (relative to the profile's folder): bind-mounted read-only by compose, and the file kustomize generates the Secret or ConfigMap from. Outputs refer to it relative to their own folder." },
             "secret": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the Secret holding the file." },
             "configmap": { "type": "string", "pattern": K8S_SUBDOMAIN, "description": "Kubernetes: the ConfigMap holding the file (certificates and archives; not for secrets)." },
             "key": { "type": "string", "pattern": K8S_DATA_KEY, "description": "The key in the Secret or ConfigMap; by default the file's name." }

@@ -21,6 +21,16 @@ pub fn svcgen() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("svcgen").expect("the svcgen binary is built")
 }
 
+/// The files `render --out-dir` writes for one profile, sorted.
+pub const OUT_DIR_FILES: [&str; 6] = [
+    ".env",
+    "DEPLOY.md",
+    "docker-compose.yml",
+    "k8s-env.yaml",
+    "k8s.yaml",
+    "kustomization.yaml",
+];
+
 /// Every example profile, sorted.
 pub fn examples() -> Vec<PathBuf> {
     toml_files(&repo().join("examples"))

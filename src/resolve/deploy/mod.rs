@@ -2,14 +2,21 @@
 //! file it reads comes from. Not container variables, but checked like them, from the model.
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
+mod checks;
+mod settings;
+mod source;
 mod sources;
+mod workload;
 
+pub use settings::INT32_MAX;
+pub use workload::{Probe, Resources, Workload, startup_budget};
+
+use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
 
 use super::ResolvedVar;
-use super::formats::{self, Problem};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{DefaultValue, Edition, FileKind, Model, Setting, VarType};
+use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
 use crate::source::Sources;
 use crate::suggest::did_you_mean;
@@ -26,6 +33,8 @@ pub struct Deploy {
     pub secret_name: String,
     /// Every declared file source, variables in model order, then plugins in list order.
     pub files: Vec<FileSource>,
+    /// Port, Service, probes, resources and security context of the pod.
+    pub workload: Workload,
 }
 
 /// Where one file the container reads comes from.
@@ -38,10 +47,15 @@ pub struct FileSource {
     pub kind: FileKind,
     /// Where the container reads it.
     pub container_path: String,
-    /// Compose: the host path bind-mounted read-only.
+    /// Compose and kustomize: the host path, as written.
     pub host: Option<String>,
+    /// The host path as an absolute path (relative ones joined to the folder of the profile file
+    /// that wrote them), so that outputs can refer to it from wherever they are written.
+    pub host_path: Option<std::path::PathBuf>,
     /// Kubernetes: the Secret or ConfigMap key mounted read-only.
     pub k8s: Option<K8sRef>,
+    /// Where the source is declared (its key in `[deploy.files]` or `[deploy.plugins]`).
+    pub origin: crate::source::Origin,
 }
 
 /// A key of a Secret or ConfigMap.
@@ -87,7 +101,8 @@ pub fn deploy(
         }
     };
     check_keys(model, table, diags);
-    let text = |key: &str, diags: &mut Diagnostics| setting_text(model, table, key, diags);
+    let reader = SettingReader { model, table };
+    let text = |key: &str, diags: &mut Diagnostics| reader.text(key, diags);
     let name = text("deploy.name", diags).unwrap_or_default();
     let namespace = text("deploy.namespace", diags);
     let repository = text("deploy.image.repository", diags).unwrap_or_default();
@@ -95,9 +110,7 @@ pub fn deploy(
         text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
     let secret_name =
         text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
-    let replicas = text("deploy.replicas", diags)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(1);
+    let replicas = reader.int("deploy.replicas", diags);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
         file_sources(model, edition, entry, vars, sources, &mut files, diags);
@@ -111,14 +124,18 @@ pub fn deploy(
         &mut files,
         diags,
     );
-    Deploy {
+    let workload = workload::workload(model, &reader, vars, diags);
+    let deploy = Deploy {
         name,
         namespace,
         replicas,
         image: format!("{repository}:{tag}"),
         secret_name,
         files,
-    }
+        workload,
+    };
+    checks::check(&deploy, &reader, diags);
+    deploy
 }
 
 /// Unknown keys anywhere in `[deploy]` outside `files` and `plugins`.
@@ -170,75 +187,4 @@ fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnosti
             }
         }
     }
-}
-
-/// The text of a setting: its valid value, else its default (`None` when it has none).
-fn setting_text(
-    model: &Model,
-    table: &Table,
-    key: &str,
-    diags: &mut Diagnostics,
-) -> Option<String> {
-    let setting = model
-        .setting(key)
-        .expect("deploy settings read here are in the model");
-    let rest = key.strip_prefix("deploy.").unwrap_or(key);
-    let fallback = match &setting.default {
-        DefaultValue::Value(v) => Some(v.clone()),
-        _ => None,
-    };
-    let Some(entry) = table.get_path(rest) else {
-        return fallback;
-    };
-    match check_setting(setting, &entry.node.value) {
-        Ok(text) => Some(text),
-        Err(problem) => {
-            let code = if matches!(problem.message.as_str(), m if m.starts_with("expected")) {
-                Code::WrongType
-            } else if setting.ty == VarType::Integer {
-                Code::OutOfRange
-            } else {
-                Code::BadFormat
-            };
-            let mut d = Diagnostic::new(code, format!("`{key}`: {}", problem.message))
-                .at(entry.node.origin)
-                .label(format!("expected {}", setting.ty.describe()))
-                .help(setting.meaning.clone());
-            if let Some(s) = problem.suggestion {
-                d = d.help(format!("did you mean \"{s}\"?"));
-            }
-            diags.push(d);
-            fallback
-        }
-    }
-}
-
-fn check_setting(setting: &Setting, value: &Value) -> Result<String, Problem> {
-    let expected = |what: &str| Problem {
-        message: format!("expected {what}, found {}", value.type_name()),
-        suggestion: None,
-    };
-    if setting.ty == VarType::Integer {
-        let Value::Integer(n) = value else {
-            return Err(expected("an integer"));
-        };
-        let min = setting.min.unwrap_or(0);
-        if *n < min {
-            return Err(Problem {
-                message: format!("{n} is below the minimum {min}"),
-                suggestion: None,
-            });
-        }
-        return Ok(n.to_string());
-    }
-    let Value::String(text) = value else {
-        return Err(expected("a string"));
-    };
-    match setting.ty {
-        VarType::K8sName => formats::k8s_label(text)?,
-        VarType::Image => formats::image_repository(text)?,
-        VarType::ImageTag => formats::image_tag(text)?,
-        _ => {}
-    }
-    Ok(text.clone())
 }

@@ -1,0 +1,181 @@
+//! `svcgen krm`: svcgen as a KRM function (kpt `fn eval --exec`, kustomize exec generators, an
+//! Argo CD config management plugin). A `ResourceList` comes in on stdin with the profile's TOML in
+//! `functionConfig.data.profile`; the same list goes out with every item kept, the rendered objects
+//! added (replacing earlier renderings of the same objects) and the diagnostics as `results`.
+
+mod input;
+mod results;
+
+use crate::diag::Diagnostics;
+use crate::profile::{SetKind, merge, parse_set, parse_text};
+use crate::render::k8s_plan::plan;
+use crate::render::{EnvOptions, Target, Templates, environment, render};
+use crate::resolve::{Options, Resolved, resolve};
+use crate::source::Sources;
+use input::FunctionInput;
+use results::Results;
+use serde_json::{Map, Value, json};
+use std::path::Path;
+
+/// The largest `ResourceList` read (the profile limit: a list carries a profile and manifests).
+pub const MAX_INPUT_BYTES: u64 = crate::profile::MAX_PROFILE_BYTES;
+
+/// The `ResourceList` written back, and whether it carries an error result (exit 1).
+pub struct Output {
+    pub text: String,
+    pub failed: bool,
+}
+
+/// Runs the function on the text of a `ResourceList`. Relative paths of the profile (secret
+/// files) are read from `base_dir`, the folder the orchestrator runs the function in.
+pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
+    let mut results = Results::default();
+    let (items, added) = match FunctionInput::read(input, &mut results) {
+        Some(function) => {
+            let added = render_objects(&function, base_dir, templates, &mut results);
+            (function.items, added)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let items = merge_items(items, added);
+    let failed = results.has_errors();
+    let list = json!({
+        "apiVersion": input::API_VERSION,
+        "kind": input::KIND,
+        "items": items,
+        "results": results.into_values(),
+    });
+    let mut options = serde_saphyr::SerializerOptions::default();
+    // Sequences indented below their key, as yamllint's default rules want.
+    options.compact_list_indent = false;
+    let text = serde_saphyr::to_string_with_options(&list, options).unwrap_or_else(|e| {
+        // A `serde_json::Value` always serializes; keep the contract (a list on stdout) anyway.
+        format!(
+            "apiVersion: {}\nkind: {}\nitems: []\n# {e}\n",
+            input::API_VERSION,
+            input::KIND
+        )
+    });
+    Output {
+        text: format!("---\n{text}"),
+        failed,
+    }
+}
+
+/// Checks the profile and renders its Kubernetes objects (no secret values: never in a KRM
+/// stream); every diagnostic and every object the operator must create becomes a result.
+fn render_objects(
+    function: &FunctionInput,
+    base_dir: &Path,
+    templates: &Templates,
+    results: &mut Results,
+) -> Vec<Value> {
+    if function
+        .profile
+        .parse::<toml::Table>()
+        .is_ok_and(|t| t.contains_key(crate::profile::EXTENDS))
+    {
+        results.error(format!(
+            "{}: `{}` is not followed by svcgen krm (a KRM function reads no files): put the whole profile in functionConfig.data.profile",
+            crate::diag::Code::KrmInput.id(),
+            crate::profile::EXTENDS
+        ));
+        return Vec::new();
+    }
+    let mut sources = Sources::new();
+    let (resolved, diagnostics) = check(function, base_dir, &mut sources);
+    results.diagnostics(&diagnostics, &sources, function);
+    let Some(resolved) = resolved else {
+        return Vec::new();
+    };
+    let env = match environment(&resolved, EnvOptions::default()) {
+        Ok(env) => env,
+        Err(diags) => {
+            results.diagnostics(&diags, &sources, function);
+            return Vec::new();
+        }
+    };
+    for object in plan(&resolved, &env, None).to_create {
+        let keys: Vec<&str> = object.keys.iter().map(|k| k.name.as_str()).collect();
+        results.info(format!(
+            "create the {} {} (keys: {}): the Deployment mounts or reads it, and its content is not in the profile",
+            object.kind,
+            object.name,
+            keys.join(", ")
+        ));
+    }
+    for file in &resolved.deploy.files {
+        if let (Some(k8s), Some(_)) = (&file.k8s, &file.host) {
+            results.info(format!(
+                "`{}`: a KRM function does not read host files; create the object {} with the key {} (or render a kustomize base with svcgen render --out-dir)",
+                file.key, k8s.name, k8s.key
+            ));
+        }
+    }
+    match render(Target::K8s, &resolved, &env, templates) {
+        Ok(text) => match serde_saphyr::from_multiple::<Value>(&text) {
+            Ok(objects) => objects.into_iter().filter(Value::is_object).collect(),
+            Err(e) => {
+                results.error(format!("svcgen could not read back its own manifests: {e}"));
+                Vec::new()
+            }
+        },
+        Err(e) => {
+            results.error(format!("the k8s target could not be rendered: {e:?}"));
+            Vec::new()
+        }
+    }
+}
+
+/// The profile with its `data.set` values over it, checked (as `render --set` does).
+fn check(
+    function: &FunctionInput,
+    base_dir: &Path,
+    sources: &mut Sources,
+) -> (Option<Resolved>, Diagnostics) {
+    let (id, parsed) = parse_text(
+        function.profile_name.clone(),
+        function.profile.clone(),
+        sources,
+    );
+    sources.set_dir(id, Some(base_dir.to_path_buf()));
+    let mut table = match parsed {
+        Ok(table) => table,
+        Err(diags) => return (None, diags),
+    };
+    let mut diags = Diagnostics::default();
+    for line in &function.sets {
+        match parse_set(line, SetKind::Value, sources) {
+            Ok(over) => merge(&mut table, over),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if diags.has_errors() {
+        return (None, diags);
+    }
+    let (resolved, more) = resolve(&table, id, Options { sources });
+    diags.extend(more);
+    (resolved, diags)
+}
+
+/// The items with the added objects: an item with the same kind, namespace and name as an added
+/// object (an earlier rendering) is replaced in place; the others are kept as they came.
+fn merge_items(items: Vec<Value>, added: Vec<Value>) -> Vec<Value> {
+    let mut out = items;
+    for object in added {
+        let id = identity(&object);
+        match out.iter().position(|item| identity(item) == id) {
+            Some(i) => out[i] = object,
+            None => out.push(object),
+        }
+    }
+    out
+}
+
+/// kind, namespace and name of an object.
+fn identity(object: &Value) -> (String, String, String) {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
+    let metadata = object.get("metadata").and_then(Value::as_object);
+    let field = |name: &str| text(metadata.and_then(|m: &Map<String, Value>| m.get(name)));
+    (text(object.get("kind")), field("namespace"), field("name"))
+}

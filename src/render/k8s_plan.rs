@@ -1,0 +1,336 @@
+//! The Kubernetes objects of one profile, decided once and shared by `k8s.yaml`, the
+//! `kustomization.yaml`, the deployment notes and `svcgen krm`: object names (content-hashed where
+//! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
+//! the operator must create.
+
+use super::EnvVar;
+use super::hash::hashed_name;
+use super::paths::{host_reference, is_inside};
+use crate::resolve::Resolved;
+use crate::resolve::deploy::{FileSource, K8sKind};
+use serde::Serialize;
+use std::path::Path;
+
+/// The name of the manifests file inside a kustomize base.
+pub const MANIFESTS: &str = "k8s.yaml";
+
+#[derive(Serialize)]
+pub struct Plan<'a> {
+    pub edition: &'static str,
+    pub name: &'a str,
+    pub namespace: Option<&'a str>,
+    pub image: &'a str,
+    pub replicas: i64,
+    pub labels: Vec<Pair>,
+    /// The labels that select the pods (never changed by an upgrade).
+    pub selector: Vec<Pair>,
+    /// The ConfigMap of non-secret variables, named after its content.
+    pub configmap_name: String,
+    pub configmap_data: Vec<Pair>,
+    /// The Secret of the secret variables, when there are any.
+    pub env_secret: Option<EnvSecret>,
+    pub volumes: Vec<Volume<'a>>,
+    /// Secrets and ConfigMaps kustomize generates from host files.
+    pub generators: Vec<Generated>,
+    /// Secrets and ConfigMaps the operator creates (their content is not in the profile).
+    pub to_create: Vec<ToCreate>,
+    /// A generator file lies outside the output folder: kustomize's load restrictor refuses it.
+    pub needs_load_restrictor_none: bool,
+    pub workload: WorkloadView<'a>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct Pair {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Serialize)]
+pub struct EnvSecret {
+    pub name: String,
+    /// True when svcgen writes it (`--include-secrets`): `data` holds the values.
+    pub generated: bool,
+    pub data: Vec<Pair>,
+    /// The variables it holds (its keys).
+    pub keys: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Volume<'a> {
+    pub name: String,
+    pub kind: &'static str,
+    pub source: &'a str,
+    pub key: &'a str,
+    /// The file name inside the volume, and the `subPath` mounted.
+    pub path: &'a str,
+    pub mount_path: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct Generated {
+    /// `secret` or `configmap`.
+    pub kind: &'static str,
+    pub name: String,
+    /// `key` and the host file, relative to the output folder.
+    pub files: Vec<Pair>,
+}
+
+#[derive(Serialize)]
+pub struct ToCreate {
+    /// `Secret` or `ConfigMap`.
+    pub kind: &'static str,
+    pub name: String,
+    /// Each key and what it holds.
+    pub keys: Vec<Pair>,
+}
+
+#[derive(Serialize)]
+pub struct WorkloadView<'a> {
+    pub port: i64,
+    pub service_port: i64,
+    pub period: i64,
+    pub timeout: i64,
+    pub failure_threshold: i64,
+    pub startup_failure_threshold: i64,
+    pub requests_cpu: &'a str,
+    pub requests_memory: &'a str,
+    pub limits_cpu: &'a str,
+    pub limits_memory: &'a str,
+    pub run_as_user: i64,
+    pub read_only_root_filesystem: bool,
+}
+
+/// Plans the objects; `folder` is where the outputs are written (`None`: stdout).
+pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -> Plan<'a> {
+    let deploy = &resolved.deploy;
+    let labels = labels(resolved);
+    let configmap_data: Vec<Pair> = env
+        .iter()
+        .filter(|v| !v.secret)
+        .filter_map(|v| v.value.clone().map(|value| pair(&v.name, value)))
+        .collect();
+    let (generators, mut to_create, outside) = file_objects(&deploy.files, folder);
+    let env_secret = env_secret(resolved, env);
+    if let Some(secret) = env_secret.as_ref().filter(|s| !s.generated) {
+        to_create.insert(
+            0,
+            ToCreate {
+                kind: "Secret",
+                name: secret.name.clone(),
+                keys: secret
+                    .keys
+                    .iter()
+                    .map(|k| pair(k, format!("the value of {k}")))
+                    .collect(),
+            },
+        );
+    }
+    let w = &deploy.workload;
+    Plan {
+        edition: resolved.edition.as_str(),
+        name: &deploy.name,
+        namespace: deploy.namespace.as_deref(),
+        image: &deploy.image,
+        replicas: deploy.replicas,
+        selector: labels[..2].to_vec(),
+        labels,
+        configmap_name: hashed_name(&format!("{}-env", deploy.name), &pairs(&configmap_data)),
+        configmap_data,
+        env_secret,
+        volumes: volumes(&deploy.files),
+        generators,
+        to_create,
+        needs_load_restrictor_none: outside,
+        workload: WorkloadView {
+            port: w.port,
+            service_port: w.service_port,
+            period: w.probe.period,
+            timeout: w.probe.timeout,
+            failure_threshold: w.probe.failure_threshold,
+            startup_failure_threshold: w.startup_failure_threshold,
+            requests_cpu: &w.requests.cpu,
+            requests_memory: &w.requests.memory,
+            limits_cpu: &w.limits.cpu,
+            limits_memory: &w.limits.memory,
+            run_as_user: w.run_as_user,
+            read_only_root_filesystem: w.read_only_root_filesystem,
+        },
+    }
+}
+
+fn pair(name: &str, value: String) -> Pair {
+    Pair {
+        name: name.to_string(),
+        value,
+    }
+}
+
+fn pairs(items: &[Pair]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect()
+}
+
+/// `app.kubernetes.io/*` labels: the selector's two first, then the ones that may change.
+fn labels(resolved: &Resolved) -> Vec<Pair> {
+    let deploy = &resolved.deploy;
+    let mut labels = vec![
+        pair("app.kubernetes.io/name", deploy.name.clone()),
+        pair("app.kubernetes.io/instance", deploy.name.clone()),
+    ];
+    let tag = deploy.image.rsplit(':').next().unwrap_or_default();
+    if crate::resolve::formats::k8s_label_value(tag).is_ok() {
+        labels.push(pair("app.kubernetes.io/version", tag.to_string()));
+    }
+    labels.push(pair("app.kubernetes.io/managed-by", "svcgen".to_string()));
+    labels
+}
+
+/// The Secret of the secret variables: generated with their values under `--include-secrets`
+/// (named after its content, like the ConfigMap), else the operator's `deploy.secret_name`.
+fn env_secret(resolved: &Resolved, env: &[EnvVar]) -> Option<EnvSecret> {
+    let secrets: Vec<&EnvVar> = env.iter().filter(|v| v.secret).collect();
+    if secrets.is_empty() {
+        return None;
+    }
+    let keys: Vec<String> = secrets.iter().map(|v| v.name.clone()).collect();
+    let data: Vec<Pair> = secrets
+        .iter()
+        .filter_map(|v| v.value.clone().map(|value| pair(&v.name, value)))
+        .collect();
+    let base = &resolved.deploy.secret_name;
+    if data.len() == secrets.len() {
+        Some(EnvSecret {
+            name: hashed_name(base, &pairs(&data)),
+            generated: true,
+            data,
+            keys,
+        })
+    } else {
+        Some(EnvSecret {
+            name: base.clone(),
+            generated: false,
+            data: Vec::new(),
+            keys,
+        })
+    }
+}
+
+/// The volume of each file source that has a Kubernetes origin.
+fn volumes(files: &[FileSource]) -> Vec<Volume<'_>> {
+    files
+        .iter()
+        .enumerate()
+        .filter_map(|(index, file)| {
+            let k8s = file.k8s.as_ref()?;
+            Some(Volume {
+                name: volume_name(index, file),
+                kind: kind_key(k8s.kind),
+                source: &k8s.name,
+                key: &k8s.key,
+                path: file.container_path.rsplit('/').next().unwrap_or("file"),
+                mount_path: &file.container_path,
+            })
+        })
+        .collect()
+}
+
+fn kind_key(kind: K8sKind) -> &'static str {
+    match kind {
+        K8sKind::Secret => "secret",
+        K8sKind::ConfigMap => "configmap",
+    }
+}
+
+fn kind_name(kind: K8sKind) -> &'static str {
+    match kind {
+        K8sKind::Secret => "Secret",
+        K8sKind::ConfigMap => "ConfigMap",
+    }
+}
+
+/// Groups the file sources by object: generated when its files have host paths (all of them, as
+/// checked when resolving), else to be created. Also says whether a host file is outside `folder`.
+fn file_objects(
+    files: &[FileSource],
+    folder: Option<&Path>,
+) -> (Vec<Generated>, Vec<ToCreate>, bool) {
+    let mut generated: Vec<Generated> = Vec::new();
+    let mut to_create: Vec<ToCreate> = Vec::new();
+    let mut outside = false;
+    for file in files {
+        let Some(k8s) = &file.k8s else { continue };
+        match (&file.host, &file.host_path) {
+            (Some(host), Some(path)) => {
+                outside |= folder.is_some_and(|f| !is_inside(path, f));
+                let entry = pair(&k8s.key, host_reference(host, Some(path), folder));
+                match generated
+                    .iter_mut()
+                    .find(|g| g.kind == kind_key(k8s.kind) && g.name == k8s.name)
+                {
+                    Some(g) => g.files.push(entry),
+                    None => generated.push(Generated {
+                        kind: kind_key(k8s.kind),
+                        name: k8s.name.clone(),
+                        files: vec![entry],
+                    }),
+                }
+            }
+            _ => {
+                let what = pair(&k8s.key, format!("the file {} reads", file.key));
+                match to_create
+                    .iter_mut()
+                    .find(|t| t.kind == kind_name(k8s.kind) && t.name == k8s.name)
+                {
+                    Some(t) if !t.keys.iter().any(|k| k.name == k8s.key) => t.keys.push(what),
+                    Some(_) => {}
+                    None => to_create.push(ToCreate {
+                        kind: kind_name(k8s.kind),
+                        name: k8s.name.clone(),
+                        keys: vec![what],
+                    }),
+                }
+            }
+        }
+    }
+    (generated, to_create, outside)
+}
+
+/// A readable, unique DNS-1123 label: the variable's name, or the plugin's, plus its position.
+fn volume_name(index: usize, file: &FileSource) -> String {
+    let base = file
+        .env
+        .as_deref()
+        .unwrap_or(&file.key)
+        .to_ascii_lowercase();
+    let mut name: String = base
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    name.truncate(50);
+    format!("{}-{index}", name.trim_matches('-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::FileKind;
+
+    #[test]
+    fn volume_names_are_dns_labels() {
+        let file = FileSource {
+            env: None,
+            key: "deploy.plugins.User_Mgmt".into(),
+            kind: FileKind::Certificate,
+            container_path: "/app/plugins/User_Mgmt.zip".into(),
+            host: None,
+            host_path: None,
+            k8s: None,
+            origin: crate::source::Origin::new(crate::source::Sources::new().add("p", "x"), 0..1),
+        };
+        let name = volume_name(3, &file);
+        assert_eq!(name, "deploy-plugins-user-mgmt-3");
+        assert!(crate::resolve::formats::k8s_label(&name).is_ok());
+    }
+}

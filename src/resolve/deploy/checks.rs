@@ -1,0 +1,174 @@
+//! What Kubernetes, kustomize and compose would refuse in a deployment, found before anything is
+//! written: mount paths, two files at one path, names and label values, requests above limits, and
+//! files of one generated object that cannot be generated together.
+
+use super::settings::SettingReader;
+use super::{Deploy, FileSource, K8sKind};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::formats;
+
+pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    for (i, file) in deploy.files.iter().enumerate() {
+        mount_path(file, diags);
+        if let Some(first) = deploy.files[..i]
+            .iter()
+            .find(|f| f.container_path == file.container_path)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::MountCollision,
+                    format!(
+                        "`{}` and `{}` are both mounted at \"{}\"",
+                        first.key, file.key, file.container_path
+                    ),
+                )
+                .at(file.origin)
+                .label("second file at this path")
+                .help("Kubernetes and Docker refuse two mounts at one path: give the variables different paths"),
+            );
+        }
+    }
+    service_name(deploy, reader, diags);
+    requests_within_limits(reader, diags);
+    generators(deploy, diags);
+}
+
+/// A mounted file's container path: an absolute path naming a file (its last part is the
+/// Secret/ConfigMap item's path and the `subPath`), without `.` or `..` parts.
+fn mount_path(file: &FileSource, diags: &mut Diagnostics) {
+    let path = &file.container_path;
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let problem = if !path.starts_with('/') {
+        Some("it is not absolute")
+    } else if name.is_empty() {
+        Some("it names a folder (ends with `/`), not a file")
+    } else if path.split('/').any(|part| part == ".." || part == ".") {
+        Some("it has a `.` or `..` part, which Kubernetes refuses in a mounted file's path")
+    } else {
+        None
+    };
+    if let Some(why) = problem {
+        diags.push(
+            Diagnostic::new(
+                Code::DerivedName,
+                format!("`{}` is mounted at \"{path}\": {why}", file.key),
+            )
+            .at(file.origin)
+            .label("cannot be mounted there")
+            .help("set the variable to an absolute file path such as /etc/certs/name.crt"),
+        );
+    }
+}
+
+/// The Service takes the Deployment's name, and a Service name must start with a letter.
+fn service_name(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    if deploy.name.starts_with(|c: char| c.is_ascii_digit()) {
+        diags.push(
+            Diagnostic::new(
+                Code::K8sLimit,
+                format!(
+                    "`deploy.name` \"{}\" starts with a digit: a Kubernetes Service name must start with a letter",
+                    deploy.name
+                ),
+            )
+            .at_opt(reader.origin("deploy.name"))
+            .label("not a Service name (DNS-1035 label)")
+            .help("start the name with a lower-case letter"),
+        );
+    }
+}
+
+/// Kubernetes refuses a request above its limit.
+fn requests_within_limits(reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    for what in ["cpu", "memory"] {
+        let request_key = format!("deploy.resources.requests.{what}");
+        let limit_key = format!("deploy.resources.limits.{what}");
+        let mut quiet = Diagnostics::default();
+        let request = reader.text(&request_key, &mut quiet);
+        let limit = reader.text(&limit_key, &mut quiet);
+        let value = |t: &Option<String>| t.as_deref().and_then(|t| formats::k8s_quantity(t).ok());
+        if let (Some(r), Some(l)) = (value(&request), value(&limit))
+            && r > l
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!(
+                        "`{request_key}` ({}) is above `{limit_key}` ({})",
+                        request.unwrap_or_default(),
+                        limit.unwrap_or_default()
+                    ),
+                )
+                .at_opt(
+                    reader
+                        .origin(&request_key)
+                        .or_else(|| reader.origin(&limit_key)),
+                )
+                .label("request above limit")
+                .help("Kubernetes refuses a request above its limit: lower the request or raise the limit"),
+            );
+        }
+    }
+}
+
+/// The files of one Secret or ConfigMap that kustomize generates (every file has a host path):
+/// all or none of its files have one, no key twice, no `=` in a path (kustomize's separator), and
+/// not the Secret of the secret variables (it would replace it).
+fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
+    for (i, file) in deploy.files.iter().enumerate() {
+        let Some(k8s) = &file.k8s else { continue };
+        let same: Vec<&FileSource> = deploy
+            .files
+            .iter()
+            .filter(|f| {
+                f.k8s
+                    .as_ref()
+                    .is_some_and(|o| o.kind == k8s.kind && o.name == k8s.name)
+            })
+            .collect();
+        let first = std::ptr::eq(same[0], file);
+        let kind = match k8s.kind {
+            K8sKind::Secret => "Secret",
+            K8sKind::ConfigMap => "ConfigMap",
+        };
+        let problem = if first && same.iter().any(|f| f.host.is_some() != file.host.is_some()) {
+            Some(format!(
+                "some files of the {kind} \"{}\" have a host path and some do not: svcgen generates it only when all do",
+                k8s.name
+            ))
+        } else if file.host.as_deref().is_some_and(|h| h.contains('=')) {
+            Some(format!(
+                "the host path of `{}` contains `=`, which kustomize's generator reads as a separator",
+                file.key
+            ))
+        } else if file.host.is_some()
+            && deploy.files[..i]
+                .iter()
+                .any(|f| f.k8s.as_ref() == Some(k8s))
+        {
+            Some(format!(
+                "the {kind} \"{}\" would get the key \"{}\" twice",
+                k8s.name, k8s.key
+            ))
+        } else if first
+            && file.host.is_some()
+            && k8s.kind == K8sKind::Secret
+            && k8s.name == deploy.secret_name
+        {
+            Some(format!(
+                "the Secret \"{}\" generated from host files is also the Secret of the secret variables (deploy.secret_name)",
+                k8s.name
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            diags.push(
+                Diagnostic::new(Code::Generator, message)
+                    .at(file.origin)
+                    .label("cannot be generated")
+                    .help("give every file of the object a host path (or none, and create the object yourself), each with its own key"),
+            );
+        }
+    }
+}
