@@ -198,7 +198,7 @@ fn a_read_only_output_folder_is_an_io_error_with_no_partial_file() {
                 !support::on_ci(),
                 "CI runs as root and needs setpriv for this test"
             );
-            eprintln!("skipping: root without setpriv cannot test a read-only folder");
+            support::record_skip("running as root without /usr/bin/setpriv");
             return;
         }
         command = std::process::Command::new(setpriv);
@@ -476,7 +476,7 @@ fn a_fifo_is_refused_instead_of_blocking() {
     let fifo = dir.path().join("profile.toml");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipping: mkfifo is not available");
+        support::skip("mkfifo", &support::how_to_get("mkfifo"));
         return;
     }
     svcgen()

