@@ -1,5 +1,5 @@
 //! The repository stands on its own: a clone of the committed HEAD, alone in an empty temporary
-//! folder (no `../shared` beside it), passes the spec model test, and nothing in the tests,
+//! folder (no shared folder beside it), passes the spec model test, and nothing in the tests,
 //! sources or scripts reads outside the repository.
 
 mod support;
