@@ -464,7 +464,7 @@ fn the_k8s_manifest_never_contains_a_secret_value() {
     assert!(
         String::from_utf8(out.stdout)
             .unwrap()
-            .contains("'literal-passphrase-value'")
+            .contains("=literal-passphrase-value\n")
     );
 }
 

@@ -96,9 +96,11 @@ pub fn docs(args: &DocsArgs) -> u8 {
         .edition
         .as_deref()
         .and_then(crate::model::Edition::parse);
-    let rendered = crate::render::Templates::load(args.templates.as_deref())
-        .and_then(|templates| crate::docs::reference(edition, &templates));
-    match rendered {
+    let templates = match super::render::load_templates(args.templates.as_deref()) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    match crate::docs::reference(edition, &templates) {
         Ok(text) => emit(&text, args.output.as_ref()),
         Err(e) => {
             super::report::io_error(&format!("template {e}"));

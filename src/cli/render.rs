@@ -7,10 +7,10 @@
 
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::output::{unified_diff, write_all_atomic};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
+use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -70,12 +70,9 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    let templates = match Templates::load(args.templates.as_deref()) {
+    let templates = match load_templates(args.templates.as_deref()) {
         Ok(t) => t,
-        Err(e) => {
-            io_error(&format!("template {e}"));
-            return EXIT_INVALID;
-        }
+        Err(code) => return code,
     };
     let outcomes = render_all(args, &profiles, &templates);
     let mut exit = EXIT_OK;
@@ -239,45 +236,43 @@ fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates) -> Outco
     } else {
         vec![args.target]
     };
-    let mut errors = Vec::new();
-    let files = environment(&resolved, options).and_then(|env| {
-        let mut rendered = Vec::new();
-        let mut failed = Diagnostics::default();
-        for target in targets {
-            match render(target, &resolved, &env, templates) {
-                Ok(text) => rendered.push((target, text)),
-                Err(RenderError::Invalid(d)) => failed.extend(d),
-                Err(RenderError::Template(e)) => {
-                    errors.push(format!("template {e}"));
-                    if !e.user {
-                        errors.push(
-                            "this is a bug in svcgen's built-in template; please report it"
-                                .to_string(),
-                        );
-                    }
-                    failed.push(Diagnostic::new(
-                        Code::Unwritable,
-                        format!("the {} target could not be rendered", target.name()),
-                    ));
-                }
-            }
-        }
-        if failed.has_errors() {
-            Err(failed)
-        } else {
-            Ok(rendered)
-        }
-    });
-    let files = match files {
-        Ok(f) => Some(f),
-        Err(more) => {
-            diags.extend(more);
-            None
-        }
-    };
+    let rendered = render_checked(&resolved, options, &targets, templates);
+    let errors = template_messages(&rendered.template_errors);
+    let files = (!rendered.diagnostics.has_errors()).then_some(rendered.files);
+    diags.extend(rendered.diagnostics);
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
     o
+}
+
+/// The templates of a run; a `--templates DIR` that is not a folder is a usage error (exit 2),
+/// a template that does not compile is invalid input (exit 1).
+pub(super) fn load_templates(dir: Option<&Path>) -> Result<Templates, u8> {
+    if let Some(dir) = dir
+        && !dir.is_dir()
+    {
+        io_error(&format!(
+            "--templates {}: no such folder (give a folder of templates named like the built-in ones)",
+            dir.display()
+        ));
+        return Err(EXIT_IO);
+    }
+    Templates::load(dir).map_err(|e| {
+        io_error(&format!("template {e}"));
+        EXIT_INVALID
+    })
+}
+
+/// What to print for each failed template: where it failed, and whose fault it is.
+pub(super) fn template_messages(errors: &[TemplateError]) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in errors {
+        out.push(format!("template {e}"));
+        if !e.user {
+            out.push("this is a bug in svcgen's built-in template; please report it".to_string());
+        }
+    }
+    out
 }
 
 /// Where one profile's files go.

@@ -94,10 +94,13 @@ pub enum Code {
     YamlTyped,
     /// Something of the imported file that a profile cannot carry: left out.
     NotImported,
+    /// A `.env` value that one of the readers people use (compose v2, python-dotenv,
+    /// `docker run --env-file`) would read differently: no spelling suits them all.
+    DotenvReaderDiffers,
 }
 
 impl Code {
-    pub const ALL: [Code; 44] = [
+    pub const ALL: [Code; 45] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -142,6 +145,7 @@ impl Code {
         Code::Overridden,
         Code::YamlTyped,
         Code::NotImported,
+        Code::DotenvReaderDiffers,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -191,6 +195,7 @@ impl Code {
             Code::Overridden => "W0318",
             Code::YamlTyped => "W0319",
             Code::NotImported => "W0320",
+            Code::DotenvReaderDiffers => "W0327",
         }
     }
 
@@ -241,6 +246,7 @@ impl Code {
             Code::Overridden => "overridden",
             Code::YamlTyped => "yaml-typed",
             Code::NotImported => "not-imported",
+            Code::DotenvReaderDiffers => "dotenv-reader-differs",
         }
     }
 

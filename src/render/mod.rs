@@ -3,9 +3,10 @@
 //! Renderers take only a [`Resolved`] profile (never the raw profile) and the environment built
 //! from it once, so every target carries the same variables and values.
 
+mod checked;
 mod compose;
 mod dotenv;
-mod dotenv_quote;
+pub mod dotenv_quote;
 mod env;
 pub mod filters;
 mod k8s;
@@ -14,6 +15,7 @@ mod templates;
 mod yaml_quote;
 
 pub use dotenv_quote::quote as dotenv_quote;
+pub use checked::{Rendered, render_checked};
 pub use env::{EnvOptions, EnvVar, environment};
 pub use templates::{BUILTIN, TemplateError, Templates};
 pub use yaml_quote::quote as yaml_quote;
@@ -39,7 +41,7 @@ pub enum Target {
 }
 
 impl Target {
-    /// The targets `--out-dir` writes, in order.
+    /// The targets `--out-dir` writes, in order: the deployable ones, which `validate` checks.
     pub const ALL: [Target; 4] = [Target::Dotenv, Target::Compose, Target::K8sEnv, Target::K8s];
 
     /// The file name used by `--out-dir`.

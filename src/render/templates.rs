@@ -128,13 +128,14 @@ fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error>
         return out
             .write_str(
                 &dotenv_quote::quote(&text)
-                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?,
+                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?
+                    .text,
             )
             .map_err(Error::from);
     };
     let quoted =
         dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
-    out.write_str(&quoted).map_err(Error::from)
+    out.write_str(&quoted.text).map_err(Error::from)
 }
 
 impl Templates {
