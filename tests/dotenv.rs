@@ -138,7 +138,7 @@ fn render_dotenv(resolved: &Resolved, env: &[EnvVar]) -> String {
 /// Renders each (resolved, env) to a `.env` and checks it with all three readers.
 fn check_three_readers(cases: &[(Resolved, Vec<EnvVar>)]) -> Option<()> {
     let python = support::python_with("dotenv")?;
-    let docker_compose = support::tool("docker-compose")?;
+    let docker_compose = support::docker_compose_v2()?;
     let dir = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     for (i, (resolved, env)) in cases.iter().enumerate() {

