@@ -176,9 +176,14 @@ impl Templates {
             .env
             .get_template(name)
             .map_err(|e| template_error(&e, file.clone(), user))?;
-        template
+        let text = template
             .render(context)
-            .map_err(|e| template_error(&e, file, user))
+            .map_err(|e| template_error(&e, file, user))?;
+        // YAML lines stay within yamllint's default width, whatever the template writes.
+        Ok(match escape_for(name) {
+            AutoEscape::Custom(kind) if kind == YAML => super::yaml_quote::fold_lines(&text),
+            _ => text,
+        })
     }
 }
 

@@ -70,6 +70,16 @@ pub fn value() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
 }
 
+/// Long hostile strings (up to a few hundred characters): YAML outputs fold them over lines.
+pub fn long_value() -> impl Strategy<Value = String> {
+    prop::collection::vec(value(), 10..60).prop_map(|parts| parts.concat())
+}
+
+/// Mostly short hostile strings, one in four long.
+pub fn any_length() -> BoxedStrategy<String> {
+    prop_oneof![3 => value(), 1 => long_value()].boxed()
+}
+
 /// A valid edition B profile with hostile values in five string variables and every value in
 /// `[env]` (`values` needs at least five).
 pub fn profile(values: &[String]) -> String {
