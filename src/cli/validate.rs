@@ -69,7 +69,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: valid, edition {}, {} variables",
-                profile.display(),
+                super::display_name(profile),
                 resolved.edition,
                 resolved.vars.len() + resolved.extras.len()
             );
