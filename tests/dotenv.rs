@@ -120,7 +120,11 @@ fn check_reader(reader: Reader, got: &Values, want: &[(String, String, Vec<Reade
     for (name, value, differs) in want {
         let read = got.get(name);
         if differs.contains(&reader) {
-            assert_ne!(read, Some(value), "{reader:?} reads {name} exactly though named");
+            assert_ne!(
+                read,
+                Some(value),
+                "{reader:?} reads {name} exactly though named"
+            );
         } else {
             assert_eq!(read, Some(value), "{reader:?} misreads {name}");
         }
@@ -233,8 +237,15 @@ fn dotenv_snapshots() {
 
 fn hostile_case(values: &[String]) -> (Resolved, Vec<EnvVar>) {
     let mut sources = Sources::new();
-    let checked = check_text("hostile.toml", &hostile::profile(values), None, &mut sources);
-    let resolved = checked.resolved.expect("strings of any content are valid in these keys");
+    let checked = check_text(
+        "hostile.toml",
+        &hostile::profile(values),
+        None,
+        &mut sources,
+    );
+    let resolved = checked
+        .resolved
+        .expect("strings of any content are valid in these keys");
     let env = environment(&resolved, EnvOptions::default()).unwrap();
     (resolved, env)
 }

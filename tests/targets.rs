@@ -376,7 +376,11 @@ fn every_compose_file_passes_docker_compose_config() {
         let resolved = resolve_file(example);
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         // The file as written to disk (bind mounts included), read by compose v2.
-        let mut got = compose_v2_env(&tool, &out.join("docker-compose.yml"), &operator_secrets(&env));
+        let mut got = compose_v2_env(
+            &tool,
+            &out.join("docker-compose.yml"),
+            &operator_secrets(&env),
+        );
         let mut want = expected(&env, SECRET);
         got.sort();
         want.sort();
@@ -410,7 +414,10 @@ fn every_yaml_output_passes_yamllint_default_and_truthy_and_octal_rules() {
                 .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
         })
         .collect();
-    assert!(files.len() >= 3 * outs.len(), "every YAML output: {files:?}");
+    assert!(
+        files.len() >= 3 * outs.len(),
+        "every YAML output: {files:?}"
+    );
     // As users run it (warnings count too), then with the rules that catch typed scalars.
     run_tool(&tool, &["--strict", "-d", "default"], &files);
     run_tool(&tool, &["--strict", "-d", YAMLLINT], &files);

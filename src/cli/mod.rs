@@ -187,10 +187,15 @@ impl clap::builder::TypedValueParser for TargetParser {
         if let Some(near) = crate::suggest::did_you_mean(&text, names.iter().map(String::as_str)) {
             message.push_str(&format!("\n  tip: did you mean '{near}'?\n"));
         }
-        Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).format(&mut cmd.clone()))
+        Err(
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, message)
+                .format(&mut cmd.clone()),
+        )
     }
 
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         Some(Box::new(
             Target::value_variants()
                 .iter()

@@ -384,10 +384,15 @@ fn report_stale(stale: &[Stale], format: super::Format) {
         super::Format::Json => {
             let files: Vec<serde_json::Value> = stale
                 .iter()
-                .map(|s| serde_json::json!({ "file": s.path.display().to_string(), "diff": s.diff }))
+                .map(
+                    |s| serde_json::json!({ "file": s.path.display().to_string(), "diff": s.diff }),
+                )
                 .collect();
             let report = serde_json::json!({ "stale": files });
-            format!("{}\n", serde_json::to_string_pretty(&report).unwrap_or_default())
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
         }
     };
     let _ = std::io::stdout().write_all(text.as_bytes());

@@ -67,9 +67,8 @@ pub fn quote(value: &str) -> Result<Spelling, String> {
             differs: Vec::new(),
         });
     }
-    let single_safe = !value.contains(['\'', '\r'])
-        && !value.contains("\\\\")
-        && !value.ends_with('\\');
+    let single_safe =
+        !value.contains(['\'', '\r']) && !value.contains("\\\\") && !value.ends_with('\\');
     let (text, python_differs) = if single_safe {
         (format!("'{value}'"), python_expands(value))
     } else {
@@ -91,10 +90,7 @@ pub fn is_plain(value: &str) -> bool {
     let comment = value
         .char_indices()
         .any(|(i, c)| c == '#' && value[..i].ends_with(blank));
-    !ends_blank
-        && !comment
-        && !value.contains(['\n', '\r', '$'])
-        && !value.starts_with(['\'', '"'])
+    !ends_blank && !comment && !value.contains(['\n', '\r', '$']) && !value.starts_with(['\'', '"'])
 }
 
 /// Double quotes with the escapes compose v2 and python-dotenv both decode, and every `$`
@@ -161,8 +157,15 @@ mod tests {
         assert_eq!(spelled("x #c"), ("'x #c'".into(), vec![DockerRunEnvFile]));
         assert_eq!(spelled("$HOME"), ("'$HOME'".into(), vec![DockerRunEnvFile]));
         assert_eq!(spelled("it's").0, "it's", "a quote inside is plain");
-        assert_eq!(spelled("'tis"), (r#""'tis""#.into(), vec![DockerRunEnvFile]));
-        assert_eq!(spelled("a\\").0, "a\\", "a trailing backslash alone is plain");
+        assert_eq!(
+            spelled("'tis"),
+            (r#""'tis""#.into(), vec![DockerRunEnvFile])
+        );
+        assert_eq!(
+            spelled("a\\").0,
+            "a\\",
+            "a trailing backslash alone is plain"
+        );
         assert_eq!(
             spelled(" a\\"),
             (r#"" a\\""#.into(), vec![DockerRunEnvFile])

@@ -14,8 +14,8 @@ mod k8s_env;
 mod templates;
 mod yaml_quote;
 
-pub use dotenv_quote::quote as dotenv_quote;
 pub use checked::{Rendered, render_checked};
+pub use dotenv_quote::quote as dotenv_quote;
 pub use env::{EnvOptions, EnvVar, environment};
 pub use templates::{BUILTIN, TemplateError, Templates};
 pub use yaml_quote::quote as yaml_quote;

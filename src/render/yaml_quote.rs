@@ -180,7 +180,10 @@ mod tests {
             quote(&value)
         );
         let folded = fold_lines(&text);
-        assert!(folded.lines().all(|l| l.chars().count() <= WIDTH), "{folded}");
+        assert!(
+            folded.lines().all(|l| l.chars().count() <= WIDTH),
+            "{folded}"
+        );
         assert!(folded.lines().count() > 4, "{folded}");
         let doc: serde_json::Value = serde_saphyr::from_str(&folded).unwrap();
         assert_eq!(doc["key"][0]["name"], serde_json::Value::String(value));

@@ -57,8 +57,8 @@ pub fn how_to_get(name: &str) -> String {
             _ => format!("install {name}"),
         };
     };
-    let requirements = std::fs::read_to_string(repo().join("scripts/requirements.txt"))
-        .unwrap_or_default();
+    let requirements =
+        std::fs::read_to_string(repo().join("scripts/requirements.txt")).unwrap_or_default();
     let pin = requirements
         .lines()
         .find(|l| l.split("==").next() == Some(*package))
