@@ -20,6 +20,20 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 const INVALID: &str = "edition = \"B\"\n[config]\nadapter = \"consol\"\n";
 
+/// `svcgen validate ARGS -` with the invalid profile on stdin: exit 1 with its error at `<stdin>`.
+fn validate_invalid_stdin(args: &[&str]) {
+    svcgen()
+        .arg("validate")
+        .args(args)
+        .arg("-")
+        .write_stdin(INVALID)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("E0204").and(predicate::str::contains("--> <stdin>:3:11")),
+        );
+}
+
 #[test]
 fn a_dash_reads_the_profile_from_stdin_and_names_it_stdin() {
     let text = std::fs::read_to_string(example()).unwrap();
@@ -43,12 +57,7 @@ fn a_dash_reads_the_profile_from_stdin_and_names_it_stdin() {
         .assert()
         .success()
         .stderr(predicate::str::contains("<stdin>: valid"));
-    svcgen()
-        .args(["validate", "-"])
-        .write_stdin(INVALID)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("--> <stdin>:3:11"));
+    validate_invalid_stdin(&[]);
 }
 
 #[test]
@@ -360,14 +369,7 @@ fn quiet_is_accepted_by_every_command_and_leaves_only_errors() {
             "{command:?} -q prints only errors: {stderr}"
         );
     }
-    svcgen()
-        .arg("validate")
-        .arg("-q")
-        .arg("-")
-        .write_stdin(INVALID)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("E0204"));
+    validate_invalid_stdin(&["-q"]);
 }
 
 #[test]

@@ -11,11 +11,10 @@ mod support;
 use support::hostile;
 
 use proptest::prelude::*;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::{check_profile, check_text};
+use svcgen::pipeline::check_profile;
 use svcgen::render::dotenv_quote::{Reader, quote};
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
@@ -60,21 +59,7 @@ fn compose_v2(docker_compose: &Path, env_file: &Path) -> Values {
         format!("services:\n  s:\n    image: x\n    env_file: [\"./{name}\"]\n"),
     )
     .unwrap();
-    let output = Command::new(docker_compose)
-        .arg("-f")
-        .arg(&compose)
-        .args(["config", "--format", "json"])
-        .env("COMPOSE_PROJECT_NAME", "svcgen-test")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    // compose exits 0 with nothing on stdout when it cannot read an env_file.
-    assert!(
-        output.status.success() && stderr.trim().is_empty(),
-        "docker-compose config failed on {}: {stderr}",
-        env_file.display()
-    );
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("compose JSON");
+    let doc = support::compose_config_json(docker_compose, &compose, &[]);
     let env = doc["services"]["s"]["environment"].as_object().cloned();
     env.unwrap_or_default()
         .into_iter()
@@ -235,21 +220,6 @@ fn dotenv_snapshots() {
     });
 }
 
-fn hostile_case(values: &[String]) -> (Resolved, Vec<EnvVar>) {
-    let mut sources = Sources::new();
-    let checked = check_text(
-        "hostile.toml",
-        &hostile::profile(values),
-        None,
-        &mut sources,
-    );
-    let resolved = checked
-        .resolved
-        .expect("strings of any content are valid in these keys");
-    let env = environment(&resolved, EnvOptions::default()).unwrap();
-    (resolved, env)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -257,7 +227,7 @@ proptest! {
     /// names it in a W0327 warning (and then it does differ).
     #[test]
     fn hostile_values_read_back_by_three_readers(values in prop::collection::vec(hostile::value(), 100)) {
-        let case = hostile_case(&values);
+        let case = hostile::resolved(&values);
         let diags = svcgen::render::render_checked(
             &case.0,
             EnvOptions::default(),

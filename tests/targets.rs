@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::{check_profile, check_text};
+use svcgen::pipeline::check_profile;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
 use svcgen::source::Sources;
@@ -115,21 +115,7 @@ fn kubernetes_expand(input: &str) -> String {
 /// process environment), as the environment of its one service. `config` writes every `$` of a
 /// value as `$$`.
 fn compose_v2_env(docker_compose: &Path, file: &Path, secrets: &[(String, String)]) -> Pairs {
-    let output = Command::new(docker_compose)
-        .arg("-f")
-        .arg(file)
-        .args(["config", "--format", "json"])
-        .env("COMPOSE_PROJECT_NAME", "svcgen-test")
-        .envs(secrets.iter().map(|(k, v)| (k, v)))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stderr.trim().is_empty(),
-        "{}: docker-compose config: {stderr}",
-        file.display()
-    );
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("compose prints JSON");
+    let doc = support::compose_config_json(docker_compose, file, secrets);
     let services = doc["services"].as_object().expect("services");
     let env = services.values().next().expect("one service")["environment"]
         .as_object()
@@ -431,7 +417,7 @@ proptest! {
     #[test]
     fn long_values_fold_within_yamllint_default(values in prop::collection::vec(hostile::long_value(), 5)) {
         let Some(tool) = support::tool("yamllint") else { return Ok(()) };
-        let (resolved, env) = hostile_env(&values);
+        let (resolved, env) = hostile::resolved(&values);
         let want = expected(&env, "");
         let names: Vec<String> = env.iter().map(|v| v.name.clone()).collect();
         let dir = tempfile::tempdir().unwrap();
@@ -521,19 +507,6 @@ fn pyyaml_documents(python: &Path, text: &str) -> Vec<Value> {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-fn hostile_env(values: &[String]) -> (Resolved, Vec<EnvVar>) {
-    let mut sources = Sources::new();
-    let checked = check_text(
-        "hostile.toml",
-        &hostile::profile(values),
-        None,
-        &mut sources,
-    );
-    let resolved = checked.resolved.expect("any string is valid in these keys");
-    let env = environment(&resolved, EnvOptions::default()).unwrap();
-    (resolved, env)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -541,7 +514,7 @@ proptest! {
     /// (which applies YAML 1.1 typing to anything unquoted).
     #[test]
     fn hostile_values_survive_every_yaml_target(values in prop::collection::vec(hostile::any_length(), 5)) {
-        let (resolved, env) = hostile_env(&values);
+        let (resolved, env) = hostile::resolved(&values);
         let want = expected(&env, "");
         let names: Vec<String> = env.iter().map(|v| v.name.clone()).collect();
         let compose = compose_env(&render_target(&resolved, &env, Target::Compose));
@@ -559,7 +532,7 @@ proptest! {
     #[test]
     fn hostile_values_survive_docker_compose(values in prop::collection::vec(hostile::any_length(), 100)) {
         let Some(docker_compose) = support::docker_compose_v2() else { return Ok(()) };
-        let (resolved, env) = hostile_env(&values);
+        let (resolved, env) = hostile::resolved(&values);
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("docker-compose.yml");
         std::fs::write(&file, render_target(&resolved, &env, Target::Compose)).unwrap();
@@ -589,7 +562,7 @@ proptest! {
     #[test]
     fn pyyaml_reads_hostile_values_as_written(values in prop::collection::vec(hostile::any_length(), 100)) {
         let Some(python) = support::python_with("yaml") else { return Ok(()) };
-        let (resolved, env) = hostile_env(&values);
+        let (resolved, env) = hostile::resolved(&values);
         let want = expected(&env, "");
         let compose = &pyyaml_documents(&python, &render_target(&resolved, &env, Target::Compose))[0];
         let service = compose["services"].as_object().unwrap().values().next().unwrap();

@@ -26,7 +26,7 @@ use crate::resolve::Resolved;
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
-    /// `.env` file for docker compose's env_file and python-dotenv
+    /// `.env` file (compose v2 env_file, python-dotenv, docker run --env-file)
     Dotenv,
     /// docker-compose.yml with the service, its environment and read-only file mounts
     Compose,

@@ -146,6 +146,30 @@ pub fn docker_compose_v2() -> Option<PathBuf> {
     on_path
 }
 
+/// `docker-compose -f FILE config --format json` with `envs` set: the model compose reads. Its
+/// stderr must be empty too: a warning means compose read something else than was written.
+pub fn compose_config_json(
+    docker_compose: &Path,
+    file: &Path,
+    envs: &[(String, String)],
+) -> serde_json::Value {
+    let output = Command::new(docker_compose)
+        .arg("-f")
+        .arg(file)
+        .args(["config", "--format", "json"])
+        .env("COMPOSE_PROJECT_NAME", "svcgen-test")
+        .envs(envs.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stderr.trim().is_empty(),
+        "{}: docker-compose config: {stderr}",
+        file.display()
+    );
+    serde_json::from_slice(&output.stdout).expect("compose prints JSON")
+}
+
 fn is_compose_v2(path: &Path) -> bool {
     Command::new(path)
         .arg("version")
