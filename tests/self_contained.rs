@@ -32,15 +32,21 @@ fn a_clone_alone_in_an_empty_folder_passes_the_spec_model_test() {
     assert_eq!(beside.len(), 1, "the clone is alone in its folder");
     assert!(!dir.path().join("shared").exists());
 
-    // The outer build's target dir: dependencies are reused, only svcgen itself is rebuilt.
+    // The outer build's intermediate artifacts are reused (`build-dir`): only svcgen itself is
+    // rebuilt. Its final artifacts go elsewhere, so the clone's build never replaces
+    // target/debug/svcgen, which the other tests run.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| support::repo().join("target"));
+    let build_dir = std::env::var_os("CARGO_BUILD_BUILD_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| target.clone());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["test", "--offline", "--locked", "--test", "spec_model"])
         .current_dir(&clone)
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target.join("clone-check"))
+        .env("CARGO_BUILD_BUILD_DIR", build_dir)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
