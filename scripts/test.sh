@@ -33,8 +33,9 @@ SVCGEN_SKIP_LOG="$(cd "$target_dir" && pwd)/svcgen-skips.txt"
 export SVCGEN_SKIP_LOG
 : >"$SVCGEN_SKIP_LOG"
 
+# Every test binary runs even after one fails, so one run reports every failure.
 status=0
-cargo test "$@" || status=$?
+cargo test --no-fail-fast "$@" || status=$?
 
 # A proptest case calls the tool lookup once per case: one line per test.
 skips=$(sort -u "$SVCGEN_SKIP_LOG")
