@@ -33,8 +33,9 @@ fn a_clone_alone_in_an_empty_folder_passes_the_spec_model_test() {
     assert!(!dir.path().join("shared").exists());
 
     // The outer build's intermediate artifacts are reused (`build-dir`): only svcgen itself is
-    // rebuilt. Its final artifacts go elsewhere, so the clone's build never replaces
-    // target/debug/svcgen, which the other tests run.
+    // rebuilt. A profile setting of svcgen alone gives the clone's units their own file names
+    // (cargo's names do not depend on the source folder), and final artifacts go to their own
+    // folder: the clone's build never replaces a binary the other tests run.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| support::repo().join("target"));
@@ -44,6 +45,10 @@ fn a_clone_alone_in_an_empty_folder_passes_the_spec_model_test() {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["test", "--offline", "--locked", "--test", "spec_model"])
+        .args([
+            "--config",
+            "profile.dev.package.svcgen.debug=\"line-tables-only\"",
+        ])
         .current_dir(&clone)
         .env("CARGO_TARGET_DIR", target.join("clone-check"))
         .env("CARGO_BUILD_BUILD_DIR", build_dir)

@@ -83,14 +83,18 @@ pub fn quote(value: &str) -> Result<Spelling, String> {
 
 /// True when the value, written unquoted, is read exactly by all three readers: no line break,
 /// no whitespace at either end (trimmed), no whitespace before `#` (a comment), no `$`
-/// (interpolated), no quote first (a quoted value).
+/// (interpolated), no quote first (a quoted value). A `#` first is read as a value by the three,
+/// but as a comment by other readers (svcgen's own import among them): it is quoted too.
 pub fn is_plain(value: &str) -> bool {
     let blank = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
     let ends_blank = value.starts_with(blank) || value.ends_with(blank);
     let comment = value
         .char_indices()
         .any(|(i, c)| c == '#' && value[..i].ends_with(blank));
-    !ends_blank && !comment && !value.contains(['\n', '\r', '$']) && !value.starts_with(['\'', '"'])
+    !ends_blank
+        && !comment
+        && !value.contains(['\n', '\r', '$'])
+        && !value.starts_with(['\'', '"', '#'])
 }
 
 /// Double quotes with the escapes compose v2 and python-dotenv both decode, and every `$`
@@ -155,6 +159,7 @@ mod tests {
         use Reader::*;
         assert_eq!(spelled("a b "), ("'a b '".into(), vec![DockerRunEnvFile]));
         assert_eq!(spelled("x #c"), ("'x #c'".into(), vec![DockerRunEnvFile]));
+        assert_eq!(spelled("#x"), ("'#x'".into(), vec![DockerRunEnvFile]));
         assert_eq!(spelled("$HOME"), ("'$HOME'".into(), vec![DockerRunEnvFile]));
         assert_eq!(spelled("it's").0, "it's", "a quote inside is plain");
         assert_eq!(
