@@ -173,6 +173,6 @@ fn a_thousand_generated_profiles_render_in_one_process() {
     let rendered = entries(&out);
     assert_eq!(rendered.len(), 1000);
     let env = std::fs::read_to_string(out.join("tenant-0777").join(".env")).unwrap();
-    assert!(env.contains("CN_CONFIG_CONSUL_PORT='8777'"));
-    assert!(env.contains("CN_TOKEN_SERVER_CLIENT_ID='client-777'"));
+    assert!(env.contains("CN_CONFIG_CONSUL_PORT=8777"));
+    assert!(env.contains("CN_TOKEN_SERVER_CLIENT_ID=client-777"));
 }

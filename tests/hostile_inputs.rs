@@ -5,6 +5,8 @@
 //! Every run has a generous deadline (a hang guard, not a timing assertion): a run that outlives
 //! it is killed and the test fails.
 
+mod support;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -248,7 +250,7 @@ fn a_fifo_as_the_profile_does_not_hang() {
     let fifo = dir.path().join("profile.toml");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipping: mkfifo is not available");
+        support::skip("mkfifo", &support::how_to_get("mkfifo"));
         return;
     }
     // Nobody ever writes to the FIFO: reading it would block forever.
@@ -320,7 +322,7 @@ fn a_fifo_as_a_secret_file_does_not_hang() {
         .status()
         .is_ok_and(|s| s.success())
     {
-        eprintln!("skipping: mkfifo is not available");
+        support::skip("mkfifo", &support::how_to_get("mkfifo"));
         return;
     }
     let text = ZERO_SECRET.replace("/dev/zero", &fifo.display().to_string());
@@ -348,7 +350,7 @@ fn an_unreadable_profile_is_an_io_error() {
     let profile = write(dir.path(), "secret.toml", VALID);
     fs::set_permissions(&profile, fs::Permissions::from_mode(0o000)).unwrap();
     if fs::read(&profile).is_ok() {
-        eprintln!("skipping: this user (root?) reads a file of mode 000");
+        support::record_skip("this user (root) reads a file of mode 000");
         return;
     }
     validate(&profile).assert_code(2, "an unreadable file");
@@ -363,7 +365,7 @@ fn read_only(dir: &Path) -> bool {
     let probe = dir.join("probe");
     if fs::write(&probe, "x").is_ok() {
         let _ = fs::remove_file(&probe);
-        eprintln!("skipping: this user (root?) writes into a folder of mode 555");
+        support::record_skip("this user (root) writes into a folder of mode 555");
         return false;
     }
     true

@@ -236,13 +236,13 @@ fn the_documented_layered_render_works() {
         ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("CN_WAIT_MAX_TIME='600'"))
+        .stdout(predicate::str::contains("CN_WAIT_MAX_TIME=600"))
         .stdout(predicate::str::contains(
-            "CN_SQL_DB_HOST='db.eu.prod.internal'",
+            "CN_SQL_DB_HOST=db.eu.prod.internal",
         ))
-        .stdout(predicate::str::contains("CN_SQL_DB_NAME='svc_prod'"))
+        .stdout(predicate::str::contains("CN_SQL_DB_NAME=svc_prod"))
         .stdout(predicate::str::contains(
-            "CN_TOKEN_SERVER_CLIENT_ID='2001.prod'",
+            "CN_TOKEN_SERVER_CLIENT_ID=2001.prod",
         ));
 }
 

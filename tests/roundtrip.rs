@@ -118,10 +118,20 @@ proptest! {
         let resolved = checked.resolved.expect("strings of any content are valid in these keys");
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         for (target, file) in TARGETS {
+            // A `$` in a double-quoted `.env` value is written `$$` for compose v2 (with a W0327
+            // warning: python-dotenv reads it differently); svcgen's import keeps `$$` as written.
+            // These values, refused before W0327, are read back by the real readers in
+            // tests/dotenv.rs.
+            let doubled_dollar = |v: &EnvVar| {
+                v.value.as_ref().is_some_and(|v| {
+                    v.contains('$') && svcgen::render::dotenv_quote(v).is_ok_and(|q| q.text.starts_with('"'))
+                })
+            };
+            if target == Target::Dotenv && env.iter().any(doubled_dollar) {
+                continue;
+            }
             let first = match rendered(&resolved, target) {
                 Ok(text) => text,
-                // `.env` refuses values it cannot quote for both of its readers (tested elsewhere).
-                Err(RenderError::Invalid(_)) if target == Target::Dotenv => continue,
                 Err(e) => panic!("{e:?}"),
             };
             let before = read_back(file, &first);

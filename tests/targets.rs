@@ -1,6 +1,7 @@
 //! The deployable targets read back by independent tools: the compose-spec JSON Schema
-//! (check-jsonschema), docker-compose v1 (a YAML 1.1 reader), kubernetes-validate, yamllint,
-//! python-dotenv and the serde-saphyr YAML parser. All four env-carrying targets must carry the
+//! (check-jsonschema), Docker Compose v2 (`docker-compose config --format json`, the compose in
+//! use), kubernetes-validate, yamllint (default configuration), PyYAML (YAML 1.1) and the
+//! serde-saphyr YAML parser. All four env-carrying targets must carry the
 //! same environment, in the model's order.
 
 mod support;
@@ -11,7 +12,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::{check_profile, check_text};
+use svcgen::pipeline::check_profile;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
 use svcgen::source::Sources;
@@ -19,7 +20,7 @@ use svcgen::source::Sources;
 /// What the secret variable is given as when docker compose interpolates it in the tests.
 const SECRET: &str = "s3cret value $x";
 /// yamllint: the default rules plus the ones that catch unquoted booleans and octal numbers.
-const YAMLLINT: &str = r#"{extends: default, rules: {line-length: disable, document-start: disable, comments: {min-spaces-from-content: 1}, truthy: {allowed-values: ["true", "false"], check-keys: true}, octal-values: {forbid-implicit-octal: true, forbid-explicit-octal: true}}}"#;
+const YAMLLINT: &str = r#"{extends: default, rules: {truthy: {allowed-values: ["true", "false"], check-keys: true}, octal-values: {forbid-implicit-octal: true, forbid-explicit-octal: true}}}"#;
 
 type Pairs = Vec<(String, String)>;
 
@@ -110,26 +111,25 @@ fn kubernetes_expand(input: &str) -> String {
     out
 }
 
-/// docker-compose's own output read by PyYAML, the library that wrote it: another YAML reader
-/// would disagree on details of PyYAML's emitter (`1e3` left plain, U+2028 folded).
-fn compose_config_env(python: &Path, config_output: &[u8]) -> Pairs {
-    let script = "import json, sys, yaml\nprint(json.dumps(yaml.safe_load(sys.stdin)))";
-    let mut child = Command::new(python)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), config_output).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+/// Docker Compose v2 reading a compose file (`config --format json`, interpolated with the
+/// process environment), as the environment of its one service. `config` writes every `$` of a
+/// value as `$$`.
+fn compose_v2_env(docker_compose: &Path, file: &Path, secrets: &[(String, String)]) -> Pairs {
+    let doc = support::compose_config_json(docker_compose, file, secrets);
     let services = doc["services"].as_object().expect("services");
     let env = services.values().next().expect("one service")["environment"]
         .as_object()
         .expect("environment");
     env.iter()
         .map(|(k, v)| (k.clone(), compose_unescape(&string(v, k)).unwrap()))
+        .collect()
+}
+
+/// The variables the operator sets for each withheld secret (as the compose file names them).
+fn operator_secrets(env: &[EnvVar]) -> Vec<(String, String)> {
+    env.iter()
+        .filter_map(|v| v.supply_as.clone())
+        .map(|from| (from, SECRET.to_string()))
         .collect()
 }
 
@@ -274,10 +274,7 @@ fn all_env_targets_carry_the_same_environment() {
 
 #[test]
 fn docker_compose_reads_the_same_environment_and_the_secret_from_the_operator() {
-    let Some(docker_compose) = support::tool("docker-compose") else {
-        return;
-    };
-    let Some(python) = support::python_with("yaml") else {
+    let Some(docker_compose) = support::docker_compose_v2() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -286,39 +283,17 @@ fn docker_compose_reads_the_same_environment_and_the_secret_from_the_operator() 
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         let file = dir.path().join("docker-compose.yml");
         std::fs::write(&file, render_target(&resolved, &env, Target::Compose)).unwrap();
-        let mut command = Command::new(&docker_compose);
-        command
-            .arg("-f")
-            .arg(&file)
-            .arg("config")
-            .env("COMPOSE_PROJECT_NAME", "svcgen-test");
-        for var in env.iter().filter(|v| v.value.is_none()) {
-            command.env(var.supply_as.as_ref().unwrap(), SECRET);
-        }
-        let output = command.output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success(),
-            "{}: docker-compose config failed: {stderr}",
-            example.display()
-        );
-        assert!(
-            !stderr.contains("WARNING"),
-            "{}: {stderr}",
-            example.display()
-        );
-        let got = compose_config_env(&python, &output.stdout);
+        let mut got = compose_v2_env(&docker_compose, &file, &operator_secrets(&env));
         let mut want = expected(&env, SECRET);
         want.sort();
-        let mut got_sorted = got.clone();
-        got_sorted.sort();
-        assert_eq!(got_sorted, want, "{}", example.display());
+        got.sort();
+        assert_eq!(got, want, "{}", example.display());
     }
 }
 
 #[test]
 fn a_missing_secret_stops_docker_compose_with_a_message() {
-    let Some(docker_compose) = support::tool("docker-compose") else {
+    let Some(docker_compose) = support::docker_compose_v2() else {
         return;
     };
     let example = support::repo().join("examples/b-google-spanner.toml");
@@ -379,29 +354,23 @@ fn every_compose_file_passes_the_compose_spec_schema() {
 
 #[test]
 fn every_compose_file_passes_docker_compose_config() {
-    let Some(tool) = support::tool("docker-compose") else {
+    let Some(tool) = support::docker_compose_v2() else {
         return;
     };
     let (_dir, outs) = render_examples_to_disk();
     for (example, out) in support::examples().iter().zip(outs) {
         let resolved = resolve_file(example);
         let env = environment(&resolved, EnvOptions::default()).unwrap();
-        let mut command = Command::new(&tool);
-        command
-            .arg("-f")
-            .arg(out.join("docker-compose.yml"))
-            .args(["config", "-q"]);
-        // The operator supplies each withheld secret from the variable the compose file names.
-        for from in env.iter().filter_map(|v| v.supply_as.as_ref()) {
-            command.env(from, SECRET);
-        }
-        let output = command.output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}: {}",
-            out.display(),
-            String::from_utf8_lossy(&output.stderr)
+        // The file as written to disk (bind mounts included), read by compose v2.
+        let mut got = compose_v2_env(
+            &tool,
+            &out.join("docker-compose.yml"),
+            &operator_secrets(&env),
         );
+        let mut want = expected(&env, SECRET);
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{}", out.display());
     }
 }
 
@@ -417,16 +386,56 @@ fn every_k8s_manifest_passes_kubernetes_validate_strict() {
 }
 
 #[test]
-fn every_yaml_output_passes_yamllint_truthy_and_octal_rules() {
+fn every_yaml_output_passes_yamllint_default_and_truthy_and_octal_rules() {
     let Some(tool) = support::tool("yamllint") else {
         return;
     };
     let (_dir, outs) = render_examples_to_disk();
     let files: Vec<PathBuf> = outs
         .iter()
-        .flat_map(|o| ["docker-compose.yml", "k8s-env.yaml", "k8s.yaml"].map(|f| o.join(f)))
+        .flat_map(|o| {
+            std::fs::read_dir(o)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        })
         .collect();
+    assert!(
+        files.len() >= 3 * outs.len(),
+        "every YAML output: {files:?}"
+    );
+    // As users run it (warnings count too), then with the rules that catch typed scalars.
+    run_tool(&tool, &["--strict", "-d", "default"], &files);
     run_tool(&tool, &["--strict", "-d", YAMLLINT], &files);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Long hostile values are folded to yamllint's width in every YAML target, and read back
+    /// unchanged (serde-saphyr here; PyYAML and compose v2 in their own tests).
+    #[test]
+    fn long_values_fold_within_yamllint_default(values in prop::collection::vec(hostile::long_value(), 5)) {
+        let Some(tool) = support::tool("yamllint") else { return Ok(()) };
+        let (resolved, env) = hostile::resolved(&values);
+        let want = expected(&env, "");
+        let names: Vec<String> = env.iter().map(|v| v.name.clone()).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let mut files = Vec::new();
+        for target in [Target::Compose, Target::K8sEnv, Target::K8s] {
+            let text = render_target(&resolved, &env, target);
+            let file = dir.path().join(target.file_name());
+            std::fs::write(&file, &text).unwrap();
+            files.push(file);
+        }
+        let read = |i: usize| std::fs::read_to_string(&files[i]).unwrap();
+        prop_assert!(read(0).contains("\\\n"), "a long value is folded");
+        let compose = compose_env(&read(0));
+        prop_assert_eq!(compose.as_ref(), Ok(&want));
+        prop_assert_eq!(&k8s_env(&read(1)), &want);
+        prop_assert_eq!(&k8s_manifest_env(&read(2), &names), &want);
+        run_tool(&tool, &["--strict", "-d", "default"], &files);
+    }
 }
 
 #[test]
@@ -464,7 +473,7 @@ fn the_k8s_manifest_never_contains_a_secret_value() {
     assert!(
         String::from_utf8(out.stdout)
             .unwrap()
-            .contains("'literal-passphrase-value'")
+            .contains("=literal-passphrase-value\n")
     );
 }
 
@@ -483,11 +492,7 @@ fn target_snapshots() {
     });
 }
 
-fn hostile_without_yaml11_breaks() -> impl Strategy<Value = String> {
-    hostile::value().prop_map(|s| s.replace(['\u{85}', '\u{2028}', '\u{2029}'], "·"))
-}
-
-/// Reads YAML documents with PyYAML (YAML 1.1, the reader of docker-compose v1) into JSON.
+/// Reads YAML documents with PyYAML (YAML 1.1, as Kubernetes tooling and compose v1 read) into JSON.
 fn pyyaml_documents(python: &Path, text: &str) -> Vec<Value> {
     let script = "import json, sys, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin))))";
     let mut child = Command::new(python)
@@ -502,27 +507,14 @@ fn pyyaml_documents(python: &Path, text: &str) -> Vec<Value> {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-fn hostile_env(values: &[String]) -> (Resolved, Vec<EnvVar>) {
-    let mut sources = Sources::new();
-    let checked = check_text(
-        "hostile.toml",
-        &hostile::profile(values),
-        None,
-        &mut sources,
-    );
-    let resolved = checked.resolved.expect("any string is valid in these keys");
-    let env = environment(&resolved, EnvOptions::default()).unwrap();
-    (resolved, env)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     /// 2,000 cases of 4 hostile strings each, every YAML target parsed back by serde-saphyr
     /// (which applies YAML 1.1 typing to anything unquoted).
     #[test]
-    fn hostile_values_survive_every_yaml_target(values in prop::collection::vec(hostile::value(), 5)) {
-        let (resolved, env) = hostile_env(&values);
+    fn hostile_values_survive_every_yaml_target(values in prop::collection::vec(hostile::any_length(), 5)) {
+        let (resolved, env) = hostile::resolved(&values);
         let want = expected(&env, "");
         let names: Vec<String> = env.iter().map(|v| v.name.clone()).collect();
         let compose = compose_env(&render_target(&resolved, &env, Target::Compose));
@@ -535,22 +527,16 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
-    /// The real docker-compose v1 (YAML 1.1, with interpolation) on 100 hostile values at a time.
-    /// U+0085, U+2028 and U+2029 are left out here only: svcgen writes them escaped and compose
-    /// reads them right, but `config` prints them raw and PyYAML folds them when reading that
-    /// printout back (see `pyyaml_reads_hostile_values_as_written` for them).
+    /// Docker Compose v2 (with interpolation) on 100 hostile values at a time; its JSON printout
+    /// carries every character, U+0085 and U+2028 included.
     #[test]
-    fn hostile_values_survive_docker_compose(values in prop::collection::vec(hostile_without_yaml11_breaks(), 100)) {
-        let Some(docker_compose) = support::tool("docker-compose") else { return Ok(()) };
-        let Some(python) = support::python_with("yaml") else { return Ok(()) };
-        let (resolved, env) = hostile_env(&values);
+    fn hostile_values_survive_docker_compose(values in prop::collection::vec(hostile::any_length(), 100)) {
+        let Some(docker_compose) = support::docker_compose_v2() else { return Ok(()) };
+        let (resolved, env) = hostile::resolved(&values);
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("docker-compose.yml");
         std::fs::write(&file, render_target(&resolved, &env, Target::Compose)).unwrap();
-        let output = Command::new(docker_compose).arg("-f").arg(&file).arg("config").output().unwrap();
-        prop_assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        let mut got = compose_config_env(&python, &output.stdout);
-
+        let mut got = compose_v2_env(&docker_compose, &file, &[]);
         let mut want = expected(&env, "");
         got.sort();
         want.sort();
@@ -574,9 +560,9 @@ proptest! {
 
     /// PyYAML (YAML 1.1) reads every YAML target exactly as written, 100 hostile values at a time.
     #[test]
-    fn pyyaml_reads_hostile_values_as_written(values in prop::collection::vec(hostile::value(), 100)) {
+    fn pyyaml_reads_hostile_values_as_written(values in prop::collection::vec(hostile::any_length(), 100)) {
         let Some(python) = support::python_with("yaml") else { return Ok(()) };
-        let (resolved, env) = hostile_env(&values);
+        let (resolved, env) = hostile::resolved(&values);
         let want = expected(&env, "");
         let compose = &pyyaml_documents(&python, &render_target(&resolved, &env, Target::Compose))[0];
         let service = compose["services"].as_object().unwrap().values().next().unwrap();

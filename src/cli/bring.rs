@@ -126,6 +126,16 @@ pub struct LintArgs {
 }
 
 pub fn lint_command(args: &LintArgs) -> u8 {
+    let file = &args.input.file;
+    if file.extension().is_some_and(|x| x == "toml") {
+        io_error(&format!(
+            "{}: is a profile (TOML); `svcgen lint` reads an existing .env, compose file or \
+             Kubernetes manifest. Check a profile with: svcgen validate {}",
+            file.display(),
+            file.display()
+        ));
+        return EXIT_IO;
+    }
     let mut sources = Sources::new();
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
@@ -189,11 +199,13 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
         Ok(migrated) => {
             let code = reporter.add(&migrated.diagnostics, &sources);
             reporter.finish();
-            for change in &migrated.changes {
-                eprintln!("changed: {change}");
-            }
-            if migrated.changes.is_empty() {
-                eprintln!("{name}: already edition B; nothing to change");
+            if !args.diagnostics.quiet {
+                for change in &migrated.changes {
+                    eprintln!("changed: {change}");
+                }
+                if migrated.changes.is_empty() {
+                    eprintln!("{name}: already edition B; nothing to change");
+                }
             }
             if args.in_place {
                 if let Err(e) = write_atomic(&args.profile, &migrated.profile, false) {

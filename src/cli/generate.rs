@@ -32,7 +32,7 @@ pub enum CompletionShell {
 
 /// Prints text, or writes it atomically to `output`.
 pub fn emit(text: &str, output: Option<&PathBuf>) -> u8 {
-    match output {
+    match output.filter(|path| !super::is_stdio(path)) {
         Some(path) => match write_atomic(path, text, false) {
             Ok(()) => EXIT_OK,
             Err(e) => {
@@ -64,15 +64,54 @@ pub fn completions(args: &CompletionsArgs) -> u8 {
     EXIT_OK
 }
 
-pub fn man() -> u8 {
-    let mut out = Vec::new();
-    match clap_mangen::Man::new(Cli::command()).render(&mut out) {
-        Ok(()) => {
-            let _ = std::io::stdout().write_all(&out);
-            EXIT_OK
-        }
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write one page per command into this folder (svcgen.1, svcgen-render.1, ...) instead of
+    /// printing the top page
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+}
+
+/// The top page and one page per subcommand (`svcgen-render.1`, ...): (file name, roff text).
+fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    // Building names each subcommand `svcgen-<name>`, the page's title and file name.
+    command.build();
+    let subcommands = command.get_subcommands().filter(|s| !s.is_hide_set());
+    let mut pages = Vec::new();
+    for cmd in std::iter::once(&command).chain(subcommands) {
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut roff = Vec::new();
+        man.render(&mut roff)?;
+        pages.push((man.get_filename(), roff));
+    }
+    Ok(pages)
+}
+
+pub fn man(args: &ManArgs) -> u8 {
+    let pages = match man_pages() {
+        Ok(pages) => pages,
         Err(e) => {
-            super::report::io_error(&format!("cannot render the man page: {e}"));
+            super::report::io_error(&format!("cannot render the man pages: {e}"));
+            return EXIT_IO;
+        }
+    };
+    let Some(dir) = &args.out_dir else {
+        let _ = std::io::stdout().write_all(&pages[0].1);
+        return EXIT_OK;
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        super::report::io_error(&format!("{}: cannot create the folder: {e}", dir.display()));
+        return EXIT_IO;
+    }
+    let files: Vec<(PathBuf, String)> = pages
+        .into_iter()
+        .map(|(name, roff)| (dir.join(name), String::from_utf8_lossy(&roff).into_owned()))
+        .collect();
+    match crate::output::write_all_atomic(&files, false) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            super::report::io_error(&e);
             EXIT_IO
         }
     }
@@ -96,9 +135,11 @@ pub fn docs(args: &DocsArgs) -> u8 {
         .edition
         .as_deref()
         .and_then(crate::model::Edition::parse);
-    let rendered = crate::render::Templates::load(args.templates.as_deref())
-        .and_then(|templates| crate::docs::reference(edition, &templates));
-    match rendered {
+    let templates = match super::render::load_templates(args.templates.as_deref()) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    match crate::docs::reference(edition, &templates) {
         Ok(text) => emit(&text, args.output.as_ref()),
         Err(e) => {
             super::report::io_error(&format!("template {e}"));

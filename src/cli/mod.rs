@@ -32,6 +32,22 @@ artifacts. Every mistake is reported at once, with file, line and column.",
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Print errors only: no warnings, notes or summaries (any command)
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// When to color diagnostics: auto = on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE=1 forces it)
+    #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+/// `--color`: when diagnostics on stderr are colored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ColorWhen {
+    /// on a terminal, unless NO_COLOR is set; always when CLICOLOR_FORCE is set (not 0)
+    #[default]
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand, Debug)]
@@ -101,9 +117,11 @@ pub enum Command {
         after_help = "Examples:\n  svcgen lsp    # started by the editor, not by hand\n\nDiagnostics are those of `svcgen validate`, with hover, completion, quick fixes and\ngo to definition on `extends`. An overlay says its base with a comment line\n#:svcgen overlay-of = \"prod.toml\"."
     )]
     Lsp,
-    /// Print the man page (roff)
-    #[command(after_help = "Examples:\n  svcgen man > svcgen.1 && man ./svcgen.1")]
-    Man,
+    /// Print the man page (roff), or write one page per subcommand into a folder
+    #[command(
+        after_help = "Examples:\n  svcgen man > svcgen.1 && man ./svcgen.1\n  svcgen man --out-dir ~/.local/share/man/man1   # svcgen.1, svcgen-render.1, ..."
+    )]
+    Man(generate::ManArgs),
 }
 
 /// How diagnostics are printed.
@@ -125,19 +143,85 @@ pub struct DiagnosticArgs {
     /// Exit 1 when there is any warning
     #[arg(long)]
     pub deny_warnings: bool,
-    /// Print errors only (no warnings, no summary)
-    #[arg(long, short)]
+    /// Print errors only: set by the global `-q/--quiet`
+    #[arg(skip)]
     pub quiet: bool,
 }
 
-/// The targets `render -t` accepts.
+/// True for `-`, which names standard input (a profile) or standard output (`-o -`).
+pub fn is_stdio(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A profile argument as diagnostics name it (`<stdin>` for `-`).
+pub fn display_name(path: &std::path::Path) -> String {
+    if is_stdio(path) {
+        crate::profile::STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The target `render` writes when no `-t` is given.
 pub fn default_target() -> Target {
     Target::Dotenv
 }
 
+/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
+/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
+#[derive(Clone)]
+pub struct TargetParser;
+
+impl clap::builder::TypedValueParser for TargetParser {
+    type Value = Target;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Target, clap::Error> {
+        let text = value.to_string_lossy();
+        if let Ok(target) = Target::from_str(&text, false) {
+            return Ok(target);
+        }
+        let names: Vec<String> = self
+            .possible_values()
+            .into_iter()
+            .flatten()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let mut message = format!(
+            "invalid value '{text}' for '--target <TARGET>'\n  [possible values: {}]\n",
+            names.join(", ")
+        );
+        if let Some(near) = crate::suggest::did_you_mean(&text, names.iter().map(String::as_str)) {
+            message.push_str(&format!("\n  tip: did you mean '{near}'?\n"));
+        }
+        Err(
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, message)
+                .format(&mut cmd.clone()),
+        )
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Target::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
 /// Parses the arguments and runs the command; never panics on user input.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    report::set_color(cli.color);
+    if let Some(diagnostics) = diagnostic_args(&mut cli.command) {
+        diagnostics.quiet = cli.quiet;
+    }
     let code = match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Render(args) => render::run(&args),
@@ -153,10 +237,22 @@ pub fn main() -> ExitCode {
 
         Command::Krm(args) => krm::run(&args),
         Command::Completions(args) => generate::completions(&args),
-        Command::Man => generate::man(),
+        Command::Man(args) => generate::man(&args),
         Command::Lsp => crate::lsp::run(),
     };
     ExitCode::from(code)
+}
+
+/// The diagnostic options of the commands that have them.
+fn diagnostic_args(command: &mut Command) -> Option<&mut DiagnosticArgs> {
+    match command {
+        Command::Validate(args) => Some(&mut args.diagnostics),
+        Command::Render(args) => Some(&mut args.diagnostics),
+        Command::Import(args) => Some(&mut args.diagnostics),
+        Command::Lint(args) => Some(&mut args.diagnostics),
+        Command::Migrate(args) => Some(&mut args.diagnostics),
+        _ => None,
+    }
 }
 
 /// The profile arguments, with the layers put over each.

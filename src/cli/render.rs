@@ -7,10 +7,10 @@
 
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::output::{unified_diff, write_all_atomic};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render_in};
+use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -21,16 +21,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct RenderArgs {
     #[command(flatten)]
     pub profile: ProfileArg,
-    /// The output format
-    #[arg(short, long, value_enum, default_value_t = super::default_target())]
-    pub target: Target,
-    /// Write to this file (atomically) instead of stdout
+    /// The output format (default: dotenv); with --out-dir, the targets to write (repeatable or comma-separated)
+    #[arg(short, long, value_parser = super::TargetParser, value_delimiter = ',')]
+    pub target: Vec<Target>,
+    /// Write to this file (atomically) instead of stdout; `-o -` is stdout
     #[arg(short, long, conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
-    /// Write every deployable target into this folder: .env, docker-compose.yml, k8s-env.yaml and a kustomize base (k8s.yaml, kustomization.yaml, DEPLOY.md)
+    /// Write the deployable targets into this folder (.env, docker-compose.yml, k8s-env.yaml and a kustomize base: k8s.yaml, kustomization.yaml, DEPLOY.md), or only those given with -t
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering
+    /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering (with --format json: the stale files and diffs as JSON on stdout)
     #[arg(long)]
     pub check: bool,
     /// Keep only the selectors and the values that differ from the spec's defaults
@@ -70,16 +70,13 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    let templates = match Templates::load(args.templates.as_deref()) {
+    let templates = match load_templates(args.templates.as_deref()) {
         Ok(t) => t,
-        Err(e) => {
-            io_error(&format!("template {e}"));
-            return EXIT_INVALID;
-        }
+        Err(code) => return code,
     };
     let outcomes = render_all(args, &profiles, &templates, batch);
     let mut exit = EXIT_OK;
-    let mut stale = 0;
+    let mut stale = Vec::new();
     let mut rendered = 0;
     let mut reporter = Reporter::new(&args.diagnostics, false);
     for (profile, mut outcome) in profiles.iter().zip(outcomes) {
@@ -101,7 +98,7 @@ pub fn run(args: &RenderArgs) -> u8 {
                     let _ = std::io::stdout().write_all(text.as_bytes());
                 }
             }
-            Some(dest) if args.check => stale += check_files(&dest.paths(files)),
+            Some(dest) if args.check => stale.extend(check_files(&dest.paths(files))),
             Some(dest) => {
                 if let Err(e) = write_files(&dest, files, args.include_secrets) {
                     reporter.io_error(&e);
@@ -111,9 +108,13 @@ pub fn run(args: &RenderArgs) -> u8 {
         }
     }
     reporter.finish();
-    if stale > 0 {
+    if args.check {
+        report_stale(&stale, args.diagnostics.format);
+    }
+    if !stale.is_empty() {
         io_error(&format!(
-            "{stale} file(s) are stale: render again without --check to update them"
+            "{} file(s) are stale: render again without --check to update them",
+            stale.len()
         ));
         exit = exit.max(EXIT_INVALID);
     }
@@ -127,6 +128,18 @@ pub fn run(args: &RenderArgs) -> u8 {
     exit
 }
 
+/// The targets to render: those of `-t` (one without --out-dir), else the default one, or every
+/// deployable target with --out-dir.
+fn targets(args: &RenderArgs) -> Vec<Target> {
+    let mut chosen = args.target.clone();
+    chosen.dedup();
+    match (chosen.is_empty(), args.out_dir.is_some()) {
+        (true, true) => Target::ALL.to_vec(),
+        (true, false) => vec![super::default_target()],
+        (false, _) => chosen,
+    }
+}
+
 /// Combinations of options that cannot work, found before anything is read.
 fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option<String> {
     if profiles.is_empty() {
@@ -134,8 +147,17 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
             "no profile found (a folder argument takes the *.toml files in it)".to_string(),
         );
     }
-    if args.check && args.output.is_none() && args.out_dir.is_none() {
+    let to_stdout = args.output.as_deref().is_none_or(super::is_stdio);
+    if args.check && to_stdout && args.out_dir.is_none() {
         return Some("--check compares files on disk: give -o FILE or --out-dir DIR".to_string());
+    }
+    if args.out_dir.is_none() && args.target.len() > 1 {
+        return Some(
+            "several targets (-t) render into a folder: give --out-dir DIR, or one -t".to_string(),
+        );
+    }
+    if batch && profiles.iter().any(|p| super::is_stdio(p)) {
+        return Some("standard input (-) is one profile, not part of a batch".to_string());
     }
     if batch && args.out_dir.is_none() {
         return Some("several profiles render into folders: give --out-dir DIR".to_string());
@@ -239,52 +261,46 @@ fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates, batch: b
         minimal: args.minimal,
         include_secrets: args.include_secrets,
     };
-    let targets = if args.out_dir.is_some() {
-        Target::ALL.to_vec()
-    } else {
-        vec![args.target]
-    };
-    let mut errors = Vec::new();
+    let targets = targets(args);
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = destination(args, profile, batch).and_then(|d| d.output_folder());
-    let files = environment(&resolved, options).and_then(|env| {
-        let mut rendered = Vec::new();
-        let mut failed = Diagnostics::default();
-        for target in targets {
-            match render_in(target, &resolved, &env, templates, folder.as_deref()) {
-                Ok(text) => rendered.push((target, text)),
-                Err(RenderError::Invalid(d)) => failed.extend(d),
-                Err(RenderError::Template(e)) => {
-                    errors.push(format!("template {e}"));
-                    if !e.user {
-                        errors.push(
-                            "this is a bug in svcgen's built-in template; please report it"
-                                .to_string(),
-                        );
-                    }
-                    failed.push(Diagnostic::new(
-                        Code::Unwritable,
-                        format!("the {} target could not be rendered", target.name()),
-                    ));
-                }
-            }
-        }
-        if failed.has_errors() {
-            Err(failed)
-        } else {
-            Ok(rendered)
-        }
-    });
-    let files = match files {
-        Ok(f) => Some(f),
-        Err(more) => {
-            diags.extend(more);
-            None
-        }
-    };
+    let rendered = render_checked(&resolved, options, &targets, templates, folder.as_deref());
+    let errors = template_messages(&rendered.template_errors);
+    let files = (!rendered.diagnostics.has_errors()).then_some(rendered.files);
+    diags.extend(rendered.diagnostics);
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
     o
+}
+
+/// The templates of a run; a `--templates DIR` that is not a folder is a usage error (exit 2),
+/// a template that does not compile is invalid input (exit 1).
+pub(super) fn load_templates(dir: Option<&Path>) -> Result<Templates, u8> {
+    if let Some(dir) = dir
+        && !dir.is_dir()
+    {
+        io_error(&format!(
+            "--templates {}: no such folder (give a folder of templates named like the built-in ones)",
+            dir.display()
+        ));
+        return Err(EXIT_IO);
+    }
+    Templates::load(dir).map_err(|e| {
+        io_error(&format!("template {e}"));
+        EXIT_INVALID
+    })
+}
+
+/// What to print for each failed template: where it failed, and whose fault it is.
+pub(super) fn template_messages(errors: &[TemplateError]) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in errors {
+        out.push(format!("template {e}"));
+        if !e.user {
+            out.push("this is a bug in svcgen's built-in template; please report it".to_string());
+        }
+    }
+    out
 }
 
 /// Where one profile's files go.
@@ -332,6 +348,7 @@ fn destination(args: &RenderArgs, profile: &Path, batch: bool) -> Option<Destina
             folder: Some(dir.clone()),
             file: None,
         }),
+        (None, Some(file)) if super::is_stdio(file) => None,
         (None, Some(file)) => Some(Destination {
             folder: None,
             file: Some(file.clone()),
@@ -352,20 +369,50 @@ fn write_files(
     write_all_atomic(&dest.paths(files), private)
 }
 
-/// Compares each file with its rendering; prints a diff of each stale one; returns how many.
-fn check_files(files: &[(PathBuf, String)]) -> usize {
-    let mut stale = 0;
+/// A file on disk that differs from its rendering, and the unified diff between them.
+struct Stale {
+    path: PathBuf,
+    diff: String,
+}
+
+/// Compares each file with its rendering; returns the stale ones.
+fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
+    let mut stale = Vec::new();
     for (path, text) in files {
         let on_disk = std::fs::read_to_string(path).ok();
         if on_disk.as_deref() != Some(text.as_str()) {
-            stale += 1;
             let diff = unified_diff(
                 &path.display().to_string(),
                 on_disk.as_deref().unwrap_or(""),
                 text,
             );
-            let _ = std::io::stdout().write_all(diff.as_bytes());
+            stale.push(Stale {
+                path: path.clone(),
+                diff,
+            });
         }
     }
     stale
+}
+
+/// Prints the result of `--check` on stdout: each diff for people, or one JSON object
+/// (`{"stale": [{"file", "diff"}]}`, empty when nothing is stale) for machines.
+fn report_stale(stale: &[Stale], format: super::Format) {
+    let text = match format {
+        super::Format::Human => stale.iter().map(|s| s.diff.as_str()).collect(),
+        super::Format::Json => {
+            let files: Vec<serde_json::Value> = stale
+                .iter()
+                .map(
+                    |s| serde_json::json!({ "file": s.path.display().to_string(), "diff": s.diff }),
+                )
+                .collect();
+            let report = serde_json::json!({ "stale": files });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }

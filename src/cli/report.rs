@@ -1,13 +1,31 @@
 //! Printing diagnostics of a run, for people or as JSON, and choosing the exit code.
 
-use super::{DiagnosticArgs, EXIT_INVALID, EXIT_OK, Format};
+use super::{ColorWhen, DiagnosticArgs, EXIT_INVALID, EXIT_OK, Format};
 use crate::diag::{Diagnostics, human};
 use crate::source::Sources;
 use std::io::{IsTerminal, Write};
 
-/// Whether stderr gets ANSI colors: only on a terminal, never with `NO_COLOR`.
+/// The global `--color` of this run, set once by `cli::main`.
+static COLOR: std::sync::OnceLock<ColorWhen> = std::sync::OnceLock::new();
+
+/// Records the global `--color` (the first call wins).
+pub fn set_color(color: ColorWhen) {
+    let _ = COLOR.set(color);
+}
+
+/// Whether stderr gets ANSI colors: `--color always|never`, else (auto) never with a non-empty
+/// `NO_COLOR`, always with a non-empty `CLICOLOR_FORCE` other than `0`, else on a terminal.
 pub fn use_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    match COLOR.get().copied().unwrap_or_default() {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto if set("NO_COLOR") => false,
+        ColorWhen::Auto if set("CLICOLOR_FORCE") => {
+            std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0")
+        }
+        ColorWhen::Auto => std::io::stderr().is_terminal(),
+    }
 }
 
 /// Prints the diagnostics of one or more profiles: for people at once on stderr; as JSON, one

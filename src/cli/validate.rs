@@ -3,14 +3,22 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
 use crate::pipeline::check_layers;
+use crate::render::{EnvOptions, Target, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::Write;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct ValidateArgs {
     #[command(flatten)]
     pub profile: ProfileArg,
+    /// Also read every secret reference, as `render --include-secrets` would
+    #[arg(long)]
+    pub include_secrets: bool,
+    /// Check with the templates of this folder, as `render --templates DIR` would
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
 }
@@ -23,11 +31,15 @@ pub fn run(args: &ValidateArgs) -> u8 {
             return EXIT_IO;
         }
     };
+    let templates = match super::render::load_templates(args.templates.as_deref()) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
     let mut exit = 0;
     let mut reporter = Reporter::new(&args.diagnostics, true);
     for profile in &profiles {
         let mut sources = Sources::new();
-        let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
+        let mut checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
             Ok(c) => c,
             Err(message) => {
                 reporter.io_error(&message);
@@ -35,6 +47,18 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 continue;
             }
         };
+        if let Some(resolved) = &checked.resolved {
+            // The checks of rendering, for every deployable target: validate == render.
+            let options = EnvOptions {
+                minimal: false,
+                include_secrets: args.include_secrets,
+            };
+            let rendered = render_checked(resolved, options, &Target::ALL, &templates, None);
+            for message in super::render::template_messages(&rendered.template_errors) {
+                reporter.io_error(&message);
+            }
+            checked.diagnostics.extend(rendered.diagnostics);
+        }
         let code = reporter.add(&checked.diagnostics, &sources);
         exit = exit.max(code);
         if code == 0
@@ -45,7 +69,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: valid, edition {}, {} variables",
-                profile.display(),
+                super::display_name(profile),
                 resolved.edition,
                 resolved.vars.len() + resolved.extras.len()
             );

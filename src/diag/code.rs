@@ -104,10 +104,13 @@ pub enum Code {
     Generator,
     /// A KRM `ResourceList` (stdin of `svcgen krm`) that is not what a KRM function reads.
     KrmInput,
+    /// A `.env` value that one of the readers people use (compose v2, python-dotenv,
+    /// `docker run --env-file`) would read differently: no spelling suits them all.
+    DotenvReaderDiffers,
 }
 
 impl Code {
-    pub const ALL: [Code; 49] = [
+    pub const ALL: [Code; 50] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -157,6 +160,7 @@ impl Code {
         Code::K8sLimit,
         Code::Generator,
         Code::KrmInput,
+        Code::DotenvReaderDiffers,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -211,6 +215,7 @@ impl Code {
             Code::K8sLimit => "E0242",
             Code::Generator => "E0243",
             Code::KrmInput => "E0244",
+            Code::DotenvReaderDiffers => "W0327",
         }
     }
 
@@ -266,6 +271,7 @@ impl Code {
             Code::K8sLimit => "k8s-limit",
             Code::Generator => "generator",
             Code::KrmInput => "krm-input",
+            Code::DotenvReaderDiffers => "dotenv-reader-differs",
         }
     }
 

@@ -41,11 +41,44 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
     std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))
 }
 
-/// Reads and parses a profile file. I/O problems are a [`ReadError`]; bad content is diagnostics.
+/// The name diagnostics give a profile read from standard input (`-`).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Reads standard input whole, at most [`MAX_PROFILE_BYTES`], once per run (a second `-` would
+/// silently read nothing).
+fn read_stdin() -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    static TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TAKEN.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return Err(ReadError(
+            "-: standard input can be read only once (give the other profiles as files)".into(),
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_PROFILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError(format!("{STDIN_NAME}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_PROFILE_BYTES {
+        return Err(ReadError(format!(
+            "{STDIN_NAME}: an input may have at most {MAX_PROFILE_BYTES} bytes"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads and parses a profile file (`-`: standard input, its relative paths taken from the
+/// current folder). I/O problems are a [`ReadError`]; bad content is diagnostics.
 pub fn load_file(
     path: &Path,
     sources: &mut Sources,
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
+    if path.as_os_str() == "-" {
+        let (id, table) = parse_bytes(STDIN_NAME.to_string(), read_stdin()?, sources);
+        sources.set_dir(id, Some(Path::new(".").to_path_buf()));
+        return Ok((id, table));
+    }
     let display = path.display().to_string();
     let bytes = match sources.unsaved(path) {
         Some(text) => text.as_bytes().to_vec(),

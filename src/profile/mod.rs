@@ -9,7 +9,9 @@ mod merge;
 mod set;
 
 pub use layers::{EXTENDS, Layers, Loaded, load_layers};
-pub use load::{MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, load_file, parse_text, read_input};
+pub use load::{
+    MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, load_file, parse_text, read_input,
+};
 pub use merge::{Overridden, merge, merge_recording};
 pub use set::{SetKind, parse_set};
 

@@ -22,22 +22,45 @@ pub fn render(
         .map_err(RenderError::Template)
 }
 
-/// Every value that `.env` quoting cannot carry unchanged, as diagnostics at the value.
-fn check(env: &[EnvVar]) -> Diagnostics {
+/// Every value that `.env` cannot carry (an error) or that a reader people use would read
+/// differently (a warning naming the reader), as diagnostics at the value.
+pub fn check(env: &[EnvVar]) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for var in env {
         let Some(value) = &var.value else { continue };
-        if let Err(why) = dotenv_quote(value) {
-            diags.push(
+        match dotenv_quote::quote_line(&var.name, value) {
+            Err(why) => diags.push(
                 Diagnostic::new(
                     Code::Unwritable,
                     format!("{} cannot be written to a .env file: {why}", var.name),
                 )
                 .at_opt(var.origin)
-                .label("cannot be quoted safely")
+                .label("cannot be written to .env")
                 .help("use another target (compose, k8s) for this value, or change it"),
-            );
+            ),
+            Ok(spelling) if !spelling.differs.is_empty() => {
+                diags.push(reader_differs(var, &spelling.differs));
+            }
+            Ok(_) => {}
         }
     }
     diags
+}
+
+fn reader_differs(var: &EnvVar, readers: &[dotenv_quote::Reader]) -> Diagnostic {
+    let names: Vec<&str> = readers.iter().map(|r| r.describe()).collect();
+    Diagnostic::new(
+        Code::DotenvReaderDiffers,
+        format!(
+            "{} in .env: {} would read a different value",
+            var.name,
+            names.join(" and ")
+        ),
+    )
+    .at_opt(var.origin)
+    .label("no .env spelling suits every reader")
+    .help(
+        "docker compose v2 reads the .env as written; give this value to the other readers \
+         another way (the compose or k8s target, `docker run -e`), or change it",
+    )
 }

@@ -1,39 +1,105 @@
-//! Quoting for `.env` files, so that docker compose's env_file reader and python-dotenv both read
-//! back exactly the value.
+//! Spelling a value for a `.env` file, for the three readers people use, each with its defaults:
 //!
-//! Single quotes are taken literally by compose, and python-dotenv only unescapes `\\` and `\'`
-//! inside them; so a value without `'`, without `\\` and not ending in `\` is safe there. Other
-//! values go in double quotes with `\\`, `\"`, `\n`, `\r`, `\t` escapes, which both readers decode
-//! alike, but compose expands `$` in double quotes and python-dotenv does not: a value that needs
-//! double quotes and holds `$` cannot be written safely and is refused. So is a value ending in a
-//! backslash: compose's reader (and python-dotenv before 1.2.4) takes a quote after a backslash
-//! as escaped, in both quoting styles, and would run on past the closing quote.
+//! - docker compose v2's `env_file` reader: unquoted values are cut at ` #`, trimmed, and
+//!   `$VAR`, `${VAR}` and `$$` are interpolated; single-quoted values are literal (a backslash
+//!   only keeps the next quote from closing); double-quoted ones decode `\\ \" \n \r \t` and are
+//!   interpolated.
+//! - python-dotenv (interpolation on, its default): unquoted values are cut at whitespace + `#`
+//!   and trimmed; `\\` and `\'` are decoded in single quotes, `\\ \" \n \r \t` (and a few more)
+//!   in double quotes; `${VAR}` and `${VAR:-default}` are expanded in every form, single quotes
+//!   included.
+//! - `docker run --env-file`: no processing at all; the value is every character after the
+//!   first `=` of the line (a line ends at `\n`; a `\r` before it is dropped).
+//!
+//! A plain value (see [`is_plain`]) is written unquoted and all three read it exactly. Any other
+//! value needs quotes, which `docker run` keeps as part of the value; the spelling chosen is the
+//! one compose v2 reads exactly, and python-dotenv too where it can. Every reader that would
+//! read something else is named in [`Spelling::differs`], so the renderer can warn.
 
-/// The value as it must appear after `NAME=`, or why it cannot be written.
-pub fn quote(value: &str) -> Result<String, String> {
+/// A program that reads `.env` files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    ComposeV2,
+    PythonDotenv,
+    DockerRunEnvFile,
+}
+
+impl Reader {
+    /// The reader as a user knows it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reader::ComposeV2 => "docker compose v2 (env_file)",
+            Reader::PythonDotenv => "python-dotenv (with its default interpolation)",
+            Reader::DockerRunEnvFile => "docker run --env-file",
+        }
+    }
+}
+
+/// How a value is written after `NAME=`, and which readers would not read it back exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spelling {
+    pub text: String,
+    pub differs: Vec<Reader>,
+}
+
+/// `docker run --env-file` reads lines with Go's `bufio.Scanner`, whose longest line is 64 KiB.
+const DOCKER_RUN_MAX_LINE: usize = 64 * 1024;
+
+/// The line `name=value` as written, with every reader that would not read it exactly: the
+/// spelling of [`quote`], plus the line length `docker run` can read.
+pub fn quote_line(name: &str, value: &str) -> Result<Spelling, String> {
+    let mut spelling = quote(value)?;
+    let too_long = name.len() + 1 + spelling.text.len() >= DOCKER_RUN_MAX_LINE;
+    if too_long && !spelling.differs.contains(&Reader::DockerRunEnvFile) {
+        spelling.differs.push(Reader::DockerRunEnvFile);
+    }
+    Ok(spelling)
+}
+
+/// The value as it must appear after `NAME=`, or why no reader can carry it.
+pub fn quote(value: &str) -> Result<Spelling, String> {
     if value.contains('\0') {
-        return Err("it contains a NUL character".to_string());
+        return Err("it contains a NUL character, which no environment can hold".to_string());
     }
-    if value.ends_with('\\') {
-        return Err(
-            "it ends with a backslash, which compose's .env reader takes as escaping the closing quote"
-                .to_string(),
-        );
+    if is_plain(value) {
+        return Ok(Spelling {
+            text: value.to_string(),
+            differs: Vec::new(),
+        });
     }
-    let single_safe = !value.contains('\'')
-        && !value.contains("\\\\")
-        && !value.ends_with('\\')
-        && !value.contains('\r');
-    if single_safe {
-        return Ok(format!("'{value}'"));
+    let single_safe =
+        !value.contains(['\'', '\r']) && !value.contains("\\\\") && !value.ends_with('\\');
+    let (text, python_differs) = if single_safe {
+        (format!("'{value}'"), python_expands(value))
+    } else {
+        (double_quoted(value), value.contains('$'))
+    };
+    let mut differs = vec![Reader::DockerRunEnvFile];
+    if python_differs {
+        differs.insert(0, Reader::PythonDotenv);
     }
-    if value.contains('$') {
-        return Err(
-            "it holds `$` together with a single quote, a double backslash, a carriage return or a \
-             trailing backslash: compose and python-dotenv would read it differently"
-                .to_string(),
-        );
-    }
+    Ok(Spelling { text, differs })
+}
+
+/// True when the value, written unquoted, is read exactly by all three readers: no line break,
+/// no whitespace at either end (trimmed), no whitespace before `#` (a comment), no `$`
+/// (interpolated), no quote first (a quoted value). A `#` first is read as a value by the three,
+/// but as a comment by other readers (svcgen's own import among them): it is quoted too.
+pub fn is_plain(value: &str) -> bool {
+    let blank = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
+    let ends_blank = value.starts_with(blank) || value.ends_with(blank);
+    let comment = value
+        .char_indices()
+        .any(|(i, c)| c == '#' && value[..i].ends_with(blank));
+    !ends_blank
+        && !comment
+        && !value.contains(['\n', '\r', '$'])
+        && !value.starts_with(['\'', '"', '#'])
+}
+
+/// Double quotes with the escapes compose v2 and python-dotenv both decode, and every `$`
+/// doubled for compose's interpolation.
+fn double_quoted(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {
@@ -43,45 +109,97 @@ pub fn quote(value: &str) -> Result<String, String> {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '$' => out.push_str("$$"),
             c => out.push(c),
         }
     }
     out.push('"');
-    Ok(out)
+    out
+}
+
+/// Whether python-dotenv's interpolation (`${NAME}` or `${NAME:-default}`, its only forms)
+/// finds anything to expand in the value.
+fn python_expands(value: &str) -> bool {
+    value.match_indices("${").any(|(start, _)| {
+        let rest = &value[start + 2..];
+        match rest.find(['}', ':']) {
+            Some(end) if rest[end..].starts_with('}') => true,
+            Some(end) => rest[end..].starts_with(":-") && rest[end..].contains('}'),
+            None => false,
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{Reader, quote};
+
+    fn spelled(value: &str) -> (String, Vec<Reader>) {
+        let s = quote(value).unwrap();
+        (s.text, s.differs)
+    }
 
     #[test]
-    fn plain_values_are_single_quoted() {
-        assert_eq!(quote("stale").unwrap(), "'stale'");
-        assert_eq!(quote("").unwrap(), "''");
-        assert_eq!(quote("$HOME ${X} #x a: b").unwrap(), "'$HOME ${X} #x a: b'");
+    fn plain_values_are_unquoted_and_read_alike_everywhere() {
+        for value in [
+            "stale",
+            "",
+            "a#b",
+            r"a\b",
+            r#"{"default":"sql"}"#,
+            "a=b",
+            "`x`",
+        ] {
+            assert_eq!(spelled(value), (value.to_string(), vec![]), "{value:?}");
+        }
+    }
+
+    #[test]
+    fn quoted_values_name_docker_run() {
+        use Reader::*;
+        assert_eq!(spelled("a b "), ("'a b '".into(), vec![DockerRunEnvFile]));
+        assert_eq!(spelled("x #c"), ("'x #c'".into(), vec![DockerRunEnvFile]));
+        assert_eq!(spelled("#x"), ("'#x'".into(), vec![DockerRunEnvFile]));
+        assert_eq!(spelled("$HOME"), ("'$HOME'".into(), vec![DockerRunEnvFile]));
+        assert_eq!(spelled("it's").0, "it's", "a quote inside is plain");
         assert_eq!(
-            quote(r#"{"default":"sql"}"#).unwrap(),
-            r#"'{"default":"sql"}'"#
+            spelled("'tis"),
+            (r#""'tis""#.into(), vec![DockerRunEnvFile])
         );
-        assert_eq!(quote(r"a\b").unwrap(), r"'a\b'");
+        assert_eq!(
+            spelled("a\\").0,
+            "a\\",
+            "a trailing backslash alone is plain"
+        );
+        assert_eq!(
+            spelled(" a\\"),
+            (r#"" a\\""#.into(), vec![DockerRunEnvFile])
+        );
+        assert_eq!(
+            spelled("a\r\nb'"),
+            (r#""a\r\nb'""#.into(), vec![DockerRunEnvFile])
+        );
     }
 
     #[test]
-    fn quotes_and_backslashes_use_double_quotes() {
-        assert_eq!(quote("it's").unwrap(), r#""it's""#);
-        assert_eq!(quote(r"a\\b").unwrap(), r#""a\\\\b""#);
-        assert!(
-            quote("a\\").is_err(),
-            "a trailing backslash would escape the closing quote"
-        );
-
-        assert_eq!(quote("say \"hi\" it's").unwrap(), r#""say \"hi\" it's""#);
-        assert_eq!(quote("a\r\nb'").unwrap(), r#""a\r\nb'""#);
+    fn python_dotenv_is_named_where_it_expands_or_keeps_a_doubled_dollar() {
+        use Reader::*;
+        let both = vec![PythonDotenv, DockerRunEnvFile];
+        assert_eq!(spelled("${X}"), ("'${X}'".into(), both.clone()));
+        assert_eq!(spelled("a${X:-d}b"), ("'a${X:-d}b'".into(), both.clone()));
+        assert_eq!(spelled("it's $5"), (r#""it's $$5""#.into(), both));
+        assert_eq!(spelled("${a:b}").1, vec![DockerRunEnvFile]);
+        assert_eq!(spelled("${X").1, vec![DockerRunEnvFile]);
     }
 
     #[test]
-    fn dollar_with_a_single_quote_is_refused() {
-        assert!(quote("it's $5").is_err());
+    fn nul_is_refused() {
         assert!(quote("a\0b").is_err());
+        let long = "x".repeat(70_000);
+        assert_eq!(quote(&long).unwrap().differs, vec![]);
+        assert_eq!(
+            super::quote_line("N", &long).unwrap().differs,
+            vec![Reader::DockerRunEnvFile]
+        );
     }
 }

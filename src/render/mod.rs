@@ -3,9 +3,10 @@
 //! Renderers take only a [`Resolved`] profile (never the raw profile) and the environment built
 //! from it once, so every target carries the same variables and values.
 
+mod checked;
 mod compose;
 mod dotenv;
-mod dotenv_quote;
+pub mod dotenv_quote;
 mod env;
 pub mod filters;
 mod hash;
@@ -16,6 +17,7 @@ mod paths;
 mod templates;
 mod yaml_quote;
 
+pub use checked::{Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
 pub use env::{EnvOptions, EnvVar, environment};
 pub use templates::{BUILTIN, TemplateError, Templates};
@@ -28,7 +30,7 @@ use std::path::Path;
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
-    /// `.env` file for docker compose's env_file and python-dotenv
+    /// `.env` file (compose v2 env_file, python-dotenv, docker run --env-file)
     Dotenv,
     /// docker-compose.yml with the service, its environment and read-only file mounts
     Compose,
@@ -48,7 +50,7 @@ pub enum Target {
 }
 
 impl Target {
-    /// The targets `--out-dir` writes, in order.
+    /// The targets `--out-dir` writes, in order: the deployable ones, which `validate` checks.
     pub const ALL: [Target; 6] = [
         Target::Dotenv,
         Target::Compose,

@@ -133,13 +133,14 @@ fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error>
         return out
             .write_str(
                 &dotenv_quote::quote(&text)
-                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?,
+                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?
+                    .text,
             )
             .map_err(Error::from);
     };
     let quoted =
         dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
-    out.write_str(&quoted).map_err(Error::from)
+    out.write_str(&quoted.text).map_err(Error::from)
 }
 
 impl Templates {
@@ -180,9 +181,14 @@ impl Templates {
             .env
             .get_template(name)
             .map_err(|e| template_error(&e, file.clone(), user))?;
-        template
+        let text = template
             .render(context)
-            .map_err(|e| template_error(&e, file, user))
+            .map_err(|e| template_error(&e, file, user))?;
+        // YAML lines stay within yamllint's default width, whatever the template writes.
+        Ok(match escape_for(name) {
+            AutoEscape::Custom(kind) if kind == YAML => super::yaml_quote::fold_lines(&text),
+            _ => text,
+        })
     }
 }
 

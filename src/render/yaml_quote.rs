@@ -4,6 +4,11 @@
 //! The result is also a valid JSON string. Beyond JSON's escapes, characters YAML does not allow
 //! raw (C1 controls, DEL, U+FFFE/U+FFFF) and the ones YAML 1.1 treats as line breaks inside a
 //! scalar (U+0085, U+2028, U+2029) are written as `\uXXXX`, so no reader folds or rejects them.
+//!
+//! [`fold_lines`] then keeps every line of a rendered YAML file within [`WIDTH`] columns (the
+//! limit of `yamllint -d default`) without changing a value: a long double-quoted scalar is
+//! continued on the next lines after an escaped line break (`\` at the end of a line, which
+//! YAML removes together with the next line's indentation), and a long comment is wrapped.
 
 /// `value` as a double-quoted YAML (and JSON) scalar.
 pub fn quote(value: &str) -> String {
@@ -28,9 +33,162 @@ fn needs_escape(c: char) -> bool {
     matches!(c as u32, 0..=0x1f | 0x7f..=0x9f | 0x2028 | 0x2029 | 0xfeff | 0xfffe | 0xffff)
 }
 
+/// The longest line `yamllint -d default` accepts.
+pub const WIDTH: usize = 80;
+
+/// `text` (rendered YAML) with every line longer than [`WIDTH`] folded where that keeps its
+/// meaning: a comment, or a line that ends with a double-quoted scalar. Others stay as they are.
+pub fn fold_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        if body.chars().count() <= WIDTH {
+            out.push_str(line);
+            continue;
+        }
+        let folded = fold_comment(body).or_else(|| fold_scalar(body));
+        out.push_str(folded.as_deref().unwrap_or(body));
+        out.push_str(end);
+    }
+    out
+}
+
+/// A whole-line comment wrapped at spaces, each piece with the same indentation and `# `.
+fn fold_comment(line: &str) -> Option<String> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let text = line[indent..].strip_prefix("# ")?;
+    let lead = format!("{}# ", &line[..indent]);
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = lead.clone();
+    for word in text.split(' ') {
+        let fits = current.chars().count() + 1 + word.chars().count() <= WIDTH;
+        if current.len() > lead.len() && !fits {
+            lines.push(std::mem::replace(&mut current, lead.clone()));
+        } else if current.len() > lead.len() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    Some(lines.join("\n"))
+}
+
+/// Where the double-quoted scalar that ends `line` begins (byte index of its opening quote),
+/// if the line ends with one in a value position (after `: ` or `- `).
+fn trailing_scalar(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let (mut i, mut start, mut last) = (0, None, None);
+    while i < bytes.len() {
+        match (bytes[i], start) {
+            (b'"', None) => start = Some(i),
+            (b'\\', Some(_)) => i += 1,
+            (b'"', Some(s)) => {
+                last = Some((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let (open, close) = last?;
+    let value_position = line[..open].ends_with(": ") || line[..open].ends_with("- ");
+    (start.is_none() && close + 1 == line.len() && value_position).then_some(open)
+}
+
+/// The pieces of a scalar's inside that may not be split: an escape sequence or one character.
+fn tokens(inside: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = inside;
+    while let Some(c) = rest.chars().next() {
+        let len = match c {
+            '\\' if rest[1..].starts_with('u') => 6,
+            '\\' => 2,
+            c => c.len_utf8(),
+        };
+        let len = len.min(rest.len());
+        out.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    out
+}
+
+/// A line ending with a long double-quoted scalar, continued after escaped line breaks. A
+/// piece breaks after a space where one is near the end, and a continuation never starts with
+/// a space (YAML strips it with the indentation).
+fn fold_scalar(line: &str) -> Option<String> {
+    let open = trailing_scalar(line)?;
+    let line_indent = line.len() - line.trim_start_matches([' ', '-']).len();
+    let indent = " ".repeat(line_indent + 2);
+    // Room for the closing `\` or `"` at the end of each line.
+    let first_room = WIDTH.checked_sub(line[..=open].chars().count() + 1)?;
+    let room = WIDTH.checked_sub(indent.len() + 1).filter(|r| *r > 0)?;
+    let mut pieces: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut width = 0;
+    for token in tokens(&line[open + 1..line.len() - 1]) {
+        let limit = if pieces.len() == 1 { first_room } else { room };
+        let size = token.chars().count();
+        let current = pieces.last_mut().expect("one piece at least");
+        if width + size > limit && !current.is_empty() {
+            let cut = current
+                .iter()
+                .rposition(|t| *t == " ")
+                .filter(|&i| i + 1 < current.len() && i + 1 >= current.len().saturating_sub(16));
+            let carried = match cut {
+                Some(i) if token != " " => current.split_off(i + 1),
+                _ => Vec::new(),
+            };
+            width = carried.iter().map(|t| t.chars().count()).sum();
+            pieces.push(carried);
+        }
+        let continuation = pieces.len() > 1;
+        let current = pieces.last_mut().expect("one piece at least");
+        // A space that starts a continuation is escaped, or YAML would strip it.
+        let token = if token == " " && current.is_empty() && continuation {
+            "\\ "
+        } else {
+            token
+        };
+        current.push(token);
+        width += token.chars().count();
+    }
+    let lines: Vec<String> = pieces.iter().map(|p| p.concat()).collect();
+    Some(format!(
+        "{}{}\"",
+        &line[..=open],
+        lines.join(&format!("\\\n{indent}"))
+    ))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{WIDTH, fold_lines, quote};
+
+    #[test]
+    fn long_scalars_and_comments_fold_within_the_width() {
+        let value = format!(
+            "{} \\\"x\" {}{}",
+            "a".repeat(70),
+            "é".repeat(90),
+            " ".repeat(100)
+        );
+        let text = format!(
+            "# {}\nkey:\n  - name: {}\n",
+            "word ".repeat(30).trim_end(),
+            quote(&value)
+        );
+        let folded = fold_lines(&text);
+        assert!(
+            folded.lines().all(|l| l.chars().count() <= WIDTH),
+            "{folded}"
+        );
+        assert!(folded.lines().count() > 4, "{folded}");
+        let doc: serde_json::Value = serde_saphyr::from_str(&folded).unwrap();
+        assert_eq!(doc["key"][0]["name"], serde_json::Value::String(value));
+        assert_eq!(fold_lines("short: \"x\"\n"), "short: \"x\"\n");
+    }
 
     #[test]
     fn plain_and_special_strings() {

