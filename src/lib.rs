@@ -17,6 +17,7 @@ pub mod model;
 pub mod output;
 pub mod pipeline;
 pub mod profile;
+pub mod redact;
 pub mod render;
 pub mod resolve;
 pub mod schema;

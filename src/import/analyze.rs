@@ -52,6 +52,19 @@ pub fn analyze(
     let mut extras = Vec::new();
     let mut invalid: HashSet<&str> = HashSet::new();
     for (i, entry) in entries.iter().enumerate() {
+        if let Some(var) = legacy_secret(entry, entries, check_as) {
+            // A secret under an old name: never copied into `[env]` in clear text, but read as
+            // the variable it was meant to be, from the environment.
+            unknown_name(model, entry, &mut diags);
+            if let Some(value) = value(var, entry, check_as, sources, &mut diags) {
+                settings.push(Setting {
+                    var,
+                    value,
+                    entry: i,
+                });
+            }
+            continue;
+        }
         if model.entries_by_env(&entry.name).next().is_none() {
             unknown_name(model, entry, &mut diags);
             match &entry.value {
@@ -226,6 +239,15 @@ fn other_edition(
     .help(format!(
         "the edition {edition} container does not read it: remove it"
     ))
+}
+
+/// The secret variable of the edition that an entry names under an old name, unless the file
+/// also sets the variable under its own name (which the container reads, and which wins).
+fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Option<&'static Var> {
+    let var = crate::redact::secret_var_of_env(&entry.name)?;
+    let legacy = var.env != entry.name;
+    (legacy && var.editions.contains(&edition) && !entries.iter().any(|e| e.name == var.env))
+        .then_some(var)
 }
 
 /// A name the model does not have: legacy names and near names get "did you mean".

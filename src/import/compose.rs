@@ -141,7 +141,7 @@ fn read_env_files(
             );
             continue;
         };
-        match std::fs::read(dir.join(path)) {
+        match crate::profile::read_input(&dir.join(path)) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
@@ -150,11 +150,11 @@ fn read_env_files(
                 entries.extend(found);
                 diags.extend(d);
             }
-            Err(_) if !required => {}
-            Err(e) => diags.push(
+            Err(_) if !required && !dir.join(path).exists() => {}
+            Err(crate::profile::ReadError(why)) => diags.push(
                 Diagnostic::new(
                     Code::InputShape,
-                    format!("env_file `{path}` cannot be read: {e}"),
+                    format!("env_file `{path}` cannot be read: {why}"),
                 )
                 .at(path_node.origin)
                 .label("missing file")

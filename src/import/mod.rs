@@ -207,6 +207,13 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
             }
         },
     };
+    for entry in &entries {
+        if crate::redact::secret_var_of_env(&entry.name).is_some()
+            && !matches!(entry.value, EnvValue::SecretRef { .. })
+        {
+            sources.mark_secret(entry.origin);
+        }
+    }
     let entries = effective(entries, sources, &mut diagnostics);
     Read {
         format,
