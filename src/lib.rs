@@ -8,6 +8,7 @@ pub mod cli;
 pub mod diag;
 pub mod diff;
 pub mod docs;
+pub mod drift;
 pub mod explain;
 pub mod import;
 pub mod init;

@@ -45,7 +45,10 @@ fn legacy_prefixed(model: &Model, env: &str) -> Vec<String> {
         .container
         .legacy_prefixes
         .iter()
-        .filter_map(|(old, new)| env.strip_prefix(new.as_str()).map(|rest| format!("{old}{rest}")))
+        .filter_map(|(old, new)| {
+            env.strip_prefix(new.as_str())
+                .map(|rest| format!("{old}{rest}"))
+        })
         .collect()
 }
 
@@ -105,7 +108,10 @@ fn separator_value(line: &str, from: usize) -> Option<usize> {
 /// The offset of the value of a `value:` line (`- value: x` too).
 fn value_line(line: &str) -> Option<usize> {
     let trimmed = line.trim_start().trim_start_matches('-').trim_start();
-    let rest = trimmed.strip_prefix("value")?.trim_start().strip_prefix(':')?;
+    let rest = trimmed
+        .strip_prefix("value")?
+        .trim_start()
+        .strip_prefix(':')?;
     let at = line.len() - rest.len();
     separator_value(line, at - 1)
 }
@@ -191,7 +197,10 @@ mod tests {
         assert_eq!(shown, ["\"hunter22\" # x", "abc"]);
         let masked = mask_bytes(text, &ranges);
         assert_eq!(masked.len(), text.len());
-        assert!(!masked.contains("hunter22") && !masked.contains("abc"), "{masked}");
+        assert!(
+            !masked.contains("hunter22") && !masked.contains("abc"),
+            "{masked}"
+        );
     }
 
     #[test]
@@ -200,7 +209,10 @@ mod tests {
         let masked = mask_named_lines(text);
         assert!(!masked.contains("s3cret"), "{masked}");
         assert!(masked.contains("value: y"), "{masked}");
-        assert!(masked.contains("name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE"), "{masked}");
+        assert!(
+            masked.contains("name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE"),
+            "{masked}"
+        );
     }
 
     #[test]

@@ -132,11 +132,11 @@ impl Sources {
     /// Masks the text of every secret value of these sources in messages (a message or label
     /// that quotes a value never shows a secret).
     pub fn scrubber(&self) -> crate::redact::Scrubber {
-        crate::redact::Scrubber::new(self.files.iter().flat_map(|f| {
-            f.secrets
+        crate::redact::Scrubber::new(
+            self.files
                 .iter()
-                .filter_map(|r| f.text.get(r.clone()))
-        }))
+                .flat_map(|f| f.secrets.iter().filter_map(|r| f.text.get(r.clone()))),
+        )
     }
 
     /// Sets the folder that relative paths in a text are relative to.

@@ -8,7 +8,7 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::output::{unified_diff, write_all_atomic};
+use crate::output::write_all_atomic;
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::source::Sources;
@@ -101,7 +101,7 @@ pub fn run(args: &RenderArgs) -> u8 {
                     let _ = std::io::stdout().write_all(text.as_bytes());
                 }
             }
-            Some(dest) if args.check => stale += check_files(&dest.paths(files)),
+            Some(dest) if args.check => stale += super::check::check_files(&dest.paths(files)),
             Some(dest) => {
                 if let Err(e) = write_files(&dest, files, args.include_secrets) {
                     reporter.io_error(&e);
@@ -331,22 +331,4 @@ fn write_files(
             .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     }
     write_all_atomic(&dest.paths(files), private)
-}
-
-/// Compares each file with its rendering; prints a diff of each stale one; returns how many.
-fn check_files(files: &[(PathBuf, String)]) -> usize {
-    let mut stale = 0;
-    for (path, text) in files {
-        let on_disk = std::fs::read_to_string(path).ok();
-        if on_disk.as_deref() != Some(text.as_str()) {
-            stale += 1;
-            let diff = unified_diff(
-                &path.display().to_string(),
-                on_disk.as_deref().unwrap_or(""),
-                text,
-            );
-            let _ = std::io::stdout().write_all(diff.as_bytes());
-        }
-    }
-    stale
 }

@@ -104,6 +104,9 @@ pub fn analyze(
                 continue;
             }
         }
+        if unused_default_mapping(model, var, entry, entries, check_as) {
+            continue;
+        }
         match value(var, entry, check_as, sources, &mut diags) {
             Some(value) => settings.push(Setting {
                 var,
@@ -239,6 +242,32 @@ fn other_edition(
     .help(format!(
         "the edition {edition} container does not read it: remove it"
     ))
+}
+
+/// True for the mapping variable holding exactly the spec's own default (`{}`) while the
+/// selector does not choose the mixed value: the container does not read it then (the spec says
+/// it takes effect only for `hybrid`), so it is the default, not an incomplete mapping.
+fn unused_default_mapping(
+    model: &Model,
+    var: &Var,
+    entry: &EnvEntry,
+    entries: &[EnvEntry],
+    edition: Edition,
+) -> bool {
+    let rule = &model.backends;
+    if var.key != rule.mapping || entry.value.text().map(str::trim) != var.default.value() {
+        return false;
+    }
+    let Some(selector) = model.var_by_key(&rule.selector, edition) else {
+        return false;
+    };
+    let selected = entries
+        .iter()
+        .rev()
+        .find(|e| e.name == selector.env)
+        .and_then(|e| e.value.text())
+        .or(selector.default.value());
+    selected != Some(rule.mixed.as_str())
 }
 
 /// The secret variable of the edition that an entry names under an old name, unless the file

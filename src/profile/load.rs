@@ -26,8 +26,8 @@ pub struct ReadError(pub String);
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let display = path.display();
-    let file = open_nonblocking(path)
-        .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    let file =
+        open_nonblocking(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
     let meta = file
         .metadata()
         .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;

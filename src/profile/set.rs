@@ -71,8 +71,8 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
             Err(super::ReadError(why)) => {
                 diags.push(
                     Diagnostic::new(Code::SecretUnavailable, format!("--set-file: {why}"))
-                    .at(value_origin)
-                    .label("unreadable"),
+                        .at(value_origin)
+                        .label("unreadable"),
                 );
                 return Err(diags);
             }

@@ -146,14 +146,13 @@ impl Templates {
             let user_path = dir.map(|d| d.join(name)).filter(|p| p.is_file());
             let (text, file, user) = match &user_path {
                 Some(path) => {
-                    let text = crate::profile::read_input_text(path).map_err(|e| {
-                        TemplateError {
+                    let text =
+                        crate::profile::read_input_text(path).map_err(|e| TemplateError {
                             file: path.display().to_string(),
                             line: None,
                             message: e.0,
                             user: true,
-                        }
-                    })?;
+                        })?;
                     (text, path.display().to_string(), true)
                 }
                 None => (text.to_string(), format!("templates/{name}"), false),
