@@ -40,7 +40,10 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
     // A line with the secret and an error, so that a snippet shows that line.
     write(
         "bad.toml",
-        &profile(secret, &format!("[env]\nX = 1\ngoogle_typo = {{ {SECRET_KEY} = \"{secret}\", bogus = 1 }}\n")),
+        &profile(
+            secret,
+            &format!("[env]\nX = 1\ngoogle_typo = {{ {SECRET_KEY} = \"{secret}\", bogus = 1 }}\n"),
+        ),
     );
     write("ok.toml", &profile(secret, ""));
     write("other.toml", &profile(other, ""));
@@ -97,9 +100,22 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
             runs.push(vec!["validate", file, "--format", format]);
         }
         runs.push(vec![
-            "validate", "ok.toml", "--set", &set, "--set", "google.x=1", "--format", format,
+            "validate",
+            "ok.toml",
+            "--set",
+            &set,
+            "--set",
+            "google.x=1",
+            "--format",
+            format,
         ]);
-        for file in ["in.env", "legacy.env", "docker-compose.yml", "cm.yaml", "deploy.yaml"] {
+        for file in [
+            "in.env",
+            "legacy.env",
+            "docker-compose.yml",
+            "cm.yaml",
+            "deploy.yaml",
+        ] {
             runs.push(vec!["lint", file, "--edition", "B", "--format", format]);
             runs.push(vec!["import", file, "--edition", "B", "--format", format]);
         }
@@ -115,7 +131,15 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
             "--format",
             format,
         ]);
-        runs.push(vec!["migrate", "--to", "B", "a.toml", "--in-place", "--format", format]);
+        runs.push(vec![
+            "migrate",
+            "--to",
+            "B",
+            "a.toml",
+            "--in-place",
+            "--format",
+            format,
+        ]);
     }
     for target in ["dotenv", "compose", "k8s-env", "k8s"] {
         runs.push(vec!["render", "ok.toml", "-t", target]);
@@ -126,7 +150,14 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
         "--profile",
         "ok.toml",
     ]);
-    runs.push(vec!["explain", SECRET_ENV, "--profile", "other.toml", "-f", "ok.toml"]);
+    runs.push(vec![
+        "explain",
+        SECRET_ENV,
+        "--profile",
+        "other.toml",
+        "-f",
+        "ok.toml",
+    ]);
     runs.into_iter()
         .map(|args| (args.join(" "), run(dir, &args)))
         .collect()
@@ -185,9 +216,16 @@ fn diff_reports_a_changed_literal_secret_without_its_value() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "a changed secret is a difference: {stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a changed secret is a difference: {stdout}"
+    );
     assert!(stdout.contains(&format!("~ {SECRET_ENV}")), "{stdout}");
-    assert!(!stdout.contains("first-secret") && !stdout.contains("second-secret"), "{stdout}");
+    assert!(
+        !stdout.contains("first-secret") && !stdout.contains("second-secret"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -200,7 +238,10 @@ fn check_with_include_secrets_says_stale_without_showing_either_value() {
         .assert()
         .success();
     let written = std::fs::read_to_string(dir.path().join("out.env")).unwrap();
-    assert!(written.contains("new-secret-1"), "the asked-for output holds it");
+    assert!(
+        written.contains("new-secret-1"),
+        "the asked-for output holds it"
+    );
     std::fs::write(
         dir.path().join("out.env"),
         written.replace("new-secret-1", "old-secret-2"),
@@ -208,7 +249,14 @@ fn check_with_include_secrets_says_stale_without_showing_either_value() {
     .unwrap();
     let out = svcgen()
         .current_dir(dir.path())
-        .args(["render", "p.toml", "-o", "out.env", "--include-secrets", "--check"])
+        .args([
+            "render",
+            "p.toml",
+            "-o",
+            "out.env",
+            "--include-secrets",
+            "--check",
+        ])
         .output()
         .unwrap();
     let text = format!(
@@ -217,9 +265,15 @@ fn check_with_include_secrets_says_stale_without_showing_either_value() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("a secret value differs (not shown)"), "{text}");
+    assert!(
+        text.contains("a secret value differs (not shown)"),
+        "{text}"
+    );
     assert!(text.contains("stale"), "{text}");
-    assert!(!text.contains("new-secret-1") && !text.contains("old-secret-2"), "{text}");
+    assert!(
+        !text.contains("new-secret-1") && !text.contains("old-secret-2"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -239,10 +293,16 @@ fn a_secret_under_its_legacy_name_is_imported_as_a_reference() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(!stdout.contains("legacy-secret-3") && !stderr.contains("legacy-secret-3"), "{stdout}{stderr}");
+    assert!(
+        !stdout.contains("legacy-secret-3") && !stderr.contains("legacy-secret-3"),
+        "{stdout}{stderr}"
+    );
     assert!(
         stdout.contains(&format!("{SECRET_KEY} = {{ env = \"{SECRET_ENV}\" }}")),
         "{stdout}"
     );
-    assert!(stderr.contains("GLUU_"), "the old name is still reported: {stderr}");
+    assert!(
+        stderr.contains("GLUU_"),
+        "the old name is still reported: {stderr}"
+    );
 }

@@ -9,7 +9,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Condition, Edition, Model, Var};
 use crate::resolve::is_env_name;
 use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
+use crate::suggest::Suggester;
 use std::collections::HashSet;
 
 /// A spec variable of the edition with its profile value.
@@ -279,6 +279,18 @@ fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Op
         .then_some(var)
 }
 
+/// The model's variable names and a suggester over them, prepared once per process: every
+/// unknown name of a large file is compared without preparing the names again.
+fn env_names() -> &'static (Vec<&'static str>, Suggester<'static>) {
+    static NAMES: std::sync::OnceLock<(Vec<&'static str>, Suggester<'static>)> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let names = Model::get().env_names();
+        let suggester = Suggester::new(names.iter().copied());
+        (names, suggester)
+    })
+}
+
 /// A name the model does not have: legacy names and near names get "did you mean".
 fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
     let name = &entry.name;
@@ -297,14 +309,14 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let names = model.env_names();
+    let names = env_names();
     for (old, new) in &model.container.legacy_prefixes {
         let Some(rest) = name.strip_prefix(old.as_str()) else {
             continue;
         };
         let renamed = format!("{new}{rest}");
-        let known = names.iter().find(|n| **n == renamed).copied();
-        let near = known.or_else(|| did_you_mean(&renamed, names.iter().copied()));
+        let known = names.0.iter().find(|n| **n == renamed).copied();
+        let near = known.or_else(|| names.1.suggest(&renamed));
         diags.push(
             Diagnostic::new(
                 Code::LegacyName,
@@ -316,7 +328,7 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let near = did_you_mean(name, names.iter().copied());
+    let near = names.1.suggest(name);
     diags.push(
         Diagnostic::new(
             Code::UnknownVariable,

@@ -286,12 +286,12 @@ fn format_by_content(docs: &[yaml::Node]) -> Option<Format> {
 }
 
 /// Each variable once: a later definition wins, as in every reader of these formats; the ones it
-/// overrides are reported.
+/// overrides are reported. Names are indexed, so this is linear in the number of entries.
 fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics) -> Vec<EnvEntry> {
-    let mut out: Vec<EnvEntry> = Vec::with_capacity(entries.len());
+    let mut slots: Vec<Option<EnvEntry>> = Vec::with_capacity(entries.len());
+    let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for entry in entries {
-        if let Some(i) = out.iter().position(|e| e.name == entry.name) {
-            let earlier = out.remove(i);
+        if let Some(earlier) = slot_of.get(&entry.name).and_then(|&i| slots[i].take()) {
             let at = sources.line_col(entry.name_origin.source, entry.name_origin.start);
             let file = &sources.get(entry.name_origin.source).name;
             diags.push(
@@ -307,9 +307,10 @@ fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics)
                 .help("remove one of the two definitions"),
             );
         }
-        out.push(entry);
+        slot_of.insert(entry.name.clone(), slots.len());
+        slots.push(Some(entry));
     }
-    out
+    slots.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -143,7 +143,7 @@ impl Templates {
         let mut env = environment();
         let mut overrides = Vec::new();
         for (name, text) in BUILTIN {
-            let user_path = dir.map(|d| d.join(name)).filter(|p| p.is_file());
+            let user_path = dir.map(|d| d.join(name)).filter(|p| p.exists());
             let (text, file, user) = match &user_path {
                 Some(path) => {
                     let text =
