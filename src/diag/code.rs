@@ -94,10 +94,12 @@ pub enum Code {
     YamlTyped,
     /// Something of the imported file that a profile cannot carry: left out.
     NotImported,
+    /// An unquoted compose value whose number compose writes in a form svcgen cannot reproduce.
+    ComposeNumber,
 }
 
 impl Code {
-    pub const ALL: [Code; 44] = [
+    pub const ALL: [Code; 45] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -142,6 +144,7 @@ impl Code {
         Code::Overridden,
         Code::YamlTyped,
         Code::NotImported,
+        Code::ComposeNumber,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -191,6 +194,7 @@ impl Code {
             Code::Overridden => "W0318",
             Code::YamlTyped => "W0319",
             Code::NotImported => "W0320",
+            Code::ComposeNumber => "E0223",
         }
     }
 
@@ -241,6 +245,7 @@ impl Code {
             Code::Overridden => "overridden",
             Code::YamlTyped => "yaml-typed",
             Code::NotImported => "not-imported",
+            Code::ComposeNumber => "compose-number",
         }
     }
 

@@ -188,11 +188,23 @@ fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags:
                     );
                     continue;
                 };
+                let read = match as_compose_reads(value, raw, text) {
+                    Ok(read) => read,
+                    Err(why) => {
+                        diags.push(unreadable_number(name, raw, &why, value.origin));
+                        continue;
+                    }
+                };
                 if let Yaml::Scalar { typed: Some(t), .. } = &value.value
                     && !(*t == Typed::Number && plain_integer(raw))
                 {
-                    diags.push(typed(name, *t, raw, value.origin));
+                    let mut d = typed(name, *t, raw, value.origin);
+                    if let Some(read) = &read {
+                        d = d.help(format!("docker compose passes \"{read}\" to the container"));
+                    }
+                    diags.push(d);
                 }
+                let raw = read.as_deref().unwrap_or(raw);
                 let origin = value.origin;
                 push(entries, diags, name, raw, key.origin, origin, text);
             }
@@ -274,6 +286,29 @@ fn push(
         name_origin,
         origin,
     });
+}
+
+/// The text compose gives for a plain scalar, when it differs from the text written (quoted and
+/// block scalars are strings, taken as written).
+fn as_compose_reads(value: &Node, raw: &str, text: &str) -> Result<Option<String>, String> {
+    let start = value.origin.start;
+    let before = start.checked_sub(1).and_then(|i| text.as_bytes().get(i));
+    let quoted = matches!(before, Some(b'"' | b'\''));
+    let block = matches!(text.as_bytes().get(start), Some(b'|' | b'>'));
+    if quoted || block {
+        return Ok(None);
+    }
+    super::compose_scalar::compose_text(raw)
+}
+
+fn unreadable_number(name: &str, raw: &str, why: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::ComposeNumber,
+        format!("`{name}: {raw}` is unquoted: {why}"),
+    )
+    .at(at)
+    .label("unquoted number")
+    .help(format!("quote the value as the container should get it: \"{raw}\""))
 }
 
 /// A decimal integer that every YAML reader and compose turn back into the same text.

@@ -7,6 +7,7 @@
 
 mod analyze;
 mod compose;
+mod compose_scalar;
 mod dotenv;
 mod edition;
 mod hybrid;
