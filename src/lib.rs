@@ -9,6 +9,7 @@ pub mod diag;
 pub mod diff;
 pub mod docs;
 pub mod drift;
+pub mod escape;
 pub mod explain;
 pub mod import;
 pub mod init;

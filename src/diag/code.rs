@@ -96,10 +96,12 @@ pub enum Code {
     NotImported,
     /// An unquoted compose value whose number compose writes in a form svcgen cannot reproduce.
     ComposeNumber,
+    /// A quoted `.env` value holding a raw carriage return: its readers disagree.
+    CarriageReturnInQuotes,
 }
 
 impl Code {
-    pub const ALL: [Code; 45] = [
+    pub const ALL: [Code; 46] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -145,6 +147,7 @@ impl Code {
         Code::YamlTyped,
         Code::NotImported,
         Code::ComposeNumber,
+        Code::CarriageReturnInQuotes,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -195,6 +198,7 @@ impl Code {
             Code::YamlTyped => "W0319",
             Code::NotImported => "W0320",
             Code::ComposeNumber => "E0223",
+            Code::CarriageReturnInQuotes => "E0224",
         }
     }
 
@@ -246,6 +250,7 @@ impl Code {
             Code::YamlTyped => "yaml-typed",
             Code::NotImported => "not-imported",
             Code::ComposeNumber => "compose-number",
+            Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
         }
     }
 

@@ -341,9 +341,34 @@ fn read_env_from(
                 )
                 .at(reference.origin)
                 .label("not imported")
-                .help("list the secret variables the container needs one by one with secretKeyRef"),
+                .help("list the secret variables the container needs one by one with secretKeyRef; the passphrase is kept as a reference to this Secret"),
             );
+            secret_vars_from(name, prefix, reference.origin, entries);
         }
+    }
+}
+
+/// The spec's secret variables a whole Secret (`envFrom: secretRef`) may hand the container:
+/// each becomes a reference to its key in that Secret, never a value (its data is not read).
+fn secret_vars_from(secret: &str, prefix: &str, at: Origin, entries: &mut Vec<EnvEntry>) {
+    let mut names: Vec<&str> = Vec::new();
+    for var in crate::model::Model::get().vars.iter().filter(|v| v.secret) {
+        if names.contains(&var.env.as_str()) {
+            continue;
+        }
+        names.push(&var.env);
+        let Some(key) = var.env.strip_prefix(prefix) else {
+            continue;
+        };
+        entries.push(EnvEntry {
+            name: var.env.clone(),
+            value: EnvValue::SecretRef {
+                secret: secret.to_string(),
+                key: key.to_string(),
+            },
+            name_origin: at,
+            origin: at,
+        });
     }
 }
 

@@ -78,7 +78,7 @@ pub fn import(
     }
     let header = format!(
         "Imported by svcgen from {} ({}).",
-        sources.get(read.source).name,
+        crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
     let mut deploy: Vec<(&str, String)> = Vec::new();
