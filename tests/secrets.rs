@@ -60,6 +60,10 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
         ),
     );
     write(
+        "legacy.toml",
+        &format!("edition = \"B\"\n[env]\nGLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE = \"{secret}\"\n"),
+    );
+    write(
         "in.env",
         &format!(
             "CN_CONFIG_ADAPTER=google\nCN_SECRET_ADAPTER=google\n{SECRET_ENV}=\"{secret}\"\n\
@@ -96,9 +100,10 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
     let set = format!("google.{SECRET_KEY}={secret}");
     let mut runs: Vec<Vec<&str>> = Vec::new();
     for format in ["human", "json"] {
-        for file in ["bad.toml", "ok.toml", "syntax.toml"] {
+        for file in ["bad.toml", "ok.toml", "syntax.toml", "legacy.toml"] {
             runs.push(vec!["validate", file, "--format", format]);
         }
+        runs.push(vec!["render", "legacy.toml", "--format", format]);
         runs.push(vec![
             "validate",
             "ok.toml",

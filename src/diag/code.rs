@@ -98,10 +98,12 @@ pub enum Code {
     ComposeNumber,
     /// A quoted `.env` value holding a raw carriage return: its readers disagree.
     CarriageReturnInQuotes,
+    /// A secret variable under an old name in `[env]`, where it would be written in clear text.
+    SecretOldName,
 }
 
 impl Code {
-    pub const ALL: [Code; 46] = [
+    pub const ALL: [Code; 47] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -148,6 +150,7 @@ impl Code {
         Code::NotImported,
         Code::ComposeNumber,
         Code::CarriageReturnInQuotes,
+        Code::SecretOldName,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -199,6 +202,7 @@ impl Code {
             Code::NotImported => "W0320",
             Code::ComposeNumber => "E0223",
             Code::CarriageReturnInQuotes => "E0224",
+            Code::SecretOldName => "E0225",
         }
     }
 
@@ -251,6 +255,7 @@ impl Code {
             Code::NotImported => "not-imported",
             Code::ComposeNumber => "compose-number",
             Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
+            Code::SecretOldName => "secret-old-name",
         }
     }
 

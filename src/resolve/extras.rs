@@ -49,6 +49,21 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
             );
             continue;
         }
+        if let Some(var) = crate::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::SecretOldName,
+                    format!("`{name}` is an old name of the secret `{}`: it is never written in clear text", var.env),
+                )
+                .at(entry.key_origin)
+                .label("a secret under an old name")
+                .help(format!(
+                    "set `{} = {{ env = \"NAME\" }}` (or {{ file = \"PATH\" }}) instead; the container does not read `{name}`",
+                    var.key
+                )),
+            );
+            continue;
+        }
         if let Some(var) = model
             .entries_by_env(name)
             .find(|v| v.editions.contains(&edition))
