@@ -79,7 +79,7 @@ pub fn analyze(
                     .at(entry.name_origin)
                     .label("invalid name"),
                 ),
-                EnvValue::SecretRef { secret, key } => {
+                EnvValue::SecretRef { secret, key, .. } => {
                     diags.push(secret_ref_elsewhere(entry, secret, key))
                 }
                 _ => extras.push(i),
@@ -411,13 +411,17 @@ fn applying(
             kept.push(setting.clone());
             continue;
         }
+        let entry = &entries[setting.entry];
+        if matches!(entry.value, EnvValue::SecretRef { whole: true, .. }) {
+            // Only possibly in a whole Secret: nothing was written that has no effect.
+            continue;
+        }
         let conditions = group
             .when
             .iter()
             .map(|c| c.to_string())
             .collect::<Vec<_>>()
             .join(" or ");
-        let entry = &entries[setting.entry];
         diags.push(
             Diagnostic::new(
                 Code::NotApplied,

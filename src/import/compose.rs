@@ -141,7 +141,14 @@ fn read_env_files(
             );
             continue;
         };
-        match crate::profile::read_input(&dir.join(path)) {
+        let full = dir.join(path);
+        if let Err(e) = std::fs::metadata(&full) {
+            if required {
+                diags.push(missing_env_file(path, &e.to_string(), path_node.origin));
+            }
+            continue;
+        }
+        match crate::profile::read_input(&full) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
@@ -150,18 +157,21 @@ fn read_env_files(
                 entries.extend(found);
                 diags.extend(d);
             }
-            Err(_) if !required && !dir.join(path).exists() => {}
-            Err(crate::profile::ReadError(why)) => diags.push(
-                Diagnostic::new(
-                    Code::InputShape,
-                    format!("env_file `{path}` cannot be read: {why}"),
-                )
-                .at(path_node.origin)
-                .label("missing file")
-                .help("docker compose stops on a missing env_file unless it has `required: false`"),
-            ),
+            Err(crate::profile::ReadError(why)) => {
+                diags.push(missing_env_file(path, &why, path_node.origin))
+            }
         }
     }
+}
+
+fn missing_env_file(path: &str, why: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputShape,
+        format!("env_file `{path}` cannot be read: {why}"),
+    )
+    .at(at)
+    .label("missing file")
+    .help("docker compose stops on a missing env_file unless it has `required: false`")
 }
 
 /// `environment:` as a map or as a list of `NAME=value`.

@@ -365,6 +365,7 @@ fn secret_vars_from(secret: &str, prefix: &str, at: Origin, entries: &mut Vec<En
             value: EnvValue::SecretRef {
                 secret: secret.to_string(),
                 key: key.to_string(),
+                whole: true,
             },
             name_origin: at,
             origin: at,
@@ -491,7 +492,11 @@ fn value_from(
         }
         return Some(EnvEntry {
             name: name.to_string(),
-            value: EnvValue::SecretRef { secret, key },
+            value: EnvValue::SecretRef {
+                secret,
+                key,
+                whole: false,
+            },
             name_origin: name_node.origin,
             origin: reference.origin,
         });
@@ -575,7 +580,8 @@ mod tests {
                     "S",
                     EnvValue::SecretRef {
                         secret: "sec".into(),
-                        key: "S".into()
+                        key: "S".into(),
+                        whole: false,
                     }
                 ),
             ]

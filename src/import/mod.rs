@@ -67,8 +67,13 @@ pub enum EnvValue {
     /// The whole value is a compose placeholder of one variable of the deploying shell
     /// (`${NAME}`, `${NAME:?message}`): `text` as written.
     FromEnv { var: String, text: String },
-    /// A Kubernetes `secretKeyRef`: the value lives in a Secret.
-    SecretRef { secret: String, key: String },
+    /// A Kubernetes `secretKeyRef`: the value lives in a Secret. `whole` when the Secret is
+    /// handed over whole (`envFrom: secretRef`): the variable may not be in it at all.
+    SecretRef {
+        secret: String,
+        key: String,
+        whole: bool,
+    },
 }
 
 impl EnvValue {
