@@ -238,3 +238,22 @@ fn an_input_name_in_a_generated_header_cannot_inject_lines() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_secret_file_path_in_a_generated_comment_cannot_inject_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("p.toml"),
+        "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+         [persistence]\ntype = \"sql\"\n[google]\nproject_id = \"p\"\n\
+         secret_manager_passphrase = { file = \"pass\\nINJECTED='1'\" }\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(dir.path(), &["render", "p.toml", "-t", "dotenv"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the file pass\\nINJECTED='1'"), "{stdout}");
+    assert!(
+        !stdout.lines().any(|l| l.starts_with("INJECTED")),
+        "a line of its own: {stdout}"
+    );
+}
