@@ -83,6 +83,33 @@ fn secret_of<'a>(resolved: &'a Resolved, name: &str) -> Option<&'a SecretSource>
 /// Compares two profiles' environments (in the new side's order, removed ones after). Each
 /// side is indexed by name once, so the work grows with the number of variables, not its square.
 pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar]) -> Diff {
+    let changes = changes(old, old_env, new, new_env);
+    let mut consequences = restarts(old, new, &changes);
+    if old.edition != new.edition {
+        let names = |kind: ChangeKind| -> Vec<String> {
+            changes
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.name.clone())
+                .collect()
+        };
+        consequences.push(Consequence::EditionSwitch {
+            old: old.edition.to_string(),
+            new: new.edition.to_string(),
+            appear: names(ChangeKind::Added),
+            disappear: names(ChangeKind::Removed),
+        });
+    }
+    Diff {
+        old_edition: old.edition.to_string(),
+        new_edition: new.edition.to_string(),
+        changes,
+        consequences,
+    }
+}
+
+/// Each variable's difference, in the new side's order, removed ones after.
+fn changes(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar]) -> Vec<Change> {
     let before_by_name: HashMap<&str, &EnvVar> =
         old_env.iter().map(|v| (v.name.as_str(), v)).collect();
     let new_names: HashSet<&str> = new_env.iter().map(|v| v.name.as_str()).collect();
@@ -135,6 +162,11 @@ pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVa
             new_explicit: None,
         });
     }
+    changes
+}
+
+/// The restarts the spec names for the changed variables.
+fn restarts(old: &Resolved, new: &Resolved, changes: &[Change]) -> Vec<Consequence> {
     let restarts: HashMap<&str, &String> = old
         .vars
         .iter()
@@ -154,27 +186,7 @@ pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVa
             });
         }
     }
-    if old.edition != new.edition {
-        let names = |kind: ChangeKind| -> Vec<String> {
-            changes
-                .iter()
-                .filter(|c| c.kind == kind)
-                .map(|c| c.name.clone())
-                .collect()
-        };
-        consequences.push(Consequence::EditionSwitch {
-            old: old.edition.to_string(),
-            new: new.edition.to_string(),
-            appear: names(ChangeKind::Added),
-            disappear: names(ChangeKind::Removed),
-        });
-    }
-    Diff {
-        old_edition: old.edition.to_string(),
-        new_edition: new.edition.to_string(),
-        changes,
-        consequences,
-    }
+    consequences
 }
 
 impl Diff {

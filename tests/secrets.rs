@@ -34,8 +34,8 @@ fn run(dir: &Path, args: &[&str]) -> String {
     text
 }
 
-/// Every command that can show a value, on files holding `secret`; returns (command, output).
-fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, String)> {
+/// Inputs holding `secret` in every place a user can write one (and `other` in a stale output).
+fn write_inputs(dir: &Path, secret: &str, other: &str) {
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     // A line with the secret and an error, so that a snippet shows that line.
     write(
@@ -97,6 +97,11 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
     );
     // A stale .env on disk holding another secret value, checked with --include-secrets.
     write("stale.env", &format!("{SECRET_ENV}='{other}'\nA=1\n"));
+}
+
+/// Every command that can show a value, on files holding `secret`; returns (command, output).
+fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, String)> {
+    write_inputs(dir, secret, other);
     let set = format!("google.{SECRET_KEY}={secret}");
     let mut runs: Vec<Vec<&str>> = Vec::new();
     for format in ["human", "json"] {

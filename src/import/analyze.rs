@@ -56,33 +56,18 @@ pub fn analyze(
             // A secret under an old name: never copied into `[env]` in clear text, but read as
             // the variable it was meant to be, from the environment.
             unknown_name(model, entry, &mut diags);
-            if let Some(value) = value(var, entry, check_as, sources, &mut diags) {
-                settings.push(Setting {
-                    var,
-                    value,
-                    entry: i,
-                });
-            }
+            let value = value(var, entry, check_as, sources, &mut diags);
+            settings.extend(value.map(|value| Setting {
+                var,
+                value,
+                entry: i,
+            }));
             continue;
         }
         if model.entries_by_env(&entry.name).next().is_none() {
             unknown_name(model, entry, &mut diags);
-            match &entry.value {
-                _ if !is_env_name(&entry.name) => diags.push(
-                    Diagnostic::new(
-                        Code::NotImported,
-                        format!(
-                            "`{}` is not a valid environment variable name: it is not imported",
-                            entry.name
-                        ),
-                    )
-                    .at(entry.name_origin)
-                    .label("invalid name"),
-                ),
-                EnvValue::SecretRef { secret, key, .. } => {
-                    diags.push(secret_ref_elsewhere(entry, secret, key))
-                }
-                _ => extras.push(i),
+            if outside_spec(entry, &mut diags) {
+                extras.push(i);
             }
             continue;
         }
@@ -105,7 +90,7 @@ pub fn analyze(
             }
         }
         if unused_default_mapping(model, var, entry, entries, check_as) {
-            continue;
+            continue; // the spec's own default, unread unless the type is the mixed one
         }
         match value(var, entry, check_as, sources, &mut diags) {
             Some(value) => settings.push(Setting {
@@ -125,6 +110,29 @@ pub fn analyze(
         extras,
         diagnostics: diags,
     }
+}
+
+/// An entry the model does not name: true when it goes to `[env]`; an invalid name or a value
+/// from a Secret is reported instead.
+fn outside_spec(entry: &EnvEntry, diags: &mut Diagnostics) -> bool {
+    match &entry.value {
+        _ if !is_env_name(&entry.name) => diags.push(
+            Diagnostic::new(
+                Code::NotImported,
+                format!(
+                    "`{}` is not a valid environment variable name: it is not imported",
+                    entry.name
+                ),
+            )
+            .at(entry.name_origin)
+            .label("invalid name"),
+        ),
+        EnvValue::SecretRef { secret, key, .. } => {
+            diags.push(secret_ref_elsewhere(entry, secret, key))
+        }
+        _ => return true,
+    }
+    false
 }
 
 /// The edition decided (given, or by the variables) and the edition to check against,

@@ -179,44 +179,7 @@ fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags:
     match &node.value {
         Yaml::Map(pairs) => {
             for (key, value) in pairs {
-                let Some(name) = key.scalar_text() else {
-                    diags.push(not_a_name(key));
-                    continue;
-                };
-                if value.is_null() {
-                    diags.push(from_shell(name, key.origin));
-                    continue;
-                }
-                let Some(raw) = value.scalar_text() else {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::InputShape,
-                            format!("`{name}` must be a string, found {}", value.kind()),
-                        )
-                        .at(value.origin)
-                        .label("expected a string"),
-                    );
-                    continue;
-                };
-                let read = match as_compose_reads(value, raw, text) {
-                    Ok(read) => read,
-                    Err(why) => {
-                        diags.push(unreadable_number(name, raw, &why, value.origin));
-                        continue;
-                    }
-                };
-                if let Yaml::Scalar { typed: Some(t), .. } = &value.value
-                    && !(*t == Typed::Number && plain_integer(raw))
-                {
-                    let mut d = typed(name, *t, raw, value.origin);
-                    if let Some(read) = &read {
-                        d = d.help(format!("docker compose passes \"{read}\" to the container"));
-                    }
-                    diags.push(d);
-                }
-                let raw = read.as_deref().unwrap_or(raw);
-                let origin = value.origin;
-                push(entries, diags, name, raw, key.origin, origin, text);
+                read_map_entry(key, value, text, entries, diags);
             }
         }
         Yaml::Seq(items) => {
@@ -263,6 +226,54 @@ fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags:
             .label("expected a map or a list"),
         ),
     }
+}
+
+/// One `NAME: value` of `environment:` as a map, read as compose reads it.
+fn read_map_entry(
+    key: &Node,
+    value: &Node,
+    text: &str,
+    entries: &mut Vec<EnvEntry>,
+    diags: &mut Diagnostics,
+) {
+    let Some(name) = key.scalar_text() else {
+        diags.push(not_a_name(key));
+        return;
+    };
+    if value.is_null() {
+        diags.push(from_shell(name, key.origin));
+        return;
+    }
+    let Some(raw) = value.scalar_text() else {
+        diags.push(
+            Diagnostic::new(
+                Code::InputShape,
+                format!("`{name}` must be a string, found {}", value.kind()),
+            )
+            .at(value.origin)
+            .label("expected a string"),
+        );
+        return;
+    };
+    let read = match as_compose_reads(value, raw, text) {
+        Ok(read) => read,
+        Err(why) => {
+            diags.push(unreadable_number(name, raw, &why, value.origin));
+            return;
+        }
+    };
+    if let Yaml::Scalar { typed: Some(t), .. } = &value.value
+        && !(*t == Typed::Number && plain_integer(raw))
+    {
+        let mut d = typed(name, *t, raw, value.origin);
+        if let Some(read) = &read {
+            d = d.help(format!("docker compose passes \"{read}\" to the container"));
+        }
+        diags.push(d);
+    }
+    let raw = read.as_deref().unwrap_or(raw);
+    let origin = value.origin;
+    push(entries, diags, name, raw, key.origin, origin, text);
 }
 
 /// Adds one definition, with compose's `$$` and placeholders applied.
