@@ -245,14 +245,7 @@ fn read_map_entry(
         return;
     }
     let Some(raw) = value.scalar_text() else {
-        diags.push(
-            Diagnostic::new(
-                Code::InputShape,
-                format!("`{name}` must be a string, found {}", value.kind()),
-            )
-            .at(value.origin)
-            .label("expected a string"),
-        );
+        diags.push(not_a_string(name, value));
         return;
     };
     let read = match as_compose_reads(value, raw, text) {
@@ -340,6 +333,16 @@ fn plain_integer(text: &str) -> bool {
     !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (digits == "0" || !digits.starts_with('0'))
+}
+
+/// A variable whose value is a list or a map (compose and Kubernetes take only scalars).
+pub fn not_a_string(name: &str, value: &Node) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputShape,
+        format!("`{name}` must be a string, found {}", value.kind()),
+    )
+    .at(value.origin)
+    .label("expected a string")
 }
 
 fn not_a_name(node: &Node) -> Diagnostic {

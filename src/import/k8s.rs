@@ -3,7 +3,7 @@
 //! ConfigMap read on its own. ConfigMaps are looked up in the same file (every document, and the
 //! items of a `List`). `secretKeyRef` values become secret references.
 
-use super::compose::typed;
+use super::compose::{not_a_string, typed};
 use super::yaml::{Node, Yaml};
 use super::{DeployHints, EnvEntry, EnvValue, ReadOptions, interpolate};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -295,14 +295,7 @@ fn scalar<'a>(name: &str, value: &'a Node, diags: &mut Diagnostics) -> Option<&'
             Some(text)
         }
         _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::InputShape,
-                    format!("`{name}` must be a string, found {}", value.kind()),
-                )
-                .at(value.origin)
-                .label("expected a string"),
-            );
+            diags.push(not_a_string(name, value));
             None
         }
     }
