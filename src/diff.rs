@@ -2,8 +2,9 @@
 //! spec names (a change that needs another service restarted; an edition switch).
 
 use crate::render::EnvVar;
-use crate::resolve::Resolved;
+use crate::resolve::{Resolved, SecretSource, Typed};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// How one variable differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -62,68 +63,28 @@ fn shown(var: &EnvVar) -> String {
     }
 }
 
-/// Compares two profiles' environments (in the new side's order, removed ones after).
+/// Where a withheld secret comes from, as shown.
+fn secret_from(var: &EnvVar) -> &str {
+    var.secret_from.as_deref().unwrap_or("the profile")
+}
+
+/// A secret's source on one side (a literal compares by value, never shown), if it is a secret.
+fn secret_of<'a>(resolved: &'a Resolved, name: &str) -> Option<&'a SecretSource> {
+    resolved
+        .vars
+        .iter()
+        .find(|rv| rv.var.secret && rv.var.env == name)
+        .and_then(|rv| match &rv.value {
+            Typed::Secret(source) => Some(source),
+            _ => None,
+        })
+}
+
+/// Compares two profiles' environments (in the new side's order, removed ones after). Each
+/// side is indexed by name once, so the work grows with the number of variables, not its square.
 pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar]) -> Diff {
-    let mut changes = Vec::new();
-    for var in new_env {
-        match old_env.iter().find(|o| o.name == var.name) {
-            None => changes.push(Change {
-                name: var.name.clone(),
-                kind: ChangeKind::Added,
-                old: None,
-                new: Some(shown(var)),
-                old_explicit: None,
-                new_explicit: Some(var.origin.is_some()),
-            }),
-            Some(before) => {
-                let kind = if shown(before) != shown(var) {
-                    ChangeKind::Changed
-                } else if before.origin.is_some() != var.origin.is_some() {
-                    ChangeKind::Explicitness
-                } else {
-                    continue;
-                };
-                changes.push(Change {
-                    name: var.name.clone(),
-                    kind,
-                    old: Some(shown(before)),
-                    new: Some(shown(var)),
-                    old_explicit: Some(before.origin.is_some()),
-                    new_explicit: Some(var.origin.is_some()),
-                });
-            }
-        }
-    }
-    for before in old_env
-        .iter()
-        .filter(|o| !new_env.iter().any(|n| n.name == o.name))
-    {
-        changes.push(Change {
-            name: before.name.clone(),
-            kind: ChangeKind::Removed,
-            old: Some(shown(before)),
-            new: None,
-            old_explicit: Some(before.origin.is_some()),
-            new_explicit: None,
-        });
-    }
-    let mut consequences = Vec::new();
-    let vars = old.vars.iter().chain(new.vars.iter());
-    for change in changes
-        .iter()
-        .filter(|c| c.kind != ChangeKind::Explicitness)
-    {
-        let restart = vars
-            .clone()
-            .find(|rv| rv.var.env == change.name)
-            .and_then(|rv| rv.var.restart.clone());
-        if let Some(service) = restart {
-            consequences.push(Consequence::Restart {
-                variable: change.name.clone(),
-                service,
-            });
-        }
-    }
+    let changes = changes(old, old_env, new, new_env);
+    let mut consequences = restarts(old, new, &changes);
     if old.edition != new.edition {
         let names = |kind: ChangeKind| -> Vec<String> {
             changes
@@ -145,6 +106,87 @@ pub fn diff(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVa
         changes,
         consequences,
     }
+}
+
+/// Each variable's difference, in the new side's order, removed ones after.
+fn changes(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar]) -> Vec<Change> {
+    let before_by_name: HashMap<&str, &EnvVar> =
+        old_env.iter().map(|v| (v.name.as_str(), v)).collect();
+    let new_names: HashSet<&str> = new_env.iter().map(|v| v.name.as_str()).collect();
+    let mut changes = Vec::new();
+    for var in new_env {
+        match before_by_name.get(var.name.as_str()) {
+            None => changes.push(Change {
+                name: var.name.clone(),
+                kind: ChangeKind::Added,
+                old: None,
+                new: Some(shown(var)),
+                old_explicit: None,
+                new_explicit: Some(var.origin.is_some()),
+            }),
+            Some(before) => {
+                let secret_changed =
+                    var.secret && secret_of(old, &var.name) != secret_of(new, &var.name);
+                let kind = if shown(before) != shown(var) || secret_changed {
+                    ChangeKind::Changed
+                } else if before.origin.is_some() != var.origin.is_some() {
+                    ChangeKind::Explicitness
+                } else {
+                    continue;
+                };
+                let mut new_shown = shown(var);
+                if secret_changed && shown(before) == new_shown {
+                    new_shown = format!("<changed secret from {}>", secret_from(var));
+                }
+                changes.push(Change {
+                    name: var.name.clone(),
+                    kind,
+                    old: Some(shown(before)),
+                    new: Some(new_shown),
+                    old_explicit: Some(before.origin.is_some()),
+                    new_explicit: Some(var.origin.is_some()),
+                });
+            }
+        }
+    }
+    for before in old_env
+        .iter()
+        .filter(|o| !new_names.contains(o.name.as_str()))
+    {
+        changes.push(Change {
+            name: before.name.clone(),
+            kind: ChangeKind::Removed,
+            old: Some(shown(before)),
+            new: None,
+            old_explicit: Some(before.origin.is_some()),
+            new_explicit: None,
+        });
+    }
+    changes
+}
+
+/// The restarts the spec names for the changed variables.
+fn restarts(old: &Resolved, new: &Resolved, changes: &[Change]) -> Vec<Consequence> {
+    let restarts: HashMap<&str, &String> = old
+        .vars
+        .iter()
+        .chain(new.vars.iter())
+        .rev()
+        .filter_map(|rv| rv.var.restart.as_ref().map(|r| (rv.var.env.as_str(), r)))
+        .collect();
+    let mut consequences = Vec::new();
+    for change in changes
+        .iter()
+        .filter(|c| c.kind != ChangeKind::Explicitness)
+    {
+        if let Some(service) = restarts.get(change.name.as_str()) {
+            consequences.push(Consequence::Restart {
+                variable: change.name.clone(),
+                service: (*service).clone(),
+            });
+        }
+    }
+    consequences
 }
 
 impl Diff {

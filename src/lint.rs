@@ -38,14 +38,11 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
     if !conflict {
         let had_errors = diags.has_errors();
         let edition = analysis.edition.unwrap_or(Edition::B);
-        for d in cross_check(read, &analysis, edition).items {
-            if had_errors && NEED_ALL_VALUES.contains(&d.code) {
-                continue;
-            }
-            if !diags.items.contains(&d) {
-                diags.push(d);
-            }
-        }
+        let more = cross_check(read, &analysis, edition)
+            .items
+            .into_iter()
+            .filter(|d| !(had_errors && NEED_ALL_VALUES.contains(&d.code)));
+        diags.extend_new(more);
     }
     diags.sort();
     diags

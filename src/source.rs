@@ -44,6 +44,8 @@ pub struct Source {
     /// Byte offsets where lines start, built on first use: positions of many diagnostics in a
     /// large file are found by binary search instead of a scan from the start each time.
     line_starts: std::sync::OnceLock<Vec<usize>>,
+    /// Byte ranges holding secret values: never shown (see [`crate::redact`]).
+    secrets: Vec<Range<usize>>,
 }
 
 impl Source {
@@ -58,6 +60,22 @@ impl Source {
             .partition_point(|&start| start <= offset)
             .saturating_sub(1);
         (index + 1, starts[index])
+    }
+
+    /// The byte ranges of this text that hold secret values.
+    pub fn secret_ranges(&self) -> &[Range<usize>] {
+        &self.secrets
+    }
+
+    /// A part of the text as it may be shown: secret values masked byte for byte.
+    pub fn shown(&self, range: Range<usize>) -> String {
+        let overlapping: Vec<Range<usize>> = self
+            .secrets
+            .iter()
+            .filter(|s| s.start < range.end && range.start < s.end)
+            .map(|s| s.start.max(range.start) - range.start..s.end.min(range.end) - range.start)
+            .collect();
+        crate::redact::mask_bytes(&self.text[range], &overlapping)
     }
 }
 
@@ -82,12 +100,17 @@ impl Sources {
         Sources::default()
     }
 
+    /// Adds a text; the value part of every line that names a secret is marked secret at once,
+    /// whether or not the text can be parsed.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        let text = text.into();
+        let secrets = crate::redact::named_ranges(&text);
         self.files.push(Source {
             name: name.into(),
-            text: text.into(),
+            text,
             dir: None,
             line_starts: std::sync::OnceLock::new(),
+            secrets,
         });
         SourceId(self.files.len() - 1)
     }
@@ -103,6 +126,33 @@ impl Sources {
             return None;
         }
         self.unsaved.get(&lexical(path)).map(String::as_str)
+    }
+
+    /// Marks the value at `origin` as a secret: no printer shows it.
+    pub fn mark_secret(&mut self, origin: Origin) {
+        let file = &mut self.files[origin.source.0];
+        if origin.start < origin.end && !file.secrets.contains(&origin.span()) {
+            file.secrets.push(origin.span());
+        }
+    }
+
+    /// The number of texts read in this run (each file once, each `--set` once).
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Masks the text of every secret value of these sources in messages (a message or label
+    /// that quotes a value never shows a secret).
+    pub fn scrubber(&self) -> crate::redact::Scrubber {
+        crate::redact::Scrubber::new(
+            self.files
+                .iter()
+                .flat_map(|f| f.secrets.iter().filter_map(|r| f.text.get(r.clone()))),
+        )
     }
 
     /// Sets the folder that relative paths in a text are relative to.

@@ -58,9 +58,13 @@ impl<'a> Suggester<'a> {
             let mut score = word_score(&input_words, &candidate.words);
             // The edit distance is at least the letters one name has and the other lacks: when
             // even that bound cannot beat the best so far, the (costly) distance is not computed.
+            // The difference of the lengths is a lower bound too, and costs nothing: most names
+            // of a large file are ruled out by it alone.
             let longest = input_chars.max(candidate.chars).max(1);
-            let bound = 1.0 - input_bag.distance(&candidate.bag) as f64 / longest as f64;
-            if bound >= floor {
+            let by_length = 1.0 - input_chars.abs_diff(candidate.chars) as f64 / longest as f64;
+            if by_length >= floor
+                && 1.0 - input_bag.distance(&candidate.bag) as f64 / longest as f64 >= floor
+            {
                 // Optimal string alignment: edits plus swapped neighbours (`vualt`), no hash map.
                 let distance = strsim::osa_distance(&input_lower, &candidate.lower);
                 score = score.max(1.0 - distance as f64 / longest as f64);

@@ -13,9 +13,9 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
-    /// The old profile, or a layer stack `base.toml+overlay.toml+...`
+    /// The old profile, or a layer stack `base.toml+overlay.toml+...` (a file that exists under the whole name is that file)
     pub old: String,
-    /// The new profile, or a layer stack `base.toml+overlay.toml+...`
+    /// The new profile, or a layer stack `base.toml+overlay.toml+...` (a file that exists under the whole name is that file)
     pub new: String,
     /// Exit 1 when the environments differ (like `git diff --exit-code`)
     #[arg(long)]
@@ -24,8 +24,12 @@ pub struct DiffArgs {
     pub diagnostics: DiagnosticArgs,
 }
 
-/// `a.toml+b.toml` as a profile with overlays.
+/// `a.toml+b.toml` as a profile with overlays. A file that exists under the whole name as
+/// written (`eu+us.toml`) is that one file: `+` separates layers only when it does not.
 fn stack(spec: &str) -> Layers {
+    if std::path::Path::new(spec).exists() {
+        return Layers::single(spec);
+    }
     let mut files = spec.split('+').map(PathBuf::from);
     let profile = files.next().unwrap_or_default();
     Layers {

@@ -1,6 +1,7 @@
 //! The command line: argument definitions (clap) and the dispatch to one module per command.
 
 mod bring;
+mod check;
 mod diff;
 mod explain;
 mod generate;

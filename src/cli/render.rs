@@ -5,10 +5,11 @@
 //! in parallel, sharing the spec model and one compiled template set. A failing profile writes
 //! nothing; the others still render.
 
+use super::check::{check_files, report_stale};
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
-use crate::output::{unified_diff, write_all_atomic};
+use crate::output::write_all_atomic;
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
@@ -367,52 +368,4 @@ fn write_files(
             .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     }
     write_all_atomic(&dest.paths(files), private)
-}
-
-/// A file on disk that differs from its rendering, and the unified diff between them.
-struct Stale {
-    path: PathBuf,
-    diff: String,
-}
-
-/// Compares each file with its rendering; returns the stale ones.
-fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
-    let mut stale = Vec::new();
-    for (path, text) in files {
-        let on_disk = std::fs::read_to_string(path).ok();
-        if on_disk.as_deref() != Some(text.as_str()) {
-            let diff = unified_diff(
-                &path.display().to_string(),
-                on_disk.as_deref().unwrap_or(""),
-                text,
-            );
-            stale.push(Stale {
-                path: path.clone(),
-                diff,
-            });
-        }
-    }
-    stale
-}
-
-/// Prints the result of `--check` on stdout: each diff for people, or one JSON object
-/// (`{"stale": [{"file", "diff"}]}`, empty when nothing is stale) for machines.
-fn report_stale(stale: &[Stale], format: super::Format) {
-    let text = match format {
-        super::Format::Human => stale.iter().map(|s| s.diff.as_str()).collect(),
-        super::Format::Json => {
-            let files: Vec<serde_json::Value> = stale
-                .iter()
-                .map(
-                    |s| serde_json::json!({ "file": s.path.display().to_string(), "diff": s.diff }),
-                )
-                .collect();
-            let report = serde_json::json!({ "stale": files });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            )
-        }
-    };
-    let _ = std::io::stdout().write_all(text.as_bytes());
 }

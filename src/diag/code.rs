@@ -107,10 +107,16 @@ pub enum Code {
     /// A `.env` value that one of the readers people use (compose v2, python-dotenv,
     /// `docker run --env-file`) would read differently: no spelling suits them all.
     DotenvReaderDiffers,
+    /// An unquoted compose value whose number compose writes in a form svcgen cannot reproduce.
+    ComposeNumber,
+    /// A quoted `.env` value holding a raw carriage return: its readers disagree.
+    CarriageReturnInQuotes,
+    /// A secret variable under an old name in `[env]`, where it would be written in clear text.
+    SecretOldName,
 }
 
 impl Code {
-    pub const ALL: [Code; 50] = [
+    pub const ALL: [Code; 53] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -161,6 +167,9 @@ impl Code {
         Code::Generator,
         Code::KrmInput,
         Code::DotenvReaderDiffers,
+        Code::ComposeNumber,
+        Code::CarriageReturnInQuotes,
+        Code::SecretOldName,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -216,6 +225,9 @@ impl Code {
             Code::Generator => "E0243",
             Code::KrmInput => "E0244",
             Code::DotenvReaderDiffers => "W0327",
+            Code::ComposeNumber => "E0223",
+            Code::CarriageReturnInQuotes => "E0224",
+            Code::SecretOldName => "E0225",
         }
     }
 
@@ -272,6 +284,9 @@ impl Code {
             Code::Generator => "generator",
             Code::KrmInput => "krm-input",
             Code::DotenvReaderDiffers => "dotenv-reader-differs",
+            Code::ComposeNumber => "compose-number",
+            Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
+            Code::SecretOldName => "secret-old-name",
         }
     }
 

@@ -2,6 +2,7 @@
 //! a caret under the key or value, and help lines.
 
 use super::{Diagnostic, Diagnostics, Severity};
+use crate::redact::Scrubber;
 use crate::source::{Sources, floor_char_boundary};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
@@ -13,32 +14,42 @@ pub fn render(diagnostics: &Diagnostics, sources: &Sources, color: bool) -> Stri
         Renderer::plain()
     };
     let mut out = String::new();
+    let scrubber = sources.scrubber();
     for diagnostic in &diagnostics.items {
-        out.push_str(&render_one(diagnostic, sources, &renderer));
+        out.push_str(&render_one(diagnostic, sources, &renderer, &scrubber));
         out.push_str("\n\n");
     }
     out
 }
 
-fn render_one(diagnostic: &Diagnostic, sources: &Sources, renderer: &Renderer) -> String {
+fn render_one(
+    diagnostic: &Diagnostic,
+    sources: &Sources,
+    renderer: &Renderer,
+    scrubber: &Scrubber,
+) -> String {
     let level = match diagnostic.severity() {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
+    let message = scrubber.scrub(&diagnostic.message);
+    let label = diagnostic.label.as_deref().map(|l| scrubber.scrub(l));
     let title = level
         .clone()
-        .primary_title(diagnostic.message.as_str())
+        .primary_title(message.as_str())
         .id(diagnostic.code.id());
-    let mut group = match diagnostic.origin {
-        Some(origin) => {
-            let source = sources.get(origin.source);
-            let excerpt = Excerpt::around(source, origin.span());
+    let excerpt = diagnostic.origin.map(|origin| {
+        let source = sources.get(origin.source);
+        (source, Excerpt::around(source, origin.span()))
+    });
+    let mut group = match &excerpt {
+        Some((source, excerpt)) => {
             let mut annotation = AnnotationKind::Primary.span(excerpt.span.clone());
-            if let Some(label) = &diagnostic.label {
+            if let Some(label) = &label {
                 annotation = annotation.label(label.as_str());
             }
             title.element(
-                Snippet::source(excerpt.text)
+                Snippet::source(excerpt.text.as_str())
                     .line_start(excerpt.first_line)
                     .path(source.name.as_str())
                     .annotation(annotation),
@@ -46,28 +57,30 @@ fn render_one(diagnostic: &Diagnostic, sources: &Sources, renderer: &Renderer) -
         }
         None => Group::with_title(title),
     };
-    for help in &diagnostic.help {
+    let help: Vec<String> = diagnostic.help.iter().map(|h| scrubber.scrub(h)).collect();
+    for help in &help {
         group = group.element(Level::HELP.message(help.as_str()));
     }
     renderer.render(&[group])
 }
 
-/// The whole lines around a span, so that a huge file is never handed to the renderer whole.
-struct Excerpt<'a> {
-    text: &'a str,
+/// The whole lines around a span, so that a huge file is never handed to the renderer whole;
+/// secret values in them masked byte for byte (the caret still points where it did).
+struct Excerpt {
+    text: String,
     first_line: usize,
     span: std::ops::Range<usize>,
 }
 
-impl<'a> Excerpt<'a> {
-    fn around(source: &'a crate::source::Source, span: std::ops::Range<usize>) -> Excerpt<'a> {
+impl Excerpt {
+    fn around(source: &crate::source::Source, span: std::ops::Range<usize>) -> Excerpt {
         let text = source.text.as_str();
         let start = floor_char_boundary(text, span.start);
         let end = floor_char_boundary(text, span.end.max(start));
         let (first_line, line_start) = source.line_of(start);
         let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
         Excerpt {
-            text: &text[line_start..line_end],
+            text: source.shown(line_start..line_end),
             first_line,
             span: (start - line_start)..(end - line_start),
         }

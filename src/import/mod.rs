@@ -7,6 +7,7 @@
 
 mod analyze;
 mod compose;
+mod compose_scalar;
 mod dotenv;
 mod edition;
 mod hybrid;
@@ -66,8 +67,13 @@ pub enum EnvValue {
     /// The whole value is a compose placeholder of one variable of the deploying shell
     /// (`${NAME}`, `${NAME:?message}`): `text` as written.
     FromEnv { var: String, text: String },
-    /// A Kubernetes `secretKeyRef`: the value lives in a Secret.
-    SecretRef { secret: String, key: String },
+    /// A Kubernetes `secretKeyRef`: the value lives in a Secret. `whole` when the Secret is
+    /// handed over whole (`envFrom: secretRef`): the variable may not be in it at all.
+    SecretRef {
+        secret: String,
+        key: String,
+        whole: bool,
+    },
 }
 
 impl EnvValue {
@@ -207,6 +213,13 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
             }
         },
     };
+    for entry in &entries {
+        if crate::redact::secret_var_of_env(&entry.name).is_some()
+            && !matches!(entry.value, EnvValue::SecretRef { .. })
+        {
+            sources.mark_secret(entry.origin);
+        }
+    }
     let entries = effective(entries, sources, &mut diagnostics);
     Read {
         format,
@@ -279,12 +292,12 @@ fn format_by_content(docs: &[yaml::Node]) -> Option<Format> {
 }
 
 /// Each variable once: a later definition wins, as in every reader of these formats; the ones it
-/// overrides are reported.
+/// overrides are reported. Names are indexed, so this is linear in the number of entries.
 fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics) -> Vec<EnvEntry> {
-    let mut out: Vec<EnvEntry> = Vec::with_capacity(entries.len());
+    let mut slots: Vec<Option<EnvEntry>> = Vec::with_capacity(entries.len());
+    let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for entry in entries {
-        if let Some(i) = out.iter().position(|e| e.name == entry.name) {
-            let earlier = out.remove(i);
+        if let Some(earlier) = slot_of.get(&entry.name).and_then(|&i| slots[i].take()) {
             let at = sources.line_col(entry.name_origin.source, entry.name_origin.start);
             let file = &sources.get(entry.name_origin.source).name;
             diags.push(
@@ -300,9 +313,10 @@ fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics)
                 .help("remove one of the two definitions"),
             );
         }
-        out.push(entry);
+        slot_of.insert(entry.name.clone(), slots.len());
+        slots.push(Some(entry));
     }
-    out
+    slots.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ pub fn import(
     }
     let header = format!(
         "Imported by svcgen from {} ({}).",
-        sources.get(read.source).name,
+        crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
     let mut deploy: Vec<(&str, String)> = Vec::new();
@@ -156,15 +156,14 @@ fn build_and_check(
     let checked = check_text("imported profile", &text, None, &mut scratch);
     let map = SpanMap::new(&text, &origins);
     let mut found = Diagnostics::default();
-    for d in checked.diagnostics.items {
-        if PROFILE_ONLY.contains(&d.code) {
-            continue;
-        }
-        let d = map.map(d);
-        if !found.items.contains(&d) {
-            found.push(d);
-        }
-    }
+    found.extend_new(
+        checked
+            .diagnostics
+            .items
+            .into_iter()
+            .filter(|d| !PROFILE_ONLY.contains(&d.code))
+            .map(|d| map.map(d)),
+    );
     (text, (checked.resolved, found))
 }
 

@@ -23,6 +23,10 @@ impl SpanMap {
         if let Ok(table) = table {
             collect(&table, "", None, origins, &mut spans);
         }
+        spans.retain(|(r, _)| r.start < r.end);
+        // By start, the larger first: walking back from a position meets the innermost span
+        // that holds it first (spans of a TOML document nest or are disjoint).
+        spans.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
         SpanMap { spans }
     }
 
@@ -31,11 +35,11 @@ impl SpanMap {
         let Some(origin) = diagnostic.origin else {
             return diagnostic;
         };
-        let found = self
-            .spans
+        let after = self.spans.partition_point(|(r, _)| r.start <= origin.start);
+        let found = self.spans[..after]
             .iter()
-            .filter(|(r, _)| r.start <= origin.start && origin.end <= r.end && r.start < r.end)
-            .min_by_key(|(r, _)| r.end - r.start);
+            .rev()
+            .find(|(r, _)| origin.end <= r.end);
         diagnostic.origin = found.and_then(|(_, o)| *o);
         diagnostic
     }

@@ -64,7 +64,7 @@ pub fn value(
 ) -> Option<ProfileValue> {
     let name = &entry.name;
     let text = match &entry.value {
-        EnvValue::SecretRef { secret, key } => {
+        EnvValue::SecretRef { secret, key, .. } => {
             if var.secret {
                 if key != &var.env {
                     diags.push(

@@ -7,9 +7,9 @@
 use super::load::ReadError;
 use super::merge::{Overridden, merge_recording};
 use super::set::{SetKind, parse_set};
-use super::{Table, Value, load_file};
+use super::{Entry, Table, Value, load_file};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{SourceId, Sources};
+use crate::source::{Origin, SourceId, Sources};
 use std::path::{Path, PathBuf};
 
 /// The key naming a profile's bases.
@@ -48,17 +48,17 @@ pub struct Loaded {
 /// problems in their content are diagnostics.
 pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, ReadError> {
     let mut diags = Diagnostics::default();
-    let mut chain = Vec::new();
     let mut overridden = Vec::new();
+    let mut walk = Walk::default();
     let (main, mut table) = load_with_bases(
         &layers.profile,
-        &mut chain,
+        &mut walk,
         sources,
         &mut diags,
         &mut overridden,
     )?;
     for overlay in &layers.overlays {
-        let (_, over) = load_with_bases(overlay, &mut chain, sources, &mut diags, &mut overridden)?;
+        let (_, over) = load_with_bases(overlay, &mut walk, sources, &mut diags, &mut overridden)?;
         merge_recording(&mut table, over, "", &mut overridden);
     }
     for (kind, arg) in &layers.sets {
@@ -79,10 +79,36 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
     })
 }
 
-/// One file with its `extends` bases merged under it.
+/// The state of one walk through `extends`: the chain being followed (for cycles), and every
+/// file already loaded with its bases, by identity, so that a base shared by several profiles (a
+/// diamond, repeated at every level) is read and merged once, not once per path to it.
+#[derive(Default)]
+struct Walk {
+    chain: Vec<PathBuf>,
+    done: std::collections::HashMap<PathBuf, (SourceId, Table)>,
+}
+
+/// One file with its `extends` bases merged under it (from the walk's cache when it was loaded
+/// before).
 fn load_with_bases(
     path: &Path,
-    chain: &mut Vec<PathBuf>,
+    walk: &mut Walk,
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+    overridden: &mut Overridden,
+) -> Result<(SourceId, Table), ReadError> {
+    let me = identity(path);
+    if let Some((id, table)) = walk.done.get(&me) {
+        return Ok((*id, table.clone()));
+    }
+    let (id, table) = load_uncached(path, walk, sources, diags, overridden)?;
+    walk.done.insert(me, (id, table.clone()));
+    Ok((id, table))
+}
+
+fn load_uncached(
+    path: &Path,
+    walk: &mut Walk,
     sources: &mut Sources,
     diags: &mut Diagnostics,
     overridden: &mut Overridden,
@@ -99,32 +125,10 @@ fn load_with_bases(
         return Ok((id, table));
     };
     let extends = table.entries.remove(position);
-    let bases: Vec<(String, crate::source::Origin)> = match &extends.node.value {
-        Value::String(s) => vec![(s.clone(), extends.node.origin)],
-        Value::Array(items) if items.iter().all(|i| matches!(i.value, Value::String(_))) => items
-            .iter()
-            .map(|i| match &i.value {
-                Value::String(s) => (s.clone(), i.origin),
-                _ => unreachable!("checked to be strings"),
-            })
-            .collect(),
-        other => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`extends` must be a path or a list of paths, found {}",
-                        other.type_name()
-                    ),
-                )
-                .at(extends.node.origin)
-                .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
-            );
-            return Ok((id, table));
-        }
+    let Some(bases) = bases_of(&extends, diags) else {
+        return Ok((id, table));
     };
-    let me = identity(path);
-    chain.push(me);
+    walk.chain.push(identity(path));
     let dir = sources
         .get(id)
         .dir
@@ -133,12 +137,13 @@ fn load_with_bases(
     let mut merged = Table::default();
     for (base, origin) in bases {
         let base_path = dir.join(&base);
-        let names = chain
+        let names = walk
+            .chain
             .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(" -> ");
-        if chain.contains(&identity(&base_path)) {
+        if walk.chain.contains(&identity(&base_path)) {
             diags.push(
                 Diagnostic::new(
                     Code::Extends,
@@ -153,7 +158,7 @@ fn load_with_bases(
             );
             continue;
         }
-        match load_with_bases(&base_path, chain, sources, diags, overridden) {
+        match load_with_bases(&base_path, walk, sources, diags, overridden) {
             Ok((_, base_table)) => merge_recording(&mut merged, base_table, "", overridden),
             Err(ReadError(why)) => diags.push(
                 Diagnostic::new(Code::Extends, format!("cannot extend \"{base}\": {why}"))
@@ -165,9 +170,40 @@ fn load_with_bases(
             ),
         }
     }
-    chain.pop();
+    walk.chain.pop();
     merge_recording(&mut merged, table, "", overridden);
     Ok((id, merged))
+}
+
+/// The paths an `extends` value names, with their origins (`None`, reported, when it is not a
+/// path or a list of paths).
+fn bases_of(extends: &Entry, diags: &mut Diagnostics) -> Option<Vec<(String, Origin)>> {
+    match &extends.node.value {
+        Value::String(s) => Some(vec![(s.clone(), extends.node.origin)]),
+        Value::Array(items) if items.iter().all(|i| matches!(i.value, Value::String(_))) => Some(
+            items
+                .iter()
+                .filter_map(|i| match &i.value {
+                    Value::String(s) => Some((s.clone(), i.origin)),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        other => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!(
+                        "`extends` must be a path or a list of paths, found {}",
+                        other.type_name()
+                    ),
+                )
+                .at(extends.node.origin)
+                .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
+            );
+            None
+        }
+    }
 }
 
 /// A path as it identifies a file for cycle detection (canonical when it exists).

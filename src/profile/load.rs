@@ -18,27 +18,62 @@ pub const MAX_DEPTH: usize = 32;
 pub struct ReadError(pub String);
 
 /// Reads an input file whole: only a regular file (a FIFO would block, a device never end) of
-/// at most [`MAX_PROFILE_BYTES`].
+/// at most [`MAX_PROFILE_BYTES`]. This is the one reader of every input svcgen takes (profiles,
+/// overlays, bases, `--set-file`, secret files, imported files and their `env_file`s, templates,
+/// the files `--check` compares with). The file is opened without blocking and checked through
+/// its open handle, so a file swapped for a FIFO after a check cannot hang the run, and reading
+/// stops one byte past the limit whatever the file claims its size is.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
     let display = path.display();
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(ReadError(format!("{display}: is a directory, not a file")));
-        }
-        Ok(meta) if !meta.is_file() => {
-            return Err(ReadError(format!(
-                "{display}: is not a regular file (a FIFO, socket or device?)"
-            )));
-        }
-        Ok(meta) if meta.len() > MAX_PROFILE_BYTES => {
-            return Err(ReadError(format!(
-                "{display}: is {} bytes; an input may have at most {MAX_PROFILE_BYTES}",
-                meta.len()
-            )));
-        }
-        _ => {}
+    let file =
+        open_nonblocking(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    if meta.is_dir() {
+        return Err(ReadError(format!("{display}: is a directory, not a file")));
     }
-    std::fs::read(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))
+    if !meta.is_file() {
+        return Err(ReadError(format!(
+            "{display}: is not a regular file (a FIFO, socket or device?)"
+        )));
+    }
+    let too_big = |size: u64| {
+        ReadError(format!(
+            "{display}: is {size} bytes; an input may have at most {MAX_PROFILE_BYTES}"
+        ))
+    };
+    if meta.len() > MAX_PROFILE_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_PROFILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_PROFILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// Opens for reading without waiting for a writer (a FIFO would otherwise block in `open`).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Reads an input file as UTF-8 text through [`read_input`].
+pub fn read_input_text(path: &Path) -> Result<String, ReadError> {
+    let bytes = read_input(path)?;
+    String::from_utf8(bytes)
+        .map_err(|_| ReadError(format!("{}: is not UTF-8 text", path.display())))
 }
 
 /// The name diagnostics give a profile read from standard input (`-`).
@@ -157,10 +192,28 @@ pub fn parse_text(
         return (id, Err(diagnostics));
     }
     let table = convert_table(document.into_inner(), id, 0, &mut diagnostics);
+    mark_secrets(&table, "", sources);
     if diagnostics.has_errors() {
         (id, Err(diagnostics))
     } else {
         (id, Ok(table))
+    }
+}
+
+/// Marks the value of every secret key (a literal, not a `{ env }` / `{ file }` reference) as a
+/// secret of its source, wherever it is written (a multi-line string, a quoted key, ...).
+fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
+    for entry in &table.entries {
+        let path = if prefix.is_empty() {
+            entry.key.clone()
+        } else {
+            format!("{prefix}.{}", entry.key)
+        };
+        match &entry.node.value {
+            Value::Table(inner) => mark_secrets(inner, &path, sources),
+            _ if crate::redact::is_secret_key(&path) => sources.mark_secret(entry.node.origin),
+            _ => {}
+        }
     }
 }
 

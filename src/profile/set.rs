@@ -66,16 +66,13 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
                 },
             }],
         }),
-        SetKind::File => match std::fs::read_to_string(value_text) {
+        SetKind::File => match super::read_input_text(std::path::Path::new(value_text)) {
             Ok(text) => typed(ty, text.trim_end_matches(['\n', '\r']), value_origin),
-            Err(e) => {
+            Err(super::ReadError(why)) => {
                 diags.push(
-                    Diagnostic::new(
-                        Code::SecretUnavailable,
-                        format!("--set-file: cannot read {value_text}: {e}"),
-                    )
-                    .at(value_origin)
-                    .label("unreadable"),
+                    Diagnostic::new(Code::SecretUnavailable, format!("--set-file: {why}"))
+                        .at(value_origin)
+                        .label("unreadable"),
                 );
                 return Err(diags);
             }

@@ -149,15 +149,16 @@ impl Templates {
         let mut env = environment();
         let mut overrides = Vec::new();
         for (name, text) in BUILTIN {
-            let user_path = dir.map(|d| d.join(name)).filter(|p| p.is_file());
+            let user_path = dir.map(|d| d.join(name)).filter(|p| p.exists());
             let (text, file, user) = match &user_path {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| TemplateError {
-                        file: path.display().to_string(),
-                        line: None,
-                        message: format!("cannot read: {e}"),
-                        user: true,
-                    })?;
+                    let text =
+                        crate::profile::read_input_text(path).map_err(|e| TemplateError {
+                            file: path.display().to_string(),
+                            line: None,
+                            message: e.0,
+                            user: true,
+                        })?;
                     (text, path.display().to_string(), true)
                 }
                 None => (text.to_string(), format!("templates/{name}"), false),

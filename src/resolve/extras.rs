@@ -49,6 +49,10 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
             );
             continue;
         }
+        if let Some(var) = crate::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
+            diags.push(secret_old_name(name, var, entry.key_origin));
+            continue;
+        }
         if let Some(var) = model
             .entries_by_env(name)
             .find(|v| v.editions.contains(&edition))
@@ -135,4 +139,22 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         });
     }
     out
+}
+
+/// A secret variable under an old name in `[env]`: refused, as `[env]` values are written in
+/// clear text (and the container does not read the old name).
+fn secret_old_name(name: &str, var: &crate::model::Var, at: crate::source::Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::SecretOldName,
+        format!(
+            "`{name}` is an old name of the secret `{}`: it is never written in clear text",
+            var.env
+        ),
+    )
+    .at(at)
+    .label("a secret under an old name")
+    .help(format!(
+        "set `{} = {{ env = \"NAME\" }}` (or {{ file = \"PATH\" }}) instead; the container does not read `{name}`",
+        var.key
+    ))
 }

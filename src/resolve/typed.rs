@@ -21,7 +21,9 @@ impl SecretSource {
         match self {
             SecretSource::Literal(_) => "the literal in the profile".to_string(),
             SecretSource::Env(name) => format!("the environment variable {name}"),
-            SecretSource::File { written, .. } => format!("the file {written}"),
+            SecretSource::File { written, .. } => {
+                format!("the file {}", crate::escape::one_line(written))
+            }
         }
     }
 

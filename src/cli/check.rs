@@ -1,0 +1,61 @@
+//! `render --check`: compare each file on disk with its rendering and report the stale ones.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A file on disk that differs from its rendering, and what differs (see [`crate::drift`]).
+pub struct Stale {
+    path: PathBuf,
+    diff: String,
+}
+
+/// Compares each file with its rendering; returns the stale ones with what differs of each. The
+/// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
+/// is stale, never read forever.
+pub fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
+    let mut stale = Vec::new();
+    for (path, text) in files {
+        let on_disk = match crate::profile::read_input(path) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(crate::profile::ReadError(why)) if path.exists() => {
+                stale.push(Stale {
+                    path: path.clone(),
+                    diff: format!("{why}: it is not what would be written\n"),
+                });
+                continue;
+            }
+            Err(_) => None,
+        };
+        if let Some(diff) =
+            crate::drift::report(&path.display().to_string(), on_disk.as_deref(), text)
+        {
+            stale.push(Stale {
+                path: path.clone(),
+                diff,
+            });
+        }
+    }
+    stale
+}
+
+/// Prints the result of `--check` on stdout: each diff for people, or one JSON object
+/// (`{"stale": [{"file", "diff"}]}`, empty when nothing is stale) for machines.
+pub fn report_stale(stale: &[Stale], format: super::Format) {
+    let text = match format {
+        super::Format::Human => stale.iter().map(|s| s.diff.as_str()).collect(),
+        super::Format::Json => {
+            let files: Vec<serde_json::Value> = stale
+                .iter()
+                .map(
+                    |s| serde_json::json!({ "file": s.path.display().to_string(), "diff": s.diff }),
+                )
+                .collect();
+            let report = serde_json::json!({ "stale": files });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            )
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}

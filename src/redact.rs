@@ -1,0 +1,231 @@
+//! Secret values in the texts svcgen shows: which names the spec model knows a secret under, and
+//! where a secret's value stands in a text, so that every printer masks it.
+//!
+//! Readers that understand a text mark the exact span of a secret's value in [`crate::source`];
+//! on top of that, every line that names a secret (under its profile key, its variable name, or
+//! an old name) has its value part masked, so that a text nobody could parse (a syntax error on
+//! the secret's own line) is covered too.
+
+use crate::model::{Model, Var};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// What a masked value is shown as where its length must not be shown (diffs, messages).
+pub const MASK: &str = "****";
+
+/// The byte a masked value is shown as in source snippets (byte for byte, so carets stay put).
+const MASK_BYTE: char = '*';
+
+/// Every name of a secret variable the model knows, lower case: profile keys and their last
+/// segment, variable names, legacy names and names with a legacy prefix.
+fn needles() -> &'static [String] {
+    static NEEDLES: OnceLock<Vec<String>> = OnceLock::new();
+    NEEDLES.get_or_init(|| {
+        let model = Model::get();
+        let mut out: Vec<String> = Vec::new();
+        for var in model.vars.iter().filter(|v| v.secret) {
+            let leaf = var.key.rsplit('.').next().unwrap_or(&var.key);
+            let mut names = vec![var.key.clone(), leaf.to_string(), var.env.clone()];
+            names.extend(var.legacy.iter().cloned());
+            names.extend(legacy_prefixed(model, &var.env));
+            for name in names {
+                let name = name.to_ascii_lowercase();
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    })
+}
+
+/// `env` with each old prefix that the container's current prefix replaced (`GLUU_X` for `CN_X`).
+fn legacy_prefixed(model: &Model, env: &str) -> Vec<String> {
+    model
+        .container
+        .legacy_prefixes
+        .iter()
+        .filter_map(|(old, new)| {
+            env.strip_prefix(new.as_str())
+                .map(|rest| format!("{old}{rest}"))
+        })
+        .collect()
+}
+
+/// The secret variable an environment name stands for: its own name, a legacy name, or its name
+/// with a legacy prefix (`GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE`).
+pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
+    let model = Model::get();
+    model.vars.iter().filter(|v| v.secret).find(|v| {
+        v.env == name
+            || v.legacy.iter().any(|l| l == name)
+            || legacy_prefixed(model, &v.env).iter().any(|l| l == name)
+    })
+}
+
+/// True when a profile key is a secret variable's key (any edition).
+pub fn is_secret_key(key: &str) -> bool {
+    Model::get().vars.iter().any(|v| v.secret && v.key == key)
+}
+
+/// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
+/// the name, to the end of the line; and for a `name: SECRET` line (a Kubernetes `env` item), the
+/// value of a `value:` line right after it.
+pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut value_next = false;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let lower = body.to_ascii_lowercase();
+        let named = needles()
+            .iter()
+            .filter_map(|n| lower.find(n.as_str()).map(|at| at + n.len()))
+            .min();
+        let value_at = match named {
+            Some(after) => separator_value(body, after),
+            None if value_next => value_line(body),
+            None => None,
+        };
+        if let Some(at) = value_at
+            && at < body.len()
+        {
+            out.push(start + at..start + body.len());
+        }
+        value_next = named.is_some() && value_at.is_none();
+        start += line.len();
+    }
+    out
+}
+
+/// The offset of the value after the first `=` or `:` at or after `from` (blanks skipped).
+fn separator_value(line: &str, from: usize) -> Option<usize> {
+    let sep = line[from..].find(['=', ':'])? + from + 1;
+    let blanks = line[sep..].len() - line[sep..].trim_start().len();
+    Some(sep + blanks)
+}
+
+/// The offset of the value of a `value:` line (`- value: x` too).
+fn value_line(line: &str) -> Option<usize> {
+    let trimmed = line.trim_start().trim_start_matches('-').trim_start();
+    let rest = trimmed
+        .strip_prefix("value")?
+        .trim_start()
+        .strip_prefix(':')?;
+    let at = line.len() - rest.len();
+    separator_value(line, at - 1)
+}
+
+/// `text` with each range (clamped to char boundaries) replaced byte for byte by `*`, so that
+/// every offset after it is unchanged.
+pub fn mask_bytes(text: &str, ranges: &[Range<usize>]) -> String {
+    let mut out = text.to_string();
+    for range in ranges {
+        let start = crate::source::floor_char_boundary(&out, range.start);
+        let end = crate::source::floor_char_boundary(&out, range.end.max(start));
+        if start < end {
+            out.replace_range(start..end, &MASK_BYTE.to_string().repeat(end - start));
+        }
+    }
+    out
+}
+
+/// `text` with the value part of every line naming a secret replaced by [`MASK`] (for diffs, where
+/// the lengths of values are not needed).
+pub fn mask_named_lines(text: &str) -> String {
+    let ranges = named_ranges(text);
+    if ranges.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for range in ranges {
+        out.push_str(&text[at..range.start]);
+        out.push_str(MASK);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Masks the secret texts of a run in messages: one automaton over every secret text, so that
+/// scrubbing many messages stays linear in their length whatever the number of secrets.
+pub struct Scrubber {
+    automaton: Option<aho_corasick::AhoCorasick>,
+}
+
+impl Scrubber {
+    /// Texts shorter than four characters are left alone (they would garble every message and
+    /// identify nothing); quotes around a value are not part of it.
+    pub fn new<'a>(secrets: impl IntoIterator<Item = &'a str>) -> Scrubber {
+        let mut texts: Vec<&str> = secrets
+            .into_iter()
+            .map(|s| s.trim().trim_matches(['"', '\'']))
+            .filter(|s| s.chars().count() >= 4)
+            .collect();
+        texts.sort_unstable();
+        texts.dedup();
+        let automaton = (!texts.is_empty())
+            .then(|| {
+                aho_corasick::AhoCorasick::builder()
+                    .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+                    .build(&texts)
+                    .ok()
+            })
+            .flatten();
+        Scrubber { automaton }
+    }
+
+    /// `message` with every secret text replaced by [`MASK`].
+    pub fn scrub(&self, message: &str) -> String {
+        match &self.automaton {
+            Some(a) => a.replace_all(message, &vec![MASK; a.patterns_len()]),
+            None => message.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_naming_a_secret_have_their_value_masked() {
+        let text = "a = 1\nsecret_manager_passphrase = \"hunter22\" # x\nb = 2\r\nGLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE=abc\r\n";
+        let ranges = named_ranges(text);
+        let shown: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(shown, ["\"hunter22\" # x", "abc"]);
+        let masked = mask_bytes(text, &ranges);
+        assert_eq!(masked.len(), text.len());
+        assert!(
+            !masked.contains("hunter22") && !masked.contains("abc"),
+            "{masked}"
+        );
+    }
+
+    #[test]
+    fn a_kubernetes_env_item_masks_the_value_line() {
+        let text = "- name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\n  value: \"s3cret\"\n- name: X\n  value: y\n";
+        let masked = mask_named_lines(text);
+        assert!(!masked.contains("s3cret"), "{masked}");
+        assert!(masked.contains("value: y"), "{masked}");
+        assert!(
+            masked.contains("name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE"),
+            "{masked}"
+        );
+    }
+
+    #[test]
+    fn legacy_names_are_secret_names() {
+        assert!(secret_var_of_env("GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE").is_some());
+        assert!(secret_var_of_env("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE").is_some());
+        assert!(secret_var_of_env("CN_GOOGLE_PROJECT_ID").is_none());
+    }
+
+    #[test]
+    fn scrub_leaves_short_texts() {
+        let scrubber = Scrubber::new(["\"abcd\"", "ab"]);
+        assert_eq!(scrubber.scrub("value abcd here"), "value **** here");
+        assert_eq!(scrubber.scrub("value ab"), "value ab");
+    }
+}

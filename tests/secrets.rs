@@ -1,0 +1,318 @@
+//! No secret value leaves svcgen in clear text, except in an output the user asked to hold it
+//! (`render --include-secrets` into a file or stdout). Every command that can show a value is run
+//! on inputs holding a random passphrase: in a profile (on a line that also has errors), in
+//! `--set`, in an imported `.env` (under its name and its legacy `GLUU_` name), compose file and
+//! ConfigMap, in a `--check` diff with `--include-secrets`, in `diff`, `explain` and `migrate`; in
+//! human and JSON form. The passphrase must appear in no stdout and no stderr.
+
+mod support;
+
+use proptest::prelude::*;
+use std::path::Path;
+use support::svcgen;
+
+const SECRET_KEY: &str = "secret_manager_passphrase";
+const SECRET_ENV: &str = "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE";
+
+/// An edition B profile on the cloud provider with the passphrase written in clear text.
+fn profile(secret: &str, extra: &str) -> String {
+    format!(
+        "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+         [persistence]\ntype = \"sql\"\n[google]\nproject_id = \"p\"\n{SECRET_KEY} = \"{secret}\"\n{extra}"
+    )
+}
+
+/// Runs svcgen in `dir` and returns stdout and stderr together.
+fn run(dir: &Path, args: &[&str]) -> String {
+    let out = svcgen().current_dir(dir).args(args).output().unwrap();
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!text.contains("panicked"), "{args:?}: {text}");
+    text
+}
+
+/// Inputs holding `secret` in every place a user can write one (and `other` in a stale output).
+fn write_inputs(dir: &Path, secret: &str, other: &str) {
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    // A line with the secret and an error, so that a snippet shows that line.
+    write(
+        "bad.toml",
+        &profile(
+            secret,
+            &format!("[env]\nX = 1\ngoogle_typo = {{ {SECRET_KEY} = \"{secret}\", bogus = 1 }}\n"),
+        ),
+    );
+    write("ok.toml", &profile(secret, ""));
+    write("other.toml", &profile(other, ""));
+    write(
+        "syntax.toml",
+        &format!("edition = \"B\"\n[google]\n{SECRET_KEY} = \"{secret}\" oops\n"),
+    );
+    write(
+        "a.toml",
+        &format!(
+            "edition = \"A\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+             [google]\nproject_id = \"p\"\n{SECRET_KEY} = \"{secret}\"\n[persistence]\ntype = \"couchbase\"\n\
+             [token_server]\nbase_hostname = \"auth.example.org\"\nclient_id = \"1\"\n"
+        ),
+    );
+    write(
+        "legacy.toml",
+        &format!("edition = \"B\"\n[env]\nGLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE = \"{secret}\"\n"),
+    );
+    write(
+        "in.env",
+        &format!(
+            "CN_CONFIG_ADAPTER=google\nCN_SECRET_ADAPTER=google\n{SECRET_ENV}=\"{secret}\"\n\
+             GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE='{secret}'\nCN_WAIT_MAX_TIME=nope\n"
+        ),
+    );
+    write(
+        "legacy.env",
+        &format!("CN_CONFIG_ADAPTER=google\nGLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE='{secret}'\n"),
+    );
+    write(
+        "docker-compose.yml",
+        &format!(
+            "services:\n  ui:\n    image: x\n    environment:\n      CN_CONFIG_ADAPTER: google\n      \
+             {SECRET_ENV}: \"{secret}\"\n      CN_WAIT_MAX_TIME: nope\n"
+        ),
+    );
+    write(
+        "cm.yaml",
+        &format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: env\ndata:\n  CN_CONFIG_ADAPTER: google\n  \
+             {SECRET_ENV}:\n    \"{secret}\"\n  CN_WAIT_MAX_TIME: nope\n"
+        ),
+    );
+    write(
+        "deploy.yaml",
+        &format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ui\nspec:\n  containers:\n  - name: ui\n    image: x\n    env:\n    \
+             - name: {SECRET_ENV}\n      value: \"{secret}\"\n    - name: CN_WAIT_MAX_TIME\n      value: nope\n"
+        ),
+    );
+    // A stale .env on disk holding another secret value, checked with --include-secrets.
+    write("stale.env", &format!("{SECRET_ENV}='{other}'\nA=1\n"));
+}
+
+/// Every command that can show a value, on files holding `secret`; returns (command, output).
+fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, String)> {
+    write_inputs(dir, secret, other);
+    let set = format!("google.{SECRET_KEY}={secret}");
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    for format in ["human", "json"] {
+        for file in ["bad.toml", "ok.toml", "syntax.toml", "legacy.toml"] {
+            runs.push(vec!["validate", file, "--format", format]);
+        }
+        runs.push(vec!["render", "legacy.toml", "--format", format]);
+        runs.push(vec![
+            "validate",
+            "ok.toml",
+            "--set",
+            &set,
+            "--set",
+            "google.x=1",
+            "--format",
+            format,
+        ]);
+        for file in [
+            "in.env",
+            "legacy.env",
+            "docker-compose.yml",
+            "cm.yaml",
+            "deploy.yaml",
+        ] {
+            runs.push(vec!["lint", file, "--edition", "B", "--format", format]);
+            runs.push(vec!["import", file, "--edition", "B", "--format", format]);
+        }
+        runs.push(vec!["diff", "ok.toml", "other.toml", "--format", format]);
+        runs.push(vec!["render", "bad.toml", "--format", format]);
+        runs.push(vec![
+            "render",
+            "ok.toml",
+            "-o",
+            "stale.env",
+            "--check",
+            "--include-secrets",
+            "--format",
+            format,
+        ]);
+        runs.push(vec![
+            "migrate",
+            "--to",
+            "B",
+            "a.toml",
+            "--in-place",
+            "--format",
+            format,
+        ]);
+    }
+    for target in ["dotenv", "compose", "k8s-env", "k8s"] {
+        runs.push(vec!["render", "ok.toml", "-t", target]);
+    }
+    runs.push(vec![
+        "explain",
+        "google.secret_manager_passphrase",
+        "--profile",
+        "ok.toml",
+    ]);
+    runs.push(vec![
+        "explain",
+        SECRET_ENV,
+        "--profile",
+        "other.toml",
+        "-f",
+        "ok.toml",
+    ]);
+    runs.into_iter()
+        .map(|args| (args.join(" "), run(dir, &args)))
+        .collect()
+}
+
+/// Letters, digits and punctuation that TOML, `.env` and YAML double quotes take as they are.
+fn secret_value() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9][A-Za-z0-9 !#%&()*+,./:;<=>?@^_|~é-]{6,20}[A-Za-z0-9]"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_command_shows_a_secret_value(secret in secret_value(), other in secret_value()) {
+        prop_assume!(!secret.contains(&other) && !other.contains(&secret));
+        let dir = tempfile::tempdir().unwrap();
+        for (command, out) in every_showing_command(dir.path(), &secret, &other) {
+            prop_assert!(!out.contains(&secret), "`svcgen {}` shows the secret {:?}:\n{}", command, secret, out);
+            prop_assert!(!out.contains(&other), "`svcgen {}` shows the secret {:?}:\n{}", command, other, out);
+        }
+    }
+}
+
+#[test]
+fn a_literal_secret_on_an_error_line_is_masked_and_the_caret_still_points_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = profile("hunter2-value", "")
+        .replace("[google]\n", "[google]\nbogus = 1\n")
+        .replace(
+            &format!("{SECRET_KEY} = \"hunter2-value\""),
+            &format!("{SECRET_KEY} = \"hunter2-value\" # shown"),
+        );
+    std::fs::write(dir.path().join("p.toml"), text).unwrap();
+    let out = run(dir.path(), &["validate", "p.toml"]);
+    assert!(!out.contains("hunter2-value"), "{out}");
+    let masked = "*".repeat("\"hunter2-value\" # shown".len());
+    assert!(
+        out.contains(&format!("secret_manager_passphrase = {masked}\n")),
+        "the value (and what follows it on the line) is masked byte for byte:\n{out}"
+    );
+    assert!(
+        out.contains("                            ^^^^^^^^^^^^^^^ secret in clear text"),
+        "the caret still points at the value:\n{out}"
+    );
+}
+
+#[test]
+fn diff_reports_a_changed_literal_secret_without_its_value() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.toml"), profile("first-secret", "")).unwrap();
+    std::fs::write(dir.path().join("new.toml"), profile("second-secret", "")).unwrap();
+    let out = svcgen()
+        .current_dir(dir.path())
+        .args(["diff", "old.toml", "new.toml", "--exit-code"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a changed secret is a difference: {stdout}"
+    );
+    assert!(stdout.contains(&format!("~ {SECRET_ENV}")), "{stdout}");
+    assert!(
+        !stdout.contains("first-secret") && !stdout.contains("second-secret"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_with_include_secrets_says_stale_without_showing_either_value() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.toml"), profile("new-secret-1", "")).unwrap();
+    svcgen()
+        .current_dir(dir.path())
+        .args(["render", "p.toml", "-o", "out.env", "--include-secrets"])
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(dir.path().join("out.env")).unwrap();
+    assert!(
+        written.contains("new-secret-1"),
+        "the asked-for output holds it"
+    );
+    std::fs::write(
+        dir.path().join("out.env"),
+        written.replace("new-secret-1", "old-secret-2"),
+    )
+    .unwrap();
+    let out = svcgen()
+        .current_dir(dir.path())
+        .args([
+            "render",
+            "p.toml",
+            "-o",
+            "out.env",
+            "--include-secrets",
+            "--check",
+        ])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("a secret value differs (not shown)"),
+        "{text}"
+    );
+    assert!(text.contains("stale"), "{text}");
+    assert!(
+        !text.contains("new-secret-1") && !text.contains("old-secret-2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_secret_under_its_legacy_name_is_imported_as_a_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.env"),
+        "CN_CONFIG_ADAPTER=google\nCN_SECRET_ADAPTER=google\nGOOGLE_PROJECT_ID=p\n\
+         GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE=legacy-secret-3\n",
+    )
+    .unwrap();
+    let out = svcgen()
+        .current_dir(dir.path())
+        .args(["import", "a.env", "--edition", "B"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stdout.contains("legacy-secret-3") && !stderr.contains("legacy-secret-3"),
+        "{stdout}{stderr}"
+    );
+    assert!(
+        stdout.contains(&format!("{SECRET_KEY} = {{ env = \"{SECRET_ENV}\" }}")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("GLUU_"),
+        "the old name is still reported: {stderr}"
+    );
+}
