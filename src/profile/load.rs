@@ -17,9 +17,17 @@ pub const MAX_DEPTH: usize = 32;
 #[derive(Debug)]
 pub struct ReadError(pub String);
 
-/// Reads an input file whole: only a regular file (a FIFO would block, a device never end) of
-/// at most [`MAX_PROFILE_BYTES`].
+/// Reads an input file whole (see [`read_regular`]) and records it as an input of the command,
+/// so that no output of the command can replace it.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let bytes = read_regular(path)?;
+    crate::output::inputs::record(path);
+    Ok(bytes)
+}
+
+/// Reads a file whole: only a regular file (a FIFO would block, a device never end) of at most
+/// [`MAX_PROFILE_BYTES`].
+pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
     let display = path.display();
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {

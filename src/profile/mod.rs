@@ -9,7 +9,7 @@ mod merge;
 mod set;
 
 pub use layers::{EXTENDS, Layers, Loaded, load_layers};
-pub use load::{MAX_DEPTH, ReadError, load_file, parse_text, read_input};
+pub use load::{MAX_DEPTH, ReadError, load_file, parse_text, read_input, read_regular};
 pub use merge::{Overridden, merge, merge_recording};
 pub use set::{SetKind, parse_set};
 
