@@ -54,6 +54,8 @@ fn emit(value: &toml::Value, code: &mut String) {
             code.push_str("])");
         }
         toml::Value::Table(table) => emit_table(table, code),
-        toml::Value::Datetime(d) => panic!("schemas/spec.toml: a date ({d}) is not part of the model"),
+        toml::Value::Datetime(d) => {
+            panic!("schemas/spec.toml: a date ({d}) is not part of the model")
+        }
     }
 }

@@ -84,7 +84,12 @@ pub fn for_each_ordered<T: Send>(
 }
 
 /// The next item for a worker, waiting while the window is full; `None` when all are claimed.
-fn claim<T>(state: &Mutex<State<T>>, changed: &Condvar, count: usize, window: usize) -> Option<usize> {
+fn claim<T>(
+    state: &Mutex<State<T>>,
+    changed: &Condvar,
+    count: usize,
+    window: usize,
+) -> Option<usize> {
     let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         if s.next >= count || s.panicked {

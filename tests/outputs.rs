@@ -50,7 +50,11 @@ fn a_batch_profile_named_dot_dot_cannot_write_into_the_parent() {
         .code(2)
         .stderr(predicate::str::contains("...toml"))
         .stderr(predicate::str::contains("cannot name an output folder"));
-    assert_eq!(names(&dir.path().join("work")), ["out"], "nothing beside out/");
+    assert_eq!(
+        names(&dir.path().join("work")),
+        ["out"],
+        "nothing beside out/"
+    );
     assert!(names(&out).is_empty(), "a refused batch writes nothing");
 }
 
@@ -98,10 +102,18 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
             .code(2)
             .stderr(predicate::str::contains("is an input of this command"));
     }
-    assert_eq!(std::fs::read_to_string(&profile).unwrap(), "extends = \"base.toml\"\n");
+    assert_eq!(
+        std::fs::read_to_string(&profile).unwrap(),
+        "extends = \"base.toml\"\n"
+    );
     assert_eq!(std::fs::read_to_string(&base).unwrap(), PROFILE);
     assert_eq!(std::fs::read_to_string(&value).unwrap(), "150\n");
-    assert!(std::fs::symlink_metadata(&symlink).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&symlink)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 }
 
 #[test]
@@ -118,7 +130,10 @@ fn import_and_schema_cannot_replace_their_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("is an input of this command"));
-    assert_eq!(std::fs::read_to_string(&input).unwrap(), "CN_WAIT_MAX_TIME=300\n");
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        "CN_WAIT_MAX_TIME=300\n"
+    );
     // migrate --in-place is the one command that replaces its input, by design.
     let a = write(dir.path(), "a.toml", "edition = \"A\"\n");
     svcgen()
@@ -126,7 +141,11 @@ fn import_and_schema_cannot_replace_their_input() {
         .arg(&a)
         .assert()
         .success();
-    assert!(std::fs::read_to_string(&a).unwrap().contains("edition = \"B\""));
+    assert!(
+        std::fs::read_to_string(&a)
+            .unwrap()
+            .contains("edition = \"B\"")
+    );
 }
 
 #[test]
@@ -178,10 +197,16 @@ fn unchanged_outputs_are_not_rewritten() {
     render();
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
     for name in names(&out) {
-        let file = std::fs::File::options().write(true).open(out.join(&name)).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(out.join(&name))
+            .unwrap();
         file.set_modified(old).unwrap();
     }
-    let before: Vec<u64> = names(&out).iter().map(|n| std::fs::metadata(out.join(n)).unwrap().ino()).collect();
+    let before: Vec<u64> = names(&out)
+        .iter()
+        .map(|n| std::fs::metadata(out.join(n)).unwrap().ino())
+        .collect();
     render();
     for (name, ino) in names(&out).iter().zip(before) {
         let meta = std::fs::metadata(out.join(name)).unwrap();
@@ -191,7 +216,11 @@ fn unchanged_outputs_are_not_rewritten() {
     std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
     render();
     let changed = std::fs::metadata(out.join(".env")).unwrap();
-    assert_ne!(changed.modified().unwrap(), old, "a changed file is written");
+    assert_ne!(
+        changed.modified().unwrap(),
+        old,
+        "a changed file is written"
+    );
     assert_eq!(names(&out).len(), 4, "no temporary file is left");
 }
 
@@ -223,14 +252,21 @@ fn new_files_honour_the_umask_and_secrets_stay_private() {
     render_with_umask("002", &profile, &dir.path().join("c"), "");
     assert_eq!(mode(dir.path().join("c/.env")), 0o664);
     render_with_umask("000", &profile, &dir.path().join("d"), "--include-secrets");
-    assert_eq!(mode(dir.path().join("d/.env")), 0o600, "secrets stay private");
+    assert_eq!(
+        mode(dir.path().join("d/.env")),
+        0o600,
+        "secrets stay private"
+    );
 }
 
 /// Waits until `dir` holds a temporary file of svcgen.
 fn wait_for_temp(dir: &Path) {
     let start = Instant::now();
     while !names(dir).iter().any(|n| n.starts_with(".svcgen-")) {
-        assert!(start.elapsed() < Duration::from_secs(60), "no temporary file appeared");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no temporary file appeared"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -241,7 +277,13 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
         let dir = tempfile::tempdir().unwrap();
         let profile = write(dir.path(), "p.toml", PROFILE);
         let out = dir.path().join("out");
-        svcgen().arg("render").arg(&profile).arg("--out-dir").arg(&out).assert().success();
+        svcgen()
+            .arg("render")
+            .arg(&profile)
+            .arg("--out-dir")
+            .arg(&out)
+            .assert()
+            .success();
         let before = std::fs::read(out.join(".env")).unwrap();
         std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
         let mut child = std::process::Command::new(bin())
@@ -266,7 +308,11 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
             [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"],
             "SIG{signal}: no temporary file is left"
         );
-        assert_eq!(std::fs::read(out.join(".env")).unwrap(), before, "old outputs kept");
+        assert_eq!(
+            std::fs::read(out.join(".env")).unwrap(),
+            before,
+            "old outputs kept"
+        );
     }
 }
 
@@ -300,8 +346,16 @@ fn a_second_run_waits_for_the_one_writing_the_folder() {
 #[test]
 fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.toml", "edition = \"B\"\n[wait]\nmax_time = 111\n");
-    let b = write(dir.path(), "b.toml", "edition = \"B\"\n[wait]\nmax_time = 222\n");
+    let a = write(
+        dir.path(),
+        "a.toml",
+        "edition = \"B\"\n[wait]\nmax_time = 111\n",
+    );
+    let b = write(
+        dir.path(),
+        "b.toml",
+        "edition = \"B\"\n[wait]\nmax_time = 222\n",
+    );
     let out = dir.path().join("out");
     let spawn = |p: &Path| {
         std::process::Command::new(bin())
@@ -320,7 +374,10 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     let mut second = spawn(&b);
     assert!(first.wait().unwrap().success());
     assert!(second.wait().unwrap().success());
-    let winner = if std::fs::read_to_string(out.join(".env")).unwrap().contains("222") {
+    let winner = if std::fs::read_to_string(out.join(".env"))
+        .unwrap()
+        .contains("222")
+    {
         "222"
     } else {
         "111"

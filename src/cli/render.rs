@@ -197,7 +197,8 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
 fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
     let args = job.args;
     let mut outcome = render_one(args, profile, job.templates, job.targets);
-    let blocked = outcome.exit != EXIT_OK || exit_code(&outcome.diagnostics, &args.diagnostics) != EXIT_OK;
+    let blocked =
+        outcome.exit != EXIT_OK || exit_code(&outcome.diagnostics, &args.diagnostics) != EXIT_OK;
     let Some(files) = outcome.files.take().filter(|_| !blocked) else {
         return outcome;
     };
@@ -266,12 +267,22 @@ impl Progress {
             return;
         }
         self.shown = Some(std::time::Instant::now());
-        let _ = write!(std::io::stderr(), "\rrendering {}/{}", self.done, self.total);
+        let _ = write!(
+            std::io::stderr(),
+            "\rrendering {}/{}",
+            self.done,
+            self.total
+        );
     }
 
     fn finish(&self) {
         if self.enabled {
-            let _ = writeln!(std::io::stderr(), "\rrendering {}/{}", self.total, self.total);
+            let _ = writeln!(
+                std::io::stderr(),
+                "\rrendering {}/{}",
+                self.total,
+                self.total
+            );
         }
     }
 }

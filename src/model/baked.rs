@@ -63,7 +63,9 @@ impl<'de> Deserializer<'de> for &'static Baked {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self {
-            Baked::Str(s) => s.into_deserializer().deserialize_enum(name, variants, visitor),
+            Baked::Str(s) => s
+                .into_deserializer()
+                .deserialize_enum(name, variants, visitor),
             other => Err(serde::de::Error::custom(format!(
                 "{name}: expected a string, found {other:?}"
             ))),

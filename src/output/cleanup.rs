@@ -52,12 +52,18 @@ impl Temp {
 
     /// The open file, to write and set permissions on.
     pub fn file(&self) -> &std::fs::File {
-        self.file.as_ref().expect("a temporary file is there until persisted").as_file()
+        self.file
+            .as_ref()
+            .expect("a temporary file is there until persisted")
+            .as_file()
     }
 
     /// Renames the file to `path` (atomically replacing it).
     pub fn persist(mut self, path: &Path) -> std::io::Result<()> {
-        let file = self.file.take().expect("a temporary file is persisted once");
+        let file = self
+            .file
+            .take()
+            .expect("a temporary file is persisted once");
         let temp = file.path().to_path_buf();
         let result = file.persist(path).map(|_| ()).map_err(|e| e.error);
         forget(&temp);

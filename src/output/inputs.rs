@@ -1,8 +1,8 @@
 //! The files a command reads, by identity (device and inode), so that no output replaces one of
 //! them, whatever its spelling (`./p.toml`, a hard link, a symbolic link).
 
-use std::os::unix::fs::MetadataExt;
 use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Mutex;
 

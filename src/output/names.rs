@@ -76,7 +76,10 @@ mod tests {
         for bad in ["...toml", "a\nb.toml", "\u{7}.toml", "..toml"] {
             assert!(batch_folder_name(Path::new(bad)).is_err(), "{bad:?}");
         }
-        assert_eq!(batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(), "prod-eu");
+        assert_eq!(
+            batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(),
+            "prod-eu"
+        );
         assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
     }
 
