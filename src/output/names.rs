@@ -1,7 +1,7 @@
 //! Output paths stay inside what the user named: a batch profile's name becomes one folder under
 //! `--out-dir`, and no path, link or name can lead out of it.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// The folder name a batch profile renders into: its file stem, refused when it is not one plain
 /// path component (`..` from `...toml`, a control character such as a newline, not UTF-8).
@@ -40,6 +40,9 @@ pub fn folder_name_problem(name: &str) -> Option<&'static str> {
 /// An error unless `path` (following any symbolic link, of the file or of its folders) lies
 /// inside `root`, itself a canonical path.
 pub fn ensure_inside(root: &Path, path: &Path) -> Result<(), String> {
+    if plainly_inside(root, path) {
+        return Ok(());
+    }
     let resolved = match std::fs::canonicalize(path) {
         Ok(real) => real,
         // Not there yet: its folder must be inside, and its name a plain one.
@@ -60,6 +63,28 @@ pub fn ensure_inside(root: &Path, path: &Path) -> Result<(), String> {
             root.display()
         ))
     }
+}
+
+/// The common case without resolving every folder of the path (one `lstat` a component below
+/// `root` instead of one per component from `/`): `root/a/b` where no component is `..` and
+/// none that exists is a link.
+fn plainly_inside(root: &Path, path: &Path) -> bool {
+    let Ok(rest) = path.strip_prefix(root) else {
+        return false;
+    };
+    if !rest.components().all(|c| matches!(c, Component::Normal(_))) {
+        return false;
+    }
+    let mut at = root.to_path_buf();
+    for name in rest.components() {
+        at.push(name);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(_) => return true, // not there yet: nothing below it can be a link
+        }
+    }
+    true
 }
 
 /// The canonical form of a folder that exists.
@@ -90,6 +115,9 @@ mod tests {
         let root_path = canonical_folder(root.path()).unwrap();
         std::os::unix::fs::symlink(outside.path(), root.path().join("p")).unwrap();
         assert!(ensure_inside(&root_path, &root.path().join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
         assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
+        assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
     }
 }
