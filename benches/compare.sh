@@ -10,8 +10,10 @@
 #
 # Peers are installed locally (benches/.peers, gitignored), never globally; a peer that fails to
 # install is skipped with a note. Results: a table on stdout (also saved as $OUT/table.md).
-# Peers only template (no validation) and write 2 files; svcgen validates and writes 4, each
-# atomically (temporary file, fsync, rename). Ratios are tool / svcgen: above 1, svcgen is faster.
+# Timing is benches/support/interleave.py (posix_spawn, no shell, medians of interleaved rounds);
+# peak RSS is GNU time; instruction counts are valgrind's callgrind.
+# Peers only template (no validation); svcgen validates and writes 4 files, each atomically
+# (temporary file, rename; no fsync by default). Ratios are tool / svcgen: above 1, svcgen is faster.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,9 +47,6 @@ say "building svcgen (release)"
 (cd "$ROOT" && cargo build --release --quiet)
 SVCGEN=$ROOT/target/release/svcgen
 
-if ! command -v hyperfine >/dev/null; then
-  note "hyperfine not installed (apt-get install hyperfine): timing with a date +%s%N loop"
-fi
 if [[ ! -x /usr/bin/time ]]; then
   say "installing GNU time (apt)"
   apt-get install -y --no-install-recommends time >/dev/null 2>&1 || note "GNU time missing: no peak RSS"
