@@ -13,19 +13,16 @@ use support::svcgen;
 
 const PROFILE: &str = "edition = \"B\"\n";
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
+use support::{file_names as names, write_file as write};
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
+/// `svcgen render PROFILES... --out-dir OUT`, run to completion.
+fn render_into(profiles: &[&Path], out: &Path) -> assert_cmd::assert::Assert {
+    svcgen()
+        .arg("render")
+        .args(profiles)
+        .arg("--out-dir")
+        .arg(out)
+        .assert()
 }
 
 fn bin() -> PathBuf {
@@ -64,12 +61,7 @@ fn a_batch_profile_name_with_a_newline_is_refused() {
     let a = write(dir.path(), "a\nb.toml", PROFILE);
     let b = write(dir.path(), "c.toml", PROFILE);
     let out = dir.path().join("out");
-    svcgen()
-        .arg("render")
-        .args([&a, &b])
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    render_into(&[&a, &b], &out)
         .code(2)
         .stderr(predicate::str::contains("control character"));
 }
@@ -160,20 +152,10 @@ fn a_link_out_of_the_output_folder_is_not_followed() {
     std::os::unix::fs::symlink(&victim, out.join(".env")).unwrap();
     let a = write(dir.path(), "a.toml", PROFILE);
     let b = write(dir.path(), "b.toml", PROFILE);
-    svcgen()
-        .arg("render")
-        .args([&a, &b])
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    render_into(&[&a, &b], &out)
         .code(2)
         .stderr(predicate::str::contains("outside"));
-    svcgen()
-        .arg("render")
-        .arg(&a)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    render_into(&[&a], &out)
         .code(2)
         .stderr(predicate::str::contains("outside"));
     assert_eq!(names(&outside), ["victim"]);
@@ -186,13 +168,7 @@ fn unchanged_outputs_are_not_rewritten() {
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("out");
     let render = || {
-        svcgen()
-            .arg("render")
-            .arg(&profile)
-            .arg("--out-dir")
-            .arg(&out)
-            .assert()
-            .success();
+        render_into(&[&profile], &out).success();
     };
     render();
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
@@ -277,13 +253,7 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
         let dir = tempfile::tempdir().unwrap();
         let profile = write(dir.path(), "p.toml", PROFILE);
         let out = dir.path().join("out");
-        svcgen()
-            .arg("render")
-            .arg(&profile)
-            .arg("--out-dir")
-            .arg(&out)
-            .assert()
-            .success();
+        render_into(&[&profile], &out).success();
         let before = std::fs::read(out.join(".env")).unwrap();
         std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
         let mut child = std::process::Command::new(bin())
