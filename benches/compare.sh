@@ -219,26 +219,31 @@ rate() { awk -v n="$COUNT" -v ms="$1" 'BEGIN { if (ms > 0) printf "%.0f", n / (m
   one=$(ms "$WORK/one-ms.json" "svcgen render --out-dir")
   echo "### One profile, whole process ($ROUNDS interleaved rounds, medians; ratio = tool ÷ svcgen render --out-dir)"
   echo
-  echo "| command | median wall | × svcgen |"
-  echo "|---|---:|---:|"
+  onecpu=$(ms "$WORK/one-ms.json" "cpu:svcgen render --out-dir")
+  echo "| command | median wall | × svcgen | median CPU (user+sys) | × svcgen |"
+  echo "|---|---:|---:|---:|---:|"
   for name in "svcgen render --out-dir" "svcgen render --out-dir, unchanged" "svcgen validate" "${PEERS_ONE[@]}"; do
     v=$(ms "$WORK/one-ms.json" "$name")
-    echo "| $name | $v ms | $(ratio "$v" "$one") |"
+    c=$(ms "$WORK/one-ms.json" "cpu:$name")
+    echo "| $name | $v ms | $(ratio "$v" "$one") | $c ms | $(ratio "$c" "$onecpu") |"
   done
   echo
   echo "### $COUNT profiles in one folder, one process ($FLEET_ROUNDS interleaved rounds, medians)"
   echo
-  echo "| command | median wall | profiles/s | target | met? |"
-  echo "|---|---:|---:|---:|---|"
+  echo "| command | median wall | profiles/s | target | met? | median CPU (user+sys) | profiles/s if both cores were ours |"
+  echo "|---|---:|---:|---:|---|---:|---:|"
   for row in "svcgen batch, fresh folder:3000" "svcgen batch, unchanged outputs:10000" "svcgen batch --check:10000" "Pkl eval -m, fresh folder:-"; do
     name=${row%:*} target=${row##*:}
     v=$(ms "$WORK/fleet-ms.json" "$name")
     [[ -n $v ]] || continue
     r=$(rate "$v")
+    c=$(ms "$WORK/fleet-ms.json" "cpu:$name")
+    cores=$(nproc)
+    ideal=$(awk -v n="$COUNT" -v c="$c" -v k="$cores" 'BEGIN { if (c > 0) printf "%.0f", n / (c / 1000 / k) }')
     if [[ $target == - ]]; then
-      echo "| $name | $v ms | $r | (peer: $(ratio "$v" "$(ms "$WORK/fleet-ms.json" "svcgen batch, fresh folder")") of svcgen's time) | |"
+      echo "| $name | $v ms | $r | (peer: $(ratio "$v" "$(ms "$WORK/fleet-ms.json" "svcgen batch, fresh folder")") of svcgen's time) | | $c ms | $ideal |"
     else
-      echo "| $name | $v ms | $r | ≥ $target/s | $(verdict "$r" "$target" ">=") |"
+      echo "| $name | $v ms | $r | ≥ $target/s | $(verdict "$r" "$target" ">=") | $c ms | $ideal |"
     fi
   done
   echo
