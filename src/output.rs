@@ -272,6 +272,24 @@ impl OutDir {
         Ok(OutDir { root, _lock: lock })
     }
 
+    /// A shared lock on an existing output folder, for `--check`: it reads the folder only while
+    /// no run writes it, so it never compares a mix of two runs. `None` when there is no folder.
+    pub fn read_lock(dir: &Path) -> Result<Option<File>, String> {
+        let Ok(folder) = File::open(dir) else {
+            return Ok(None);
+        };
+        if let Err(std::fs::TryLockError::WouldBlock) = folder.try_lock_shared() {
+            eprintln!(
+                "note: {}: another svcgen run is writing into it; waiting for it to finish",
+                dir.display()
+            );
+            folder
+                .lock_shared()
+                .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
+        }
+        Ok(Some(folder))
+    }
+
     /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created.
     pub fn sub_folder(&self, name: &str) -> Result<PathBuf, String> {
         if let Some(problem) = folder_name_problem(name) {

@@ -109,7 +109,7 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
 }
 
 #[test]
-fn import_and_schema_cannot_replace_their_input() {
+fn import_cannot_replace_its_input_and_migrate_in_place_can() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), "app.env", "CN_WAIT_MAX_TIME=300\n");
     let twin = dir.path().join("twin.env");
@@ -356,4 +356,59 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
         let text = std::fs::read_to_string(out.join(&name)).unwrap();
         assert!(text.contains(winner), "{name} is from the other run");
     }
+}
+
+#[test]
+fn import_cannot_replace_the_env_file_its_compose_file_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = support::repo().join("tests/import/compose-env-file");
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    let env_file = names(dir.path())
+        .into_iter()
+        .find(|n| n.ends_with(".env"))
+        .expect("the fixture has an env_file");
+    let before = std::fs::read(dir.path().join(&env_file)).unwrap();
+    svcgen()
+        .arg("import")
+        .arg(dir.path().join("docker-compose.yml"))
+        .arg("-o")
+        .arg(dir.path().join(&env_file))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is an input of this command"));
+    assert_eq!(std::fs::read(dir.path().join(&env_file)).unwrap(), before);
+}
+
+#[test]
+fn check_waits_while_a_run_writes_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("out");
+    render_into(&[&profile], &out).success();
+    let held = std::fs::File::open(&out).unwrap();
+    held.lock().unwrap();
+    let mut child = std::process::Command::new(bin())
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .arg("--check")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "--check waits for the writer"
+    );
+    held.unlock().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

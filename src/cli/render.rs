@@ -104,6 +104,16 @@ pub fn run(args: &RenderArgs) -> u8 {
         },
         _ => None,
     };
+    let _read_lock = match (&args.out_dir, args.check) {
+        (Some(dir), true) => match OutDir::read_lock(dir) {
+            Ok(lock) => lock,
+            Err(e) => {
+                io_error(&e);
+                return EXIT_IO;
+            }
+        },
+        _ => None,
+    };
     let job = Job {
         args,
         batch,

@@ -6,7 +6,8 @@ use std::path::{Component, Path, PathBuf};
 /// The folder name a batch profile renders into: its file stem, refused when it is not one plain
 /// path component (`..` from `...toml`, a control character such as a newline, not UTF-8).
 pub fn batch_folder_name(profile: &Path) -> Result<String, String> {
-    let shown = profile.display();
+    // Shown escaped: a newline in a file name must not start a new line of the log.
+    let shown = profile.display().to_string().escape_debug().to_string();
     let stem = profile
         .file_stem()
         .ok_or_else(|| format!("{shown}: has no file name to name its output folder"))?;
