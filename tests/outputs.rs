@@ -412,3 +412,20 @@ fn check_waits_while_a_run_writes_the_folder() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("a")).unwrap();
+    let a = write(dir.path(), "a.toml", PROFILE);
+    // A later profile of the batch sits where `a` renders its `k8s.yaml`.
+    let later = write(&out.join("a"), "k8s.yaml", "edition = \"B\"\n# keep\n");
+    render_into(&[&a, &later], &out)
+        .code(2)
+        .stderr(predicate::str::contains("is an input of this command"));
+    assert_eq!(
+        std::fs::read_to_string(&later).unwrap(),
+        "edition = \"B\"\n# keep\n"
+    );
+}

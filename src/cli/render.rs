@@ -85,7 +85,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    record_named_inputs(args);
+    record_named_inputs(args, &profiles);
     let targets = targets_of(args);
     let templates = match Templates::load(args.templates.as_deref()) {
         Ok(t) => t,
@@ -142,9 +142,13 @@ fn targets_of(args: &RenderArgs) -> Vec<Target> {
     }
 }
 
-/// Files named on the command line that are read per profile (`--set-file`), recorded as inputs
-/// up front so that no output replaces them; profiles, bases and overlays are recorded as read.
-fn record_named_inputs(args: &RenderArgs) {
+/// Files named on the command line, recorded as inputs up front: in a batch, one profile's
+/// outputs are written while later profiles are still to be read, and none may replace them.
+/// (`extends` bases are recorded as they are read.)
+fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf]) {
+    for profile in profiles {
+        crate::output::inputs::record(profile);
+    }
     for set in &args.profile.layers.set_files {
         if let Some((_, path)) = set.split_once('=') {
             crate::output::inputs::record(Path::new(path));
