@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Every input of the running command, by (device, inode), with the name it was read by. A
 /// process runs one command, so a process-wide set is exactly "the command's inputs", across the
 /// threads of a batch.
-static READ: Mutex<Option<HashMap<(u64, u64), String>>> = Mutex::new(None);
+static READ: Mutex<Option<HashMap<(u64, u64), PathBuf>>> = Mutex::new(None);
 
 /// Notes that `path` is an input of this command. A path that cannot be read is not an input;
 /// its reader reports that.
@@ -18,7 +18,7 @@ pub fn record(path: &Path) {
         let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
         read.get_or_insert_with(HashMap::new)
             .entry((meta.dev(), meta.ino()))
-            .or_insert_with(|| path.display().to_string());
+            .or_insert_with(|| path.to_path_buf());
     }
 }
 
@@ -30,14 +30,22 @@ pub fn refuse_input(path: &Path) -> Result<(), String> {
     }
 }
 
-/// [`refuse_input`] for a file whose metadata (links followed) is at hand.
+/// [`refuse_input`] for a file whose metadata (links followed) is at hand. A recorded input that
+/// no longer has that identity (deleted since, its inode number reused) does not count.
 pub fn refuse_input_file(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    let id = (meta.dev(), meta.ino());
     let read = READ.lock().unwrap_or_else(|e| e.into_inner());
-    match read.as_ref().and_then(|r| r.get(&(meta.dev(), meta.ino()))) {
-        Some(input) => Err(format!(
-            "{}: is an input of this command ({input}); refusing to write over it: choose another output",
-            path.display()
-        )),
-        None => Ok(()),
+    let Some(input) = read.as_ref().and_then(|r| r.get(&id)) else {
+        return Ok(());
+    };
+    let still = std::fs::metadata(input).is_ok_and(|m| (m.dev(), m.ino()) == id);
+    if still {
+        Err(format!(
+            "{}: is an input of this command ({}); refusing to write over it: choose another output",
+            path.display(),
+            input.display()
+        ))
+    } else {
+        Ok(())
     }
 }
