@@ -23,6 +23,9 @@ pub fn batch_folder_name(profile: &Path) -> Result<String, String> {
     Ok(name.to_string())
 }
 
+/// The longest file name Linux file systems take (`NAME_MAX`).
+const MAX_NAME_BYTES: usize = 255;
+
 /// Why `name` is not a safe single folder name, if it is not.
 pub fn folder_name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
@@ -33,6 +36,8 @@ pub fn folder_name_problem(name: &str) -> Option<&'static str> {
         Some("it contains a path separator")
     } else if name.chars().any(char::is_control) {
         Some("it contains a control character")
+    } else if name.len() > MAX_NAME_BYTES {
+        Some("it is longer than a file name may be (255 bytes)")
     } else {
         None
     }
@@ -107,6 +112,11 @@ mod tests {
             "prod-eu"
         );
         assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
+        assert!(
+            folder_name_problem(&"x".repeat(256)).is_some(),
+            "found by the fuzzer"
+        );
+        assert!(folder_name_problem(&"x".repeat(255)).is_none());
     }
 
     #[test]
