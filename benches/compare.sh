@@ -1,26 +1,34 @@
 #!/usr/bin/env bash
-# Whole-process wall time and peak RSS of `svcgen render --out-dir`, for one profile and for a
-# batch of generated profiles, side by side with peers rendering a comparable .env and compose
-# file from the same variables. Run by hand from anywhere in the repository:
+# Every performance figure of issues 7 and 13 in one run, side by side with peers, as ratios
+# measured in the same run: whole processes are interleaved (each round runs every command once,
+# in turn) and medians are reported, because the machine is shared and noisy.
 #
 #   benches/compare.sh                 # 1,000 profiles, installs peers into benches/.peers
-#   COUNT=200 benches/compare.sh       # a smaller batch
-#   SKIP_PEERS="jinja2-cli pkl" benches/compare.sh
+#   COUNT=200 ROUNDS=51 benches/compare.sh
+#   SKIP_PEERS="jinja2-cli gojsonnet" benches/compare.sh
+#   BASELINE=/path/to/old/svcgen benches/compare.sh   # adds its callgrind counts
 #
 # Peers are installed locally (benches/.peers, gitignored), never globally; a peer that fails to
 # install is skipped with a note. Results: a table on stdout (also saved as $OUT/table.md).
-# Peers only template (no validation) and write 2 files; svcgen validates and writes 4, each
-# atomically (temporary file, fsync, rename). Ratios are tool / svcgen: above 1, svcgen is faster.
+# Timing is benches/support/interleave.py (posix_spawn, no shell, medians of interleaved rounds);
+# peak RSS is GNU time; instruction counts are valgrind's callgrind.
+# Peers only template (no validation); svcgen validates and writes 4 files, each atomically
+# (temporary file, rename; no fsync by default). Ratios are tool / svcgen: above 1, svcgen is faster.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCHES=$ROOT/benches
 PEERS=$BENCHES/.peers
 COUNT=${COUNT:-1000}
+ROUNDS=${ROUNDS:-101}             # one-profile rounds
+FLEET_ROUNDS=${FLEET_ROUNDS:-7}   # rounds of the 1,000-profile batches
+MEM_COUNT=${MEM_COUNT:-1500}      # profiles of MEM_BYTES each, for the batch's peak RSS
+MEM_BYTES=${MEM_BYTES:-30000}
+BASELINE=${BASELINE:-}
 SKIP_PEERS=${SKIP_PEERS:-}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/svcgen-compare.XXXXXX")
 OUT=${OUT:-$WORK}
-trap 'rm -rf "$WORK/profiles" "$WORK/out" "$WORK/pkl" "$WORK/vars"' EXIT
+trap 'rm -rf "$WORK/profiles" "$WORK/out" "$WORK/pkl" "$WORK/vars" "$WORK/big"' EXIT
 
 PKL_VERSION=0.30.2
 JINJA2_CLI_VERSION=1.0.1
@@ -39,9 +47,6 @@ say "building svcgen (release)"
 (cd "$ROOT" && cargo build --release --quiet)
 SVCGEN=$ROOT/target/release/svcgen
 
-if ! command -v hyperfine >/dev/null; then
-  note "hyperfine not installed (apt-get install hyperfine): timing with a date +%s%N loop"
-fi
 if [[ ! -x /usr/bin/time ]]; then
   say "installing GNU time (apt)"
   apt-get install -y --no-install-recommends time >/dev/null 2>&1 || note "GNU time missing: no peak RSS"
@@ -102,9 +107,7 @@ STEM_ONE=p-0003 # from b-consul-vault-sql: every group, [deploy] with files
 # svcgen renders every profile once (must all be valid); its compose output gives the peers the
 # very same variables.
 say "rendering every profile once with svcgen (checks that all are valid)"
-for p in "$WORK"/profiles/*.toml; do
-  "$SVCGEN" render "$p" --out-dir "$WORK/out/seed/$(basename "$p" .toml)" -q
-done
+"$SVCGEN" render "$WORK/profiles" --out-dir "$WORK/out/seed" -q
 python3 "$BENCHES/support/profiles.py" vars "$WORK/out/seed" "$WORK/vars"
 if [[ -n ${PEER_CMD[pkl]:-} ]]; then
   python3 "$BENCHES/support/profiles.py" pkl "$WORK/vars" "$BENCHES/peers/render.pkl" "$WORK/pkl"
@@ -112,171 +115,156 @@ fi
 rm -rf "$WORK/out"
 
 # ---------------------------------------------------------------- measuring
-# Commands run through sh, so that a peer needing two processes per profile is one command;
-# hyperfine subtracts the shell's own start-up. `prepare` (untimed) empties the output folder and
-# creates the profile's folder, which the template peers cannot do themselves.
-median_ms() { # command, runs, prepare -> median wall in ms
-  local cmd=$1 runs=$2 prepare=$3
-  if command -v hyperfine >/dev/null; then
-    hyperfine --style none --warmup 3 --runs "$runs" --export-json "$WORK/h.json" \
-      --prepare "$prepare" "$cmd" >/dev/null 2>&1
-    python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('%.2f' % (r['median']*1000))" "$WORK/h.json"
-  else
-    local times=() i start end
-    for ((i = 0; i < runs; i++)); do
-      bash -c "$prepare"
-      start=$(date +%s%N)
-      bash -c "$cmd" >/dev/null 2>&1
-      end=$(date +%s%N)
-      times+=($(((end - start) / 1000)))
-    done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f\n", (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)/1000}'
+O=$WORK/out
+spec_entry() { # name, prepare-json, stdout-or-empty, argv... -> one JSON object
+  local name=$1 prep=$2 out=$3
+  shift 3
+  python3 -c 'import json,sys; n,p,o,*a=sys.argv[1:]; print(json.dumps({"name":n,"prepare":json.loads(p),"stdout":o or None,"argv":a}))' \
+    "$name" "$prep" "$out" "$@"
+}
+PEERS_ONE=()
+# One profile, whole process.
+{
+  echo "["
+  spec_entry "svcgen render --out-dir" "{\"empty\": [\"$O/one\"]}" "" "$SVCGEN" render "$WORK/profiles/$STEM_ONE.toml" --out-dir "$O/one" -q
+  echo ","
+  mkdir -p "$O/again" && "$SVCGEN" render "$WORK/profiles/$STEM_ONE.toml" --out-dir "$O/again" -q
+  spec_entry "svcgen render --out-dir, unchanged" "{}" "" "$SVCGEN" render "$WORK/profiles/$STEM_ONE.toml" --out-dir "$O/again" -q
+  echo ","
+  spec_entry "svcgen validate" "{}" "" "$SVCGEN" validate "$WORK/profiles/$STEM_ONE.toml" -q
+  if [[ -n ${PEER_CMD[pkl]:-} ]]; then
+    echo ","
+    spec_entry "Pkl eval (.env + compose)" "{\"empty\": [\"$O/pkl-one\"]}" "" "${PEER_CMD[pkl]}" eval -m "$O/pkl-one" "$WORK/pkl/$STEM_ONE.pkl"
+    PEERS_ONE+=("Pkl eval (.env + compose)")
   fi
-}
-peak_rss_mb() { # command, prepare -> peak RSS of the command and its children, in MB
-  bash -c "$2"
-  if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f %M -o "$WORK/rss" bash -c "$1" >/dev/null 2>&1
-    awk '{printf "%.1f\n", $1/1024}' "$WORK/rss"
-  else
-    echo "-"
+  if [[ -n ${PEER_CMD[minijinja-cli]:-} ]]; then
+    echo ","
+    spec_entry "minijinja-cli (compose template)" "{}" "$O/mj-compose.yml" "${PEER_CMD[minijinja-cli]}" "$BENCHES/peers/compose.yaml.j2" "$WORK/vars/$STEM_ONE.json"
+    PEERS_ONE+=("minijinja-cli (compose template)")
   fi
-}
-
-# One command per tool: render the profile with stem $2 into $WORK/out/$2.
-one_cmd() {
-  local tool=$1 stem=$2 v=$WORK/vars/$2.json o=$WORK/out/$2
-  case $tool in
-  svcgen) echo "$SVCGEN render $WORK/profiles/$stem.toml --out-dir $o -q" ;;
-  jinja2-cli | minijinja-cli)
-    local bin=${PEER_CMD[$tool]}
-    echo "$bin $BENCHES/peers/env.j2 $v > $o/.env && $bin $BENCHES/peers/compose.yaml.j2 $v > $o/docker-compose.yml"
-    ;;
-  gojsonnet) echo "${PEER_CMD[gojsonnet]} $WORK/out $v" ;;
-  pkl) echo "${PEER_CMD[pkl]} eval -m $WORK/out $WORK/pkl/$stem.pkl" ;;
-  esac
-}
-STEMS=$(cd "$WORK/vars" && ls | sed 's/\.json$//')
-# The batch: one process when the tool has a batch mode, else a script of one command a profile
-# (after one mkdir of every output folder).
-batch_cmd() {
-  local tool=$1
-  case $tool in
-  svcgen-batch) echo "$SVCGEN render $WORK/profiles/*.toml --out-dir $WORK/out -q" ;;
-  gojsonnet) echo "${PEER_CMD[gojsonnet]} $WORK/out $WORK/vars/*.json" ;;
-  pkl) echo "${PEER_CMD[pkl]} eval -m $WORK/out $WORK/pkl/*.pkl" ;;
-  *)
-    local f=$WORK/loop-$tool.sh stem
-    echo "cd $WORK/out && mkdir -p $(echo $STEMS)" >"$f"
-    for stem in $STEMS; do one_cmd "$tool" "$stem" >>"$f"; done
-    echo "sh $f"
-    ;;
-  esac
-}
-
-# Does this svcgen render several profiles in one process (batch mode)?
-batch_supported() {
-  local t=$WORK/batch-probe
-  rm -rf "$t"
-  "$SVCGEN" render "$WORK/profiles/p-0000.toml" "$WORK/profiles/p-0001.toml" --out-dir "$t" -q \
-    >/dev/null 2>&1 && [[ -f $t/p-0000/.env && -f $t/p-0001/.env ]]
-}
-
-TOOLS=(svcgen)
-for peer in pkl jinja2-cli gojsonnet minijinja-cli; do
-  [[ -n ${PEER_CMD[$peer]:-} ]] && TOOLS+=("$peer")
-done
-
-PREP_ONE="rm -rf $WORK/out && mkdir -p $WORK/out/$STEM_ONE"
-PREP_BATCH="rm -rf $WORK/out && mkdir -p $WORK/out"
-declare -A ONE_MS AGAIN_MS ONE_RSS BATCH_S BATCH_KIND BATCH_RSS
-for tool in "${TOOLS[@]}"; do
-  cmd=$(one_cmd "$tool" "$STEM_ONE")
-  bash -c "$PREP_ONE"
-  if ! bash -c "$cmd" >/dev/null 2>"$WORK/err" || [[ ! -s $WORK/out/$STEM_ONE/.env ]]; then
-    note "$tool: rendering one profile failed: $(head -c 300 "$WORK/err")"
-    continue
+  if [[ -n ${PEER_CMD[jinja2-cli]:-} ]]; then
+    echo ","
+    spec_entry "jinja2-cli (compose template)" "{}" "$O/j2-compose.yml" "${PEER_CMD[jinja2-cli]}" "$BENCHES/peers/compose.yaml.j2" "$WORK/vars/$STEM_ONE.json"
+    PEERS_ONE+=("jinja2-cli (compose template)")
   fi
-  runs=30
-  [[ $tool == svcgen || $tool == minijinja-cli ]] && runs=200
-  say "$tool: one profile ($runs runs)"
-  ONE_MS[$tool]=$(median_ms "$cmd" "$runs" "$PREP_ONE")
-  # again over the files of the previous run (CI rendering into a checked-out folder)
-  AGAIN_MS[$tool]=$(median_ms "$cmd" "$runs" "mkdir -p $WORK/out/$STEM_ONE")
-  ONE_RSS[$tool]=$(peak_rss_mb "$cmd" "$PREP_ONE")
-done
-# svcgen's own peak RSS, without a shell around it (the figure of the 10 MB target)
-ONE_RSS[svcgen]=$(peak_rss_mb "exec $(one_cmd svcgen $STEM_ONE)" "$PREP_ONE")
+  if [[ -n ${PEER_CMD[gojsonnet]:-} ]]; then
+    echo ","
+    # shellcheck disable=SC2086 # the command is a python and its script
+    spec_entry "gojsonnet (.env + compose)" "{\"empty\": [\"$O/jsonnet-one\"]}" "" ${PEER_CMD[gojsonnet]} "$O/jsonnet-one" "$WORK/vars/$STEM_ONE.json"
+    PEERS_ONE+=("gojsonnet (.env + compose)")
+  fi
+  echo "]"
+} >"$WORK/one.json"
+say "one profile: $ROUNDS interleaved rounds"
+python3 "$BENCHES/support/interleave.py" "$WORK/one.json" "$ROUNDS" "$WORK/one-ms.json"
 
-BATCH_TOOLS=()
-for tool in "${TOOLS[@]}"; do
-  [[ -n ${ONE_MS[$tool]:-} ]] && BATCH_TOOLS+=("$tool")
-done
-if batch_supported; then
-  BATCH_TOOLS=(svcgen-batch "${BATCH_TOOLS[@]}")
-else
-  note "this svcgen renders one profile per process (no batch mode yet): its batch is a script of $COUNT commands"
+# The fleet: $COUNT profiles in one folder, one process per batch.
+mkdir -p "$O/fleet-again" && "$SVCGEN" render "$WORK/profiles" --out-dir "$O/fleet-again" -q
+{
+  echo "["
+  spec_entry "svcgen batch, fresh folder" "{\"empty\": [\"$O/fleet\"]}" "" "$SVCGEN" render "$WORK/profiles" --out-dir "$O/fleet" -q
+  echo ","
+  spec_entry "svcgen batch, unchanged outputs" "{}" "" "$SVCGEN" render "$WORK/profiles" --out-dir "$O/fleet-again" -q
+  echo ","
+  spec_entry "svcgen batch --check" "{}" "" "$SVCGEN" render "$WORK/profiles" --out-dir "$O/fleet-again" -q --check
+  if [[ -n ${PEER_CMD[pkl]:-} ]]; then
+    echo ","
+    spec_entry "Pkl eval -m, fresh folder" "{\"empty\": [\"$O/pkl-fleet\"]}" "" "${PEER_CMD[pkl]}" eval -m "$O/pkl-fleet" "$WORK"/pkl/*.pkl
+  fi
+  echo "]"
+} >"$WORK/fleet.json"
+say "fleet of $COUNT: $FLEET_ROUNDS interleaved rounds"
+python3 "$BENCHES/support/interleave.py" "$WORK/fleet.json" "$FLEET_ROUNDS" "$WORK/fleet-ms.json"
+
+# Batch memory: MEM_COUNT profiles of MEM_BYTES each.
+say "batch memory: $MEM_COUNT profiles of $MEM_BYTES bytes"
+python3 "$BENCHES/support/profiles.py" generate "$ROOT/examples" "$WORK/big" "$MEM_COUNT"
+python3 "$BENCHES/support/profiles.py" pad "$WORK/big" "$MEM_BYTES"
+ln -s "$ROOT/examples/files" "$WORK/big/files"
+BIG_RSS=-
+if [[ -x /usr/bin/time ]]; then
+  /usr/bin/time -f %M -o "$WORK/rss" "$SVCGEN" render "$WORK/big" --out-dir "$O/big" -q
+  BIG_RSS=$(awk '{printf "%.1f", $1/1024}' "$WORK/rss")
+  /usr/bin/time -f %M -o "$WORK/rss" "$SVCGEN" render "$WORK/profiles" --out-dir "$O/fleet-rss" -q
+  FLEET_RSS=$(awk '{printf "%.1f", $1/1024}' "$WORK/rss")
 fi
-for tool in "${BATCH_TOOLS[@]}"; do
-  cmd=$(batch_cmd "$tool")
-  case $tool in svcgen-batch | gojsonnet | pkl) kind="one process" ;; *) kind="$COUNT processes" ;; esac
-  [[ $tool == jinja2-cli || $tool == minijinja-cli ]] && kind="$((2 * COUNT)) processes"
-  runs=3
-  [[ $tool == jinja2-cli ]] && runs=1
-  say "$tool: batch of $COUNT ($kind, $runs runs)"
-  BATCH_KIND[$tool]=$kind
-  if command -v hyperfine >/dev/null; then
-    hyperfine --style none --warmup 0 --runs "$runs" --export-json "$WORK/h.json" \
-      --prepare "$PREP_BATCH" "$cmd" >/dev/null 2>&1 || { note "$tool: batch failed"; continue; }
-    BATCH_S[$tool]=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('%.3f' % r['median'])" "$WORK/h.json")
-  else
-    BATCH_S[$tool]=$(awk '{printf "%.3f", $1/1000}' <<<"$(median_ms "$cmd" "$runs" "$PREP_BATCH")")
-  fi
-  BATCH_RSS[$tool]=$(peak_rss_mb "$cmd" "$PREP_BATCH")
-  rendered=$(find "$WORK/out" -name .env | wc -l)
-  [[ $rendered -eq $COUNT ]] || note "$tool: batch wrote $rendered .env files, expected $COUNT"
-done
+
+# Instructions (callgrind): they do not move with the machine's load.
+instructions() { # binary, args... -> instructions of the whole process
+  local bin=$1
+  shift
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 >/dev/null |
+    awk '/Collected/ {print $4}'
+}
+declare -A IR
+if command -v valgrind >/dev/null; then
+  say "callgrind"
+  for b in SVCGEN BASELINE; do
+    bin=${!b}
+    [[ -n $bin ]] || continue
+    rm -rf "$O/cg"
+    IR[$b-render]=$(instructions "$bin" render "$WORK/profiles/$STEM_ONE.toml" --out-dir "$O/cg" -q)
+    IR[$b-validate]=$(instructions "$bin" validate "$WORK/profiles/$STEM_ONE.toml" -q)
+  done
+else
+  note "valgrind not installed: no instruction counts"
+fi
 
 # ---------------------------------------------------------------- table
-version() {
-  case $1 in
-  svcgen | svcgen-batch) "$SVCGEN" --version ;;
-  pkl) "${PEER_CMD[pkl]}" --version | head -1 ;;
-  jinja2-cli) "${PEER_CMD[jinja2-cli]}" --version 2>&1 | head -1 ;;
-  gojsonnet) echo "gojsonnet $("$PEERS/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("gojsonnet"))')" ;;
-  minijinja-cli) "${PEER_CMD[minijinja-cli]}" --version ;;
-  esac
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.1f×", a / b }'; }
+ms() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d.get(sys.argv[2]); print("" if v is None else "%.2f" % v)' "$@"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f×", a / b }'; }
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { if (v == "" || v == "-") print "not measured"; else if ((op == "<" && v < t) || (op == ">=" && v >= t)) print "met"; else print "**not met**" }'; }
+rate() { awk -v n="$COUNT" -v ms="$1" 'BEGIN { if (ms > 0) printf "%.0f", n / (ms / 1000) }'; }
 {
-  echo "| tool | 1 profile: median wall | × svcgen | same, over existing files | × svcgen | 1 profile: peak RSS | × svcgen | $COUNT profiles: wall | profiles/s | × svcgen (best) | how the batch runs | batch peak RSS |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"
-  best=${BATCH_S[svcgen-batch]:-${BATCH_S[svcgen]:-}}
-  declare -A seen=()
-  for tool in "${BATCH_TOOLS[@]}" "${TOOLS[@]}"; do
-    [[ -n ${seen[$tool]:-} ]] && continue
-    seen[$tool]=1
-    [[ -n ${ONE_MS[$tool]:-}${BATCH_S[$tool]:-} ]] || continue
-    one=${ONE_MS[$tool]:-}
-    again=${AGAIN_MS[$tool]:-}
-    rss=${ONE_RSS[$tool]:-}
-    b=${BATCH_S[$tool]:-}
-    rate=$([[ -n $b ]] && awk -v n="$COUNT" -v s="$b" 'BEGIN { printf "%.0f", n / s }' || echo -)
-    printf '| %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-      "$tool" "$(version "$tool")" \
-      "${one:+$one ms}" "$(ratio "$one" "${ONE_MS[svcgen]}")" \
-      "${again:+$again ms}" "$(ratio "$again" "${AGAIN_MS[svcgen]}")" \
-      "${rss:+$rss MB}" "$(ratio "$rss" "${ONE_RSS[svcgen]}")" \
-      "${b:+$b s}" "$rate" "$(ratio "$b" "$best")" "${BATCH_KIND[$tool]:-}" "${BATCH_RSS[$tool]:+${BATCH_RSS[$tool]} MB}"
+  one=$(ms "$WORK/one-ms.json" "svcgen render --out-dir")
+  echo "### One profile, whole process ($ROUNDS interleaved rounds, medians; ratio = tool ÷ svcgen render --out-dir)"
+  echo
+  onecpu=$(ms "$WORK/one-ms.json" "cpu:svcgen render --out-dir")
+  echo "| command | median wall | × svcgen | median CPU (user+sys) | × svcgen |"
+  echo "|---|---:|---:|---:|---:|"
+  for name in "svcgen render --out-dir" "svcgen render --out-dir, unchanged" "svcgen validate" "${PEERS_ONE[@]}"; do
+    v=$(ms "$WORK/one-ms.json" "$name")
+    c=$(ms "$WORK/one-ms.json" "cpu:$name")
+    echo "| $name | $v ms | $(ratio "$v" "$one") | $c ms | $(ratio "$c" "$onecpu") |"
   done
   echo
-  target() { awk -v v="$2" -v t="$3" -v op="$4" 'BEGIN { ok = (v == "" ? -1 : (op == "<=" ? v <= t : v >= t)); print (ok < 0 ? "not measured" : (ok ? "met" : "NOT met")) }'; }
-  rate=$(awk -v n="$COUNT" -v s="$best" 'BEGIN { if (s > 0) printf "%.0f", n / s }')
-  echo "Targets (issue 7): one profile, all targets, median wall <= 2 ms: ${ONE_MS[svcgen]:-?} ms, $(target x "${ONE_MS[svcgen]:-}" 2 "<=");" \
-    "batch >= 5000 profiles/s: $rate/s, $(target x "$rate" 5000 ">=");" \
-    "peak RSS <= 10 MB: ${ONE_RSS[svcgen]:-?} MB, $(target x "${ONE_RSS[svcgen]:-}" 10 "<=")."
-  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average before the table: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "hyperfine: $(hyperfine --version 2>/dev/null || echo none); profiles generated from examples/ (7 shapes, varied values)."
+  echo "### $COUNT profiles in one folder, one process ($FLEET_ROUNDS interleaved rounds, medians)"
+  echo
+  echo "| command | median wall | profiles/s | target | met? | median CPU (user+sys) | profiles/s if both cores were ours |"
+  echo "|---|---:|---:|---:|---|---:|---:|"
+  for row in "svcgen batch, fresh folder:3000" "svcgen batch, unchanged outputs:10000" "svcgen batch --check:10000" "Pkl eval -m, fresh folder:-"; do
+    name=${row%:*} target=${row##*:}
+    v=$(ms "$WORK/fleet-ms.json" "$name")
+    [[ -n $v ]] || continue
+    r=$(rate "$v")
+    c=$(ms "$WORK/fleet-ms.json" "cpu:$name")
+    cores=$(nproc)
+    ideal=$(awk -v n="$COUNT" -v c="$c" -v k="$cores" 'BEGIN { if (c > 0) printf "%.0f", n / (c / 1000 / k) }')
+    if [[ $target == - ]]; then
+      echo "| $name | $v ms | $r | (peer: $(ratio "$v" "$(ms "$WORK/fleet-ms.json" "svcgen batch, fresh folder")") of svcgen's time) | | $c ms | $ideal |"
+    else
+      echo "| $name | $v ms | $r | ≥ $target/s | $(verdict "$r" "$target" ">=") | $c ms | $ideal |"
+    fi
+  done
+  echo
+  echo "### Memory and instructions"
+  echo
+  echo "| figure | measured | target | met? |"
+  echo "|---|---:|---:|---|"
+  echo "| peak RSS, batch of $MEM_COUNT profiles of $MEM_BYTES bytes | ${BIG_RSS} MB | < 64 MB | $(verdict "$BIG_RSS" 64 "<") |"
+  echo "| peak RSS, batch of $COUNT generated profiles | ${FLEET_RSS:-} MB | | |"
+  pkl=$(ms "$WORK/one-ms.json" "Pkl eval (.env + compose)")
+  mj=$(ms "$WORK/one-ms.json" "minijinja-cli (compose template)")
+  echo "| Pkl ÷ svcgen, one profile | $(ratio "$pkl" "$one") | ≥ 3× | $(verdict "$(awk -v a="$pkl" -v b="$one" 'BEGIN{if (a!="" && b>0) print a/b}')" 3 ">=") |"
+  echo "| minijinja-cli ÷ svcgen, one profile | $(ratio "$mj" "$one") | ≥ 1× | $(verdict "$(awk -v a="$mj" -v b="$one" 'BEGIN{if (a!="" && b>0) print a/b}')" 1 ">=") |"
+  echo "| callgrind, \`render --out-dir\` | ${IR[SVCGEN-render]:-} | < 1,500,000 | $(verdict "${IR[SVCGEN-render]:-}" 1500000 "<") |"
+  echo "| callgrind, \`validate\` | ${IR[SVCGEN-validate]:-} | < 1,000,000 | $(verdict "${IR[SVCGEN-validate]:-}" 1000000 "<") |"
+  if [[ -n $BASELINE ]]; then
+    echo "| callgrind, baseline \`render --out-dir\` | ${IR[BASELINE-render]:-} | | |"
+    echo "| callgrind, baseline \`validate\` | ${IR[BASELINE-validate]:-} | | |"
+  fi
+  echo
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average after the run: $(cut -d' ' -f1-3 /proc/loadavg). svcgen $("$SVCGEN" --version)."
   for n in "${NOTES[@]}"; do echo "- $n"; done
 } | tee "$OUT/table.md"
 echo "(table saved as $OUT/table.md)" >&2

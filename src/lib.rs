@@ -4,6 +4,7 @@
 //! `rules` (cross-field checks) -> `render` (per target) -> `output` (atomic writes). Each stage is
 //! a module with one job; data flows one way.
 
+pub mod batch;
 pub mod cli;
 pub mod diag;
 pub mod diff;

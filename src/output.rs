@@ -1,174 +1,309 @@
-//! Writing outputs: atomically (a temporary file in the same folder, then a rename), so that a
-//! reader never sees a half-written file and a failed run leaves the old file untouched.
+//! Writing outputs, the one place svcgen writes files. Every write is atomic (a temporary file in
+//! the same folder, then a rename), so a reader never sees a half-written file and a failed run
+//! leaves the old file untouched. Before anything is written, every output is checked: it is not
+//! one of the command's inputs (by device and inode), it lies inside the folder the user named,
+//! and it is not a folder. A file whose content is already on disk is left alone (its
+//! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
 
+mod cleanup;
+pub mod inputs;
+mod names;
+
+pub use names::{batch_folder_name, folder_name_problem};
+
+use cleanup::Temp;
+use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-/// Writes `contents` to `path` atomically. A replaced file keeps its permissions; a new one is
-/// readable by all (0644), or by its owner only (0600) when `private` (it holds secrets).
-pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
-    write_all_atomic(&[(path.to_path_buf(), contents.to_string())], private)
+/// How hard a write tries to survive a power loss (it never leaves a half-written file either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// Write and rename; the kernel writes back later (what every peer tool does).
+    #[default]
+    Rename,
+    /// Also fsync each file before its rename, and each folder after (`render --fsync`).
+    Fsync,
 }
 
-/// Writes several files all or nothing: every file is first written in full to a temporary file
-/// beside its destination, and only when all of them are ready are they renamed into place.
+/// How a set of files is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteOptions {
+    /// The files hold secrets: new and replaced files are readable by their owner only (0600).
+    pub private: bool,
+    pub durability: Durability,
+    /// The one write allowed over an input: `migrate --in-place` replacing its own profile.
+    pub in_place: bool,
+}
+
+/// What a write did, file by file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    pub written: usize,
+    /// Files whose content was already on disk: not rewritten.
+    pub unchanged: usize,
+}
+
+/// Writes `contents` to `path` atomically, fsynced: the single-file commands (`import -o`,
+/// `migrate --in-place`, `schema -o`, ...) may replace a file written by hand. A replaced file
+/// keeps its permissions; a new one gets 0666 less the umask, or 0600 when `private`.
+pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
+    let options = WriteOptions {
+        private,
+        durability: Durability::Fsync,
+        in_place: false,
+    };
+    write_files(&[(path.to_path_buf(), contents.to_string())], None, options).map(|_| ())
+}
+
+/// Replaces `path`, the command's own input, with `contents` (`migrate --in-place`): like
+/// [`write_atomic`], without refusing the input it replaces.
+pub fn write_in_place(path: &Path, contents: &str) -> Result<(), String> {
+    let options = WriteOptions {
+        durability: Durability::Fsync,
+        in_place: true,
+        ..WriteOptions::default()
+    };
+    write_files(&[(path.to_path_buf(), contents.to_string())], None, options).map(|_| ())
+}
+
+/// Writes several files all or nothing, fsynced (see [`write_files`]).
 pub fn write_all_atomic(files: &[(PathBuf, String)], private: bool) -> Result<(), String> {
-    let mut staged = Vec::with_capacity(files.len());
-    let mut special = Vec::new();
-    for (path, contents) in files {
-        match std::fs::metadata(path) {
-            // `-o /dev/stdout`, a FIFO: written to as they are, never replaced by a file.
-            Ok(meta) if !meta.is_file() && !meta.is_dir() => special.push((path, contents)),
-            // A symbolic link to a file: the file it points to is replaced, the link kept.
-            Ok(meta) if meta.is_file() => {
-                let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-                staged.push((stage(&real, contents, private)?, real));
+    let options = WriteOptions {
+        private,
+        durability: Durability::Fsync,
+        in_place: false,
+    };
+    write_files(files, None, options).map(|_| ())
+}
+
+/// What to do with one output.
+enum Plan<'a> {
+    Unchanged,
+    /// `-o /dev/stdout`, a FIFO: written to as it is, never replaced by a file.
+    Special(&'a Path, &'a str),
+    Stage(Temp, PathBuf),
+}
+
+/// Writes several files all or nothing: each is checked, then written in full to a temporary
+/// file beside its destination, and only when all are ready are they renamed into place. With
+/// `within`, every path (its folder and, if it is a link, its target) must resolve inside that
+/// canonical folder.
+pub fn write_files(
+    files: &[(PathBuf, String)],
+    within: Option<&Path>,
+    options: WriteOptions,
+) -> Result<Written, String> {
+    if let Some(root) = within {
+        let mut checked: Vec<&Path> = Vec::new();
+        for (path, _) in files {
+            let folder = folder_of(path);
+            if !checked.contains(&folder) {
+                names::ensure_inside(root, folder)?;
+                checked.push(folder);
             }
-            _ => staged.push((stage(path, contents, private)?, path.clone())),
         }
     }
-    for (file, path) in staged {
-        file.persist(&path)
-            .map_err(|e| format!("{}: cannot write: {}", path.display(), e.error))?;
+    let mut plans = Vec::with_capacity(files.len());
+    for (path, contents) in files {
+        plans.push(plan(path, contents, within, options)?);
     }
-    for (path, contents) in special {
-        std::fs::write(path, contents)
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    if plans.iter().any(|p| matches!(p, Plan::Stage(..))) {
+        cleanup::test_pause();
     }
-    Ok(())
+    let mut done = Written::default();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for plan in plans {
+        match plan {
+            Plan::Unchanged => done.unchanged += 1,
+            Plan::Special(path, contents) => {
+                std::fs::write(path, contents)
+                    .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+                done.written += 1;
+            }
+            Plan::Stage(temp, path) => {
+                temp.persist(&path)
+                    .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+                let folder = folder_of(&path).to_path_buf();
+                if !folders.contains(&folder) {
+                    folders.push(folder);
+                }
+                done.written += 1;
+            }
+        }
+    }
+    if options.durability == Durability::Fsync {
+        for folder in folders {
+            File::open(&folder)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| format!("{}: cannot sync the folder: {e}", folder.display()))?;
+        }
+    }
+    Ok(done)
 }
 
-/// A temporary file beside `path` holding `contents`, with the permissions `path` will have.
-fn stage(path: &Path, contents: &str, private: bool) -> Result<tempfile::NamedTempFile, String> {
-    if path.is_dir() {
+/// Checks one output and prepares its write. A symbolic link to a file is followed (the file it
+/// points to is replaced, the link kept), and with `within` its target must lie inside.
+fn plan<'a>(
+    path: &'a Path,
+    contents: &'a str,
+    within: Option<&Path>,
+    options: WriteOptions,
+) -> Result<Plan<'a>, String> {
+    let (real, meta) = match std::fs::symlink_metadata(path) {
+        Ok(link) if link.file_type().is_symlink() => {
+            if let Some(root) = within {
+                names::ensure_inside(root, path)?;
+            }
+            let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            let meta = std::fs::metadata(&real).ok();
+            (real, meta)
+        }
+        Ok(meta) => (path.to_path_buf(), Some(meta)),
+        Err(_) => (path.to_path_buf(), None),
+    };
+    let Some(meta) = meta else {
+        return Ok(Plan::Stage(stage(&real, contents, None, options)?, real));
+    };
+    if !options.in_place {
+        inputs::refuse_input_file(path, &meta)?;
+    }
+    if meta.is_dir() {
         return Err(format!(
             "{}: is a folder; cannot write a file there",
             path.display()
         ));
     }
-    let dir = match path.parent() {
+    if !meta.is_file() {
+        if within.is_some() {
+            return Err(format!(
+                "{}: is not a regular file (a FIFO, socket or device?); remove it",
+                path.display()
+            ));
+        }
+        return Ok(Plan::Special(path, contents));
+    }
+    if same_content(&real, &meta, contents) {
+        keep_private(&real, &meta, options.private)?;
+        return Ok(Plan::Unchanged);
+    }
+    let temp = stage(&real, contents, Some(&meta), options)?;
+    Ok(Plan::Stage(temp, real))
+}
+
+/// Whether the file on disk already holds exactly `contents` (read only when the sizes agree).
+fn same_content(path: &Path, meta: &std::fs::Metadata, contents: &str) -> bool {
+    meta.len() == contents.len() as u64
+        && crate::profile::read_regular(path).is_ok_and(|bytes| bytes == contents.as_bytes())
+}
+
+/// An unchanged file that must hold secrets is still made private (its content is not touched).
+fn keep_private(path: &Path, meta: &std::fs::Metadata, private: bool) -> Result<(), String> {
+    if private && meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    let mut file = tempfile::Builder::new()
-        .prefix(".svcgen-")
-        .tempfile_in(dir)
-        .map_err(|e| {
-            format!(
-                "{}: cannot create a file in {}: {e}",
-                path.display(),
-                dir.display()
-            )
-        })?;
-    let permissions = match std::fs::metadata(path) {
-        Ok(meta) if !private => meta.permissions(),
-        _ => std::fs::Permissions::from_mode(if private { 0o600 } else { 0o644 }),
-    };
-    file.as_file()
-        .set_permissions(permissions)
-        .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
+    }
+}
+
+/// A temporary file beside `path` holding `contents`, with the permissions `path` will have.
+fn stage(
+    path: &Path,
+    contents: &str,
+    existing: Option<&std::fs::Metadata>,
+    options: WriteOptions,
+) -> Result<Temp, String> {
+    let dir = folder_of(path);
+    let mode = if options.private { 0o600 } else { 0o666 };
+    let temp = Temp::create(dir, mode).map_err(|e| {
+        format!(
+            "{}: cannot create a file in {}: {e}",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    let mut file = temp.file();
+    if let (Some(meta), false) = (existing, options.private) {
+        file.set_permissions(meta.permissions())
+            .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
+    }
     file.write_all(contents.as_bytes())
-        .and_then(|()| file.as_file().sync_all())
+        .and_then(|()| match options.durability {
+            Durability::Fsync => file.sync_all(),
+            Durability::Rename => Ok(()),
+        })
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    Ok(file)
+    Ok(temp)
 }
 
-/// A unified diff of `old` (on disk) against `new` (what would be written), for `--check`.
-pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    let old_lines: Vec<&str> = old.lines().collect();
-    let new_lines: Vec<&str> = new.lines().collect();
-    let ops = diff_ops(&old_lines, &new_lines);
-    let mut out = format!("--- {path} (on disk)\n+++ {path} (rendered)\n");
-    // Hunks with three lines of context.
-    let mut i = 0;
-    while i < ops.len() {
-        if matches!(ops[i], Op::Same(..)) {
-            i += 1;
-            continue;
-        }
-        let start = i.saturating_sub(3);
-        let mut end = i;
-        let mut quiet: usize = 0;
-        while end < ops.len() && quiet <= 6 {
-            if matches!(ops[end], Op::Same(..)) {
-                quiet += 1
-            } else {
-                quiet = 0
-            }
-            end += 1;
-        }
-        let end = (end - quiet.saturating_sub(3)).min(ops.len());
-        let (old_start, new_start) = ops[start].positions();
-        let old_count = ops[start..end]
-            .iter()
-            .filter(|o| !matches!(o, Op::Add(..)))
-            .count();
-        let new_count = ops[start..end]
-            .iter()
-            .filter(|o| !matches!(o, Op::Del(..)))
-            .count();
-        out.push_str(&format!(
-            "@@ -{},{old_count} +{},{new_count} @@\n",
-            old_start + 1,
-            new_start + 1
-        ));
-        for op in &ops[start..end] {
-            match op {
-                Op::Same(o, _) => out.push_str(&format!(" {}\n", old_lines[*o])),
-                Op::Del(o, _) => out.push_str(&format!("-{}\n", old_lines[*o])),
-                Op::Add(_, n) => out.push_str(&format!("+{}\n", new_lines[*n])),
-            }
-        }
-        i = end;
-    }
-    out
+/// A folder the user named for several outputs (`--out-dir`), created if needed and locked
+/// (flock on the folder itself, no lock file left behind) for as long as this value lives.
+pub struct OutDir {
+    /// Its canonical path: every output must resolve inside it.
+    pub root: PathBuf,
+    _lock: File,
 }
 
-/// One line of an edit script, with the old and new line numbers it stands at.
-#[derive(Debug, Clone, Copy)]
-enum Op {
-    Same(usize, usize),
-    Del(usize, usize),
-    Add(usize, usize),
-}
+impl OutDir {
+    /// Creates and locks the folder; waits, saying so, while another run holds it.
+    pub fn open(dir: &Path) -> Result<OutDir, String> {
+        inputs::refuse_input(dir)?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+        let root = names::canonical_folder(dir)?;
+        let lock = File::open(&root)
+            .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;
+        if let Err(std::fs::TryLockError::WouldBlock) = lock.try_lock() {
+            eprintln!(
+                "note: {}: another svcgen run is writing into it; waiting for it to finish",
+                dir.display()
+            );
+            lock.lock()
+                .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
+        }
+        Ok(OutDir { root, _lock: lock })
+    }
 
-impl Op {
-    fn positions(self) -> (usize, usize) {
-        match self {
-            Op::Same(o, n) | Op::Del(o, n) | Op::Add(o, n) => (o, n),
+    /// A shared lock on an existing output folder, for `--check`: it reads the folder only while
+    /// no run writes it, so it never compares a mix of two runs. `None` when there is no folder.
+    pub fn read_lock(dir: &Path) -> Result<Option<File>, String> {
+        let Ok(folder) = File::open(dir) else {
+            return Ok(None);
+        };
+        if let Err(std::fs::TryLockError::WouldBlock) = folder.try_lock_shared() {
+            eprintln!(
+                "note: {}: another svcgen run is writing into it; waiting for it to finish",
+                dir.display()
+            );
+            folder
+                .lock_shared()
+                .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
         }
+        Ok(Some(folder))
     }
-}
 
-/// A longest-common-subsequence edit script; outputs are small (hundreds of lines).
-fn diff_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
-    let (n, m) = (old.len(), new.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if old[i] == new[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
+    /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created.
+    pub fn sub_folder(&self, name: &str) -> Result<PathBuf, String> {
+        if let Some(problem) = folder_name_problem(name) {
+            return Err(format!("`{}`: {problem}", name.escape_debug()));
         }
-    }
-    let (mut i, mut j, mut ops) = (0, 0, Vec::new());
-    while i < n || j < m {
-        if i < n && j < m && old[i] == new[j] {
-            ops.push(Op::Same(i, j));
-            i += 1;
-            j += 1;
-        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            ops.push(Op::Del(i, j));
-            i += 1;
-        } else {
-            ops.push(Op::Add(i, j));
-            j += 1;
+        let path = self.root.join(name);
+        match std::fs::create_dir(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: cannot create the folder: {e}", path.display())),
         }
+        names::ensure_inside(&self.root, &path)?;
+        Ok(path)
     }
-    ops
 }
 
 #[cfg(test)]
@@ -218,21 +353,5 @@ mod tests {
             !std::fs::metadata("/dev/null").unwrap().is_file(),
             "/dev/null is not replaced"
         );
-    }
-
-    #[test]
-    fn diff_shows_changed_lines_with_context() {
-        let old = "a\nb\nc\nd\n";
-        let new = "a\nb\nC\nd\n";
-        let diff = unified_diff("f", old, new);
-        assert!(diff.contains("@@ -1,4 +1,4 @@"), "{diff}");
-        assert!(diff.contains("-c\n+C\n"), "{diff}");
-        assert!(diff.contains(" a\n b\n"), "{diff}");
-    }
-
-    #[test]
-    fn diff_of_an_empty_file_adds_everything() {
-        let diff = unified_diff("f", "", "x\ny\n");
-        assert!(diff.contains("+x\n+y\n"), "{diff}");
     }
 }

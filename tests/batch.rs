@@ -4,23 +4,9 @@
 mod support;
 
 use predicates::prelude::*;
-use std::path::Path;
 use support::svcgen;
 
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use support::{file_names as entries, write_file as write};
 
 #[test]
 fn several_profiles_render_into_one_folder_each() {

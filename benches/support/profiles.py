@@ -7,6 +7,7 @@ vars RENDERED VARS            read the docker-compose.yml svcgen rendered for ea
                               (RENDERED/<stem>/) and write the same variables as JSON
                               (VARS/<stem>.json: stem, service, image, env [{name, value}]) for the peers
 pkl VARS TEMPLATE OUT         write one Pkl module per vars file, amending TEMPLATE
+pad DIR BYTES                 grow every profile of DIR to BYTES with comment lines (batch memory)
 """
 import json
 import pathlib
@@ -34,6 +35,17 @@ def generate(examples, out, count):
         else:
             text += f'\n[env]\nTENANT = "{t}"\nREGION = "region-{i % 7}"\n'
         (out / f"p-{i:04d}.toml").write_text(text)
+
+
+def pad(folder, size):
+    for p in sorted(pathlib.Path(folder).glob("*.toml")):
+        text = p.read_text()
+        lines = []
+        n = 0
+        while len(text) + sum(map(len, lines)) < size:
+            lines.append(f"# padding {n:06d} " + "x" * 60 + "\n")
+            n += 1
+        p.write_text("".join(lines) + text)
 
 
 ENV_LINE = re.compile(r'^      ("[A-Za-z0-9_]+"): (".*")$')
@@ -72,5 +84,7 @@ if __name__ == "__main__":
         to_vars(*args)
     elif command == "pkl":
         pkl_modules(*args)
+    elif command == "pad":
+        pad(args[0], int(args[1]))
     else:
         sys.exit(__doc__)

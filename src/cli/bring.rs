@@ -4,7 +4,7 @@ use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
-use crate::output::write_atomic;
+use crate::output::{write_atomic, write_in_place};
 use crate::source::Sources;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -208,7 +208,7 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
                 }
             }
             if args.in_place {
-                if let Err(e) = write_atomic(&args.profile, &migrated.profile, false) {
+                if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
                     io_error(&e);
                     return EXIT_IO;
                 }

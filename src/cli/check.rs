@@ -15,7 +15,7 @@ pub struct Stale {
 pub fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
     let mut stale = Vec::new();
     for (path, text) in files {
-        let on_disk = match crate::profile::read_input(path) {
+        let on_disk = match crate::profile::read_regular(path) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
             Err(crate::profile::ReadError(why)) if path.exists() => {
                 stale.push(Stale {

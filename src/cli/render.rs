@@ -5,18 +5,17 @@
 //! in parallel, sharing the spec model and one compiled template set. A failing profile writes
 //! nothing; the others still render.
 
-use super::check::{check_files, report_stale};
-use super::report::{Reporter, io_error};
+use super::check::{Stale, check_files, report_stale};
+use super::report::{Reporter, exit_code, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
-use crate::output::write_all_atomic;
+use crate::output::{Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -43,6 +42,10 @@ pub struct RenderArgs {
     /// Use templates from this folder instead of the built-in ones of the same file name
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+    /// Flush each written file to disk (fsync) before it replaces the old one: slower, survives
+    /// a power loss; without it a file is still never seen half-written
+    #[arg(long)]
+    pub fsync: bool,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
 }
@@ -53,10 +56,20 @@ struct Outcome {
     diagnostics: Diagnostics,
     /// The rendered files, when the profile is valid.
     files: Option<Vec<(Target, String)>>,
-    /// Problems that are not the profile's (unreadable file, broken template).
+    /// Problems that are not the profile's (unreadable file, broken template, unwritable output).
     errors: Vec<String>,
     exit: u8,
+    /// What goes to stdout for this profile, in input order: the rendering.
+    stdout: String,
+    /// Files found stale by `--check`, with what differs.
+    stale: Vec<Stale>,
+    /// True when its files were delivered (written, checked or printed).
+    rendered: bool,
 }
+
+/// Results in flight per worker thread: enough to keep every thread busy while the main thread
+/// prints, few enough that a batch's memory does not grow with its size.
+const IN_FLIGHT_PER_WORKER: usize = 4;
 
 pub fn run(args: &RenderArgs) -> u8 {
     let profiles = match args.profile.expand() {
@@ -71,62 +84,49 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
+    record_named_inputs(args, &profiles);
+    let targets = targets(args);
     let templates = match load_templates(args.templates.as_deref()) {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let outcomes = render_all(args, &profiles, &templates, batch);
-    let mut exit = EXIT_OK;
-    let mut stale = Vec::new();
-    let mut rendered = 0;
-    let mut reporter = Reporter::new(&args.diagnostics, false);
-    for (profile, mut outcome) in profiles.iter().zip(outcomes) {
-        for error in &outcome.errors {
-            reporter.io_error(error);
-        }
-        let code = reporter.add(&outcome.diagnostics, &outcome.sources);
-        exit = exit.max(code).max(outcome.exit);
-        let Some(files) = outcome.files.take() else {
-            continue;
-        };
-        if outcome.exit != EXIT_OK || code != EXIT_OK {
-            continue;
-        }
-        rendered += 1;
-        match destination(args, profile, batch) {
-            None => {
-                for (_, text) in files {
-                    let _ = std::io::stdout().write_all(text.as_bytes());
-                }
+    let out_dir = match (&args.out_dir, args.check) {
+        (Some(dir), false) => match OutDir::open(dir) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                io_error(&e);
+                return EXIT_IO;
             }
-            Some(dest) if args.check => stale.extend(check_files(&dest.paths(files))),
-            Some(dest) => {
-                if let Err(e) = write_files(&dest, files, args.include_secrets) {
-                    reporter.io_error(&e);
-                    exit = exit.max(EXIT_IO);
-                }
+        },
+        _ => None,
+    };
+    let _read_lock = match (&args.out_dir, args.check) {
+        (Some(dir), true) => match OutDir::read_lock(dir) {
+            Ok(lock) => lock,
+            Err(e) => {
+                io_error(&e);
+                return EXIT_IO;
             }
-        }
-    }
-    reporter.finish();
-    if args.check {
-        report_stale(&stale, args.diagnostics.format);
-    }
-    if !stale.is_empty() {
-        io_error(&format!(
-            "{} file(s) are stale: render again without --check to update them",
-            stale.len()
-        ));
-        exit = exit.max(EXIT_INVALID);
-    }
-    if batch && !args.diagnostics.quiet && args.diagnostics.format == super::Format::Human {
-        let failed = profiles.len() - rendered;
-        let _ = writeln!(
-            std::io::stderr(),
-            "rendered {rendered} profile(s), {failed} failed"
-        );
-    }
-    exit
+        },
+        _ => None,
+    };
+    let job = Job {
+        args,
+        batch,
+        targets: &targets,
+        templates: &templates,
+        out_dir: out_dir.as_ref(),
+    };
+    report_all(&job, &profiles)
+}
+
+/// Everything a worker needs to render and deliver one profile.
+struct Job<'a> {
+    args: &'a RenderArgs,
+    batch: bool,
+    targets: &'a [Target],
+    templates: &'a Templates,
+    out_dir: Option<&'a OutDir>,
 }
 
 /// The targets to render: those of `-t` (one without --out-dir), else the default one, or every
@@ -138,6 +138,169 @@ fn targets(args: &RenderArgs) -> Vec<Target> {
         (true, true) => Target::ALL.to_vec(),
         (true, false) => vec![super::default_target()],
         (false, _) => chosen,
+    }
+}
+
+/// Files named on the command line, recorded as inputs up front: in a batch, one profile's
+/// outputs are written while later profiles are still to be read, and none may replace them.
+/// (`extends` bases are recorded as they are read.)
+fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf]) {
+    for profile in profiles {
+        crate::output::inputs::record(profile);
+    }
+    for set in &args.profile.layers.set_files {
+        if let Some((_, path)) = set.split_once('=') {
+            crate::output::inputs::record(Path::new(path));
+        }
+    }
+    for overlay in &args.profile.layers.overlays {
+        crate::output::inputs::record(overlay);
+    }
+}
+
+/// Renders and delivers every profile through the bounded pipeline, then prints, in input order,
+/// each profile's diagnostics and output; returns the exit code.
+fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
+    let args = job.args;
+    let mut exit = EXIT_OK;
+    let mut stale: Vec<Stale> = Vec::new();
+    let mut rendered = 0;
+    let mut reporter = Reporter::new(&args.diagnostics, false);
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(profiles.len());
+    let mut progress = Progress::new(profiles.len(), args.diagnostics.quiet);
+    crate::batch::for_each_ordered(
+        profiles.len(),
+        workers,
+        workers * IN_FLIGHT_PER_WORKER,
+        |i| deliver(job, &profiles[i]),
+        |_, outcome| {
+            for error in &outcome.errors {
+                reporter.io_error(error);
+            }
+            let code = reporter.add(&outcome.diagnostics, &outcome.sources);
+            exit = exit.max(code).max(outcome.exit);
+            let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
+            // Diffs for people as they come; JSON is one report at the end.
+            if args.diagnostics.format == super::Format::Human {
+                report_stale(&outcome.stale, super::Format::Human);
+            }
+            stale.extend(outcome.stale);
+            rendered += usize::from(outcome.rendered);
+            progress.step();
+        },
+    );
+    progress.finish();
+    reporter.finish();
+    if args.check && args.diagnostics.format == super::Format::Json {
+        report_stale(&stale, super::Format::Json);
+    }
+    if !stale.is_empty() {
+        io_error(&format!(
+            "{} file(s) are stale: render again without --check to update them",
+            stale.len()
+        ));
+        exit = exit.max(EXIT_INVALID);
+    }
+    if job.batch && !args.diagnostics.quiet && args.diagnostics.format == super::Format::Human {
+        let failed = profiles.len() - rendered;
+        let _ = writeln!(
+            std::io::stderr(),
+            "rendered {rendered} profile(s), {failed} failed"
+        );
+    }
+    exit
+}
+
+/// Renders one profile and delivers its files (written, checked or kept for stdout), on a
+/// worker thread; what must be printed is kept in the outcome, printed in order by the caller.
+fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
+    let args = job.args;
+    let mut outcome = render_one(job, profile);
+    let blocked =
+        outcome.exit != EXIT_OK || exit_code(&outcome.diagnostics, &args.diagnostics) != EXIT_OK;
+    let Some(files) = outcome.files.take().filter(|_| !blocked) else {
+        return outcome;
+    };
+    let dest = match destination(job, profile) {
+        Ok(d) => d,
+        Err(e) => {
+            outcome.errors.push(e);
+            outcome.exit = EXIT_IO;
+            return outcome;
+        }
+    };
+    match dest {
+        None => {
+            for (_, text) in files {
+                outcome.stdout.push_str(&text);
+            }
+        }
+        Some(dest) if args.check => outcome.stale = check_files(&dest.paths(files)),
+        Some(dest) => {
+            let options = WriteOptions {
+                private: args.include_secrets,
+                durability: if args.fsync {
+                    Durability::Fsync
+                } else {
+                    Durability::Rename
+                },
+                in_place: false,
+            };
+            let within = job.out_dir.map(|d| d.root.as_path());
+            if let Err(e) = write_files(&dest.paths(files), within, options) {
+                outcome.errors.push(e);
+                outcome.exit = EXIT_IO;
+                return outcome;
+            }
+        }
+    }
+    outcome.rendered = true;
+    outcome
+}
+
+/// "rendering N/M" on a terminal for batches of 50 or more, at most ten times a second.
+struct Progress {
+    total: usize,
+    done: usize,
+    shown: Option<std::time::Instant>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total: usize, quiet: bool) -> Progress {
+        Progress {
+            total,
+            done: 0,
+            shown: None,
+            enabled: std::io::stderr().is_terminal() && total >= 50 && !quiet,
+        }
+    }
+
+    fn step(&mut self) {
+        self.done += 1;
+        if !self.enabled || self.shown.is_some_and(|t| t.elapsed().as_millis() < 100) {
+            return;
+        }
+        self.shown = Some(std::time::Instant::now());
+        let _ = write!(
+            std::io::stderr(),
+            "\rrendering {}/{}",
+            self.done,
+            self.total
+        );
+    }
+
+    fn finish(&self) {
+        if self.enabled {
+            let _ = writeln!(
+                std::io::stderr(),
+                "\rrendering {}/{}",
+                self.total,
+                self.total
+            );
+        }
     }
 }
 
@@ -164,82 +327,27 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
         return Some("several profiles render into folders: give --out-dir DIR".to_string());
     }
     if batch {
-        let mut names: Vec<&std::ffi::OsStr> =
-            profiles.iter().filter_map(|p| p.file_stem()).collect();
+        let mut names = Vec::with_capacity(profiles.len());
+        for profile in profiles {
+            match batch_folder_name(profile) {
+                Ok(name) => names.push(name),
+                Err(e) => return Some(e),
+            }
+        }
         names.sort();
         if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
             return Some(format!(
                 "two profiles are named {}: their outputs would share --out-dir/{}/",
-                w[0].to_string_lossy(),
-                w[0].to_string_lossy()
+                w[0], w[0]
             ));
         }
     }
     None
 }
 
-/// Renders every profile, in parallel when there are several; results in input order.
-fn render_all(
-    args: &RenderArgs,
-    profiles: &[PathBuf],
-    templates: &Templates,
-    batch: bool,
-) -> Vec<Outcome> {
-    if profiles.len() == 1 {
-        return vec![render_one(args, &profiles[0], templates, batch)];
-    }
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(profiles.len());
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let show_progress =
-        std::io::stderr().is_terminal() && profiles.len() >= 50 && !args.diagnostics.quiet;
-    let mut results: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(profile) = profiles.get(i) else {
-                            break;
-                        };
-                        mine.push((i, render_one(args, profile, templates, batch)));
-                        done.fetch_add(1, Ordering::Relaxed);
-                    }
-                    mine
-                })
-            })
-            .collect();
-        if show_progress {
-            while handles.iter().any(|h| !h.is_finished()) {
-                let _ = write!(
-                    std::io::stderr(),
-                    "\rrendering {}/{}",
-                    done.load(Ordering::Relaxed),
-                    profiles.len()
-                );
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            let _ = writeln!(
-                std::io::stderr(),
-                "\rrendering {}/{}",
-                profiles.len(),
-                profiles.len()
-            );
-        }
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, o)| o).collect()
-}
-
 /// Checks and renders one profile (with the command line's layers).
-fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates, batch: bool) -> Outcome {
+fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
+    let args = job.args;
     let mut sources = Sources::new();
     let outcome = |diagnostics, files, errors: Vec<String>, exit| Outcome {
         sources: Sources::new(),
@@ -247,6 +355,9 @@ fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates, batch: b
         files,
         errors,
         exit,
+        stdout: String::new(),
+        stale: Vec::new(),
+        rendered: false,
     };
     let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
         Ok(c) => c,
@@ -262,10 +373,15 @@ fn render_one(args: &RenderArgs, profile: &Path, templates: &Templates, batch: b
         minimal: args.minimal,
         include_secrets: args.include_secrets,
     };
-    let targets = targets(args);
     // Host paths in the outputs are relative to the folder they are written to.
-    let folder = destination(args, profile, batch).and_then(|d| d.output_folder());
-    let rendered = render_checked(&resolved, options, &targets, templates, folder.as_deref());
+    let folder = output_folder(job, profile);
+    let rendered = render_checked(
+        &resolved,
+        options,
+        job.targets,
+        job.templates,
+        folder.as_deref(),
+    );
     let errors = template_messages(&rendered.template_errors);
     let files = (!rendered.diagnostics.has_errors()).then_some(rendered.files);
     diags.extend(rendered.diagnostics);
@@ -312,18 +428,6 @@ struct Destination {
 }
 
 impl Destination {
-    /// The folder the outputs are written to (`-o FILE`: the file's folder).
-    fn output_folder(&self) -> Option<PathBuf> {
-        match (&self.folder, &self.file) {
-            (Some(dir), _) => Some(dir.clone()),
-            (None, Some(file)) => Some(match file.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            }),
-            (None, None) => None,
-        }
-    }
-
     fn paths(&self, files: Vec<(Target, String)>) -> Vec<(PathBuf, String)> {
         files
             .into_iter()
@@ -336,17 +440,40 @@ impl Destination {
     }
 }
 
-fn destination(args: &RenderArgs, profile: &Path, batch: bool) -> Option<Destination> {
+/// The folder one profile's files are written to (`-o FILE`: the file's folder; stdout: none),
+/// known before anything is written: host paths in the outputs are made relative to it.
+fn output_folder(job: &Job<'_>, profile: &Path) -> Option<PathBuf> {
+    let args = job.args;
     match (&args.out_dir, &args.output) {
-        (Some(dir), _) if batch => {
-            let stem = profile.file_stem().map(PathBuf::from).unwrap_or_default();
+        (Some(dir), _) if job.batch => batch_folder_name(profile).ok().map(|n| dir.join(n)),
+        (Some(dir), _) => Some(dir.clone()),
+        (None, Some(file)) if super::is_stdio(file) => None,
+        (None, Some(file)) => Some(match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }),
+        (None, None) => None,
+    }
+}
+
+/// Where one profile's files go: `None` for stdout. In a batch, the profile's own folder under
+/// `--out-dir` (created, and checked to be inside it).
+fn destination(job: &Job<'_>, profile: &Path) -> Result<Option<Destination>, String> {
+    let args = job.args;
+    Ok(match (&args.out_dir, &args.output) {
+        (Some(dir), _) if job.batch => {
+            let name = batch_folder_name(profile)?;
+            let folder = match job.out_dir {
+                Some(out) => out.sub_folder(&name)?,
+                None => dir.join(name), // --check: read only
+            };
             Some(Destination {
-                folder: Some(dir.join(stem)),
+                folder: Some(folder),
                 file: None,
             })
         }
         (Some(dir), _) => Some(Destination {
-            folder: Some(dir.clone()),
+            folder: Some(job.out_dir.map_or_else(|| dir.clone(), |d| d.root.clone())),
             file: None,
         }),
         (None, Some(file)) if super::is_stdio(file) => None,
@@ -355,17 +482,5 @@ fn destination(args: &RenderArgs, profile: &Path, batch: bool) -> Option<Destina
             file: Some(file.clone()),
         }),
         (None, None) => None,
-    }
-}
-
-fn write_files(
-    dest: &Destination,
-    files: Vec<(Target, String)>,
-    private: bool,
-) -> Result<(), String> {
-    if let Some(dir) = &dest.folder {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
-    }
-    write_all_atomic(&dest.paths(files), private)
+    })
 }

@@ -155,6 +155,8 @@ fn read_env_files(
                 let text = sources.get(id).text.clone();
                 let (found, d) = dotenv::read(&text, id);
                 entries.extend(found);
+                // An input of the import: `import -o` must not replace it.
+                crate::output::inputs::record(&dir.join(path));
                 diags.extend(d);
             }
             Err(crate::profile::ReadError(why)) => {

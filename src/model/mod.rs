@@ -1,9 +1,11 @@
 //! The spec model: every variable of the Admin UI container, per edition, as data.
 //!
-//! The model is `schemas/spec.toml`, embedded at build time and parsed once. It is the one source of
+//! The model is `schemas/spec.toml`, parsed at build time (`build.rs`, see [`baked`]) and read
+//! into these types once per run. It is the one source of
 //! truth: validation, resolution, renderers, docs and the editor schema all read it, so a variable's
 //! name, default or allowed values are never written in Rust code.
 
+mod baked;
 mod condition;
 mod types;
 
@@ -15,7 +17,8 @@ pub use types::{
 
 use std::sync::OnceLock;
 
-/// The model as shipped in the binary.
+/// The model's text, for the tests that check the baked model against it.
+#[cfg(test)]
 const SPEC_TOML: &str = include_str!("../../schemas/spec.toml");
 
 /// The whole spec model: editions, groups and variables in the spec's order.
@@ -32,13 +35,22 @@ pub struct Model {
 }
 
 impl Model {
-    /// The embedded model, parsed on first use.
+    /// The model baked into the binary, read on first use.
     pub fn get() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
         MODEL.get_or_init(|| {
-            // The embedded model is checked by the test suite; failing here is a build defect.
-            Model::parse(SPEC_TOML).expect("embedded schemas/spec.toml is a valid spec model")
+            // The baked model is checked by the test suite; failing here is a build defect.
+            Model::baked().expect("the baked schemas/spec.toml is a valid spec model")
         })
+    }
+
+    /// Reads the model `build.rs` baked from `schemas/spec.toml`. The checks across variables
+    /// are not repeated at each start: the test suite checks that this model is the one
+    /// [`Model::parse`] (every check) makes of the same text.
+    fn baked() -> Result<Model, String> {
+        use serde::Deserialize;
+        let raw = types::RawModel::deserialize(&baked::SPEC).map_err(|e| e.to_string())?;
+        raw.into_model_trusted()
     }
 
     /// Parses a model from its TOML text and checks its internal consistency.
@@ -126,6 +138,12 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_baked_model_is_the_model_of_the_text() {
+        let text = Model::parse(SPEC_TOML).unwrap();
+        assert_eq!(format!("{:?}", Model::get()), format!("{text:?}"));
+    }
 
     #[test]
     fn embedded_model_parses() {

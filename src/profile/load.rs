@@ -17,13 +17,21 @@ pub const MAX_DEPTH: usize = 32;
 #[derive(Debug)]
 pub struct ReadError(pub String);
 
-/// Reads an input file whole: only a regular file (a FIFO would block, a device never end) of
-/// at most [`MAX_PROFILE_BYTES`]. This is the one reader of every input svcgen takes (profiles,
+/// Reads an input file whole (see [`read_regular`]) and records it as an input of the command,
+/// so that no output of the command can replace it.
+pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let bytes = read_regular(path)?;
+    crate::output::inputs::record(path);
+    Ok(bytes)
+}
+
+/// Reads a file whole: only a regular file (a FIFO would block, a device never end) of at most
+/// [`MAX_PROFILE_BYTES`]. This is the one reader of every input svcgen takes (profiles,
 /// overlays, bases, `--set-file`, secret files, imported files and their `env_file`s, templates,
 /// the files `--check` compares with). The file is opened without blocking and checked through
 /// its open handle, so a file swapped for a FIFO after a check cannot hang the run, and reading
 /// stops one byte past the limit whatever the file claims its size is.
-pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let display = path.display();
     let file =

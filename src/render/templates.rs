@@ -145,30 +145,33 @@ fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error>
 
 impl Templates {
     /// The built-in templates, each replaced by a file of the same name in `dir` if it has one.
+    /// The user's files are read and compiled now (their errors come before any profile is
+    /// read); a built-in one is compiled on its first use, so a command compiles only the
+    /// templates it renders.
     pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
         let mut env = environment();
         let mut overrides = Vec::new();
-        for (name, text) in BUILTIN {
-            let user_path = dir.map(|d| d.join(name)).filter(|p| p.exists());
-            let (text, file, user) = match &user_path {
-                Some(path) => {
-                    let text =
-                        crate::profile::read_input_text(path).map_err(|e| TemplateError {
-                            file: path.display().to_string(),
-                            line: None,
-                            message: e.0,
-                            user: true,
-                        })?;
-                    (text, path.display().to_string(), true)
-                }
-                None => (text.to_string(), format!("templates/{name}"), false),
+        for (name, _) in BUILTIN {
+            let Some(path) = dir.map(|d| d.join(name)).filter(|p| p.exists()) else {
+                continue;
             };
+            let file = path.display().to_string();
+            let text = crate::profile::read_input_text(&path).map_err(|e| TemplateError {
+                file: file.clone(),
+                line: None,
+                message: e.0,
+                user: true,
+            })?;
             env.add_template_owned(name.to_string(), text)
-                .map_err(|e| template_error(&e, file.clone(), user))?;
-            if let Some(path) = user_path {
-                overrides.push((name.to_string(), path));
-            }
+                .map_err(|e| template_error(&e, file, true))?;
+            overrides.push((name.to_string(), path));
         }
+        env.set_loader(|name| {
+            Ok(BUILTIN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, text)| text.to_string()))
+        });
         Ok(Templates { env, overrides })
     }
 

@@ -15,6 +15,16 @@ pub struct Extra {
     pub origin: Origin,
 }
 
+/// The "did you mean" of the shipped model's env names, prepared once per process (preparing it
+/// cost more than the rest of resolving a profile, once per profile of a batch); `None` for
+/// another model (tests).
+fn shipped_env_suggester(model: &Model) -> Option<&'static Suggester<'static>> {
+    static SHIPPED: std::sync::OnceLock<Suggester<'static>> = std::sync::OnceLock::new();
+    let shipped = Model::get();
+    std::ptr::eq(model, shipped)
+        .then(|| SHIPPED.get_or_init(|| Suggester::new(shipped.env_names())))
+}
+
 /// Reads the `[env]` table's entries, with a warning for each and "did you mean" for near names.
 pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnostics) -> Vec<Extra> {
     let table = match &env.node.value {
@@ -32,8 +42,14 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
             return Vec::new();
         }
     };
-    let names = model.env_names();
-    let suggester = Suggester::new(names.iter().copied());
+    let local;
+    let suggester = match shipped_env_suggester(model) {
+        Some(shared) => shared,
+        None => {
+            local = Suggester::new(model.env_names());
+            &local
+        }
+    };
     let mut out = Vec::new();
     for entry in &table.entries {
         let name = &entry.key;

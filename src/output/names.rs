@@ -1,0 +1,134 @@
+//! Output paths stay inside what the user named: a batch profile's name becomes one folder under
+//! `--out-dir`, and no path, link or name can lead out of it.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The folder name a batch profile renders into: its file stem, refused when it is not one plain
+/// path component (`..` from `...toml`, a control character such as a newline, not UTF-8).
+pub fn batch_folder_name(profile: &Path) -> Result<String, String> {
+    // Shown escaped: a newline in a file name must not start a new line of the log.
+    let shown = profile.display().to_string().escape_debug().to_string();
+    let stem = profile
+        .file_stem()
+        .ok_or_else(|| format!("{shown}: has no file name to name its output folder"))?;
+    let name = stem.to_str().ok_or_else(|| {
+        format!("{shown}: the file name is not UTF-8; rename the profile to name its output folder")
+    })?;
+    if let Some(problem) = folder_name_problem(name) {
+        return Err(format!(
+            "{shown}: `{}` cannot name an output folder under --out-dir ({problem}); rename the profile (letters, digits, `.`, `_`, `-`)",
+            name.escape_debug()
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// The longest file name Linux file systems take (`NAME_MAX`).
+const MAX_NAME_BYTES: usize = 255;
+
+/// Why `name` is not a safe single folder name, if it is not.
+pub fn folder_name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("it is empty")
+    } else if name == "." || name == ".." {
+        Some("it names the folder itself or its parent")
+    } else if name.contains(['/', '\\']) {
+        Some("it contains a path separator")
+    } else if name.chars().any(char::is_control) {
+        Some("it contains a control character")
+    } else if name.len() > MAX_NAME_BYTES {
+        Some("it is longer than a file name may be (255 bytes)")
+    } else {
+        None
+    }
+}
+
+/// An error unless `path` (following any symbolic link, of the file or of its folders) lies
+/// inside `root`, itself a canonical path.
+pub fn ensure_inside(root: &Path, path: &Path) -> Result<(), String> {
+    if plainly_inside(root, path) {
+        return Ok(());
+    }
+    let resolved = match std::fs::canonicalize(path) {
+        Ok(real) => real,
+        // Not there yet: its folder must be inside, and its name a plain one.
+        Err(_) => {
+            let parent = path.parent().unwrap_or(Path::new("."));
+            let parent = std::fs::canonicalize(parent)
+                .map_err(|e| format!("{}: cannot resolve: {e}", parent.display()))?;
+            parent.join(path.file_name().unwrap_or_default())
+        }
+    };
+    if resolved.starts_with(root) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: leads to {}, outside {}; refusing to write there (remove the link)",
+            path.display(),
+            resolved.display(),
+            root.display()
+        ))
+    }
+}
+
+/// The common case without resolving every folder of the path (one `lstat` a component below
+/// `root` instead of one per component from `/`): `root/a/b` where no component is `..` and
+/// none that exists is a link.
+fn plainly_inside(root: &Path, path: &Path) -> bool {
+    let Ok(rest) = path.strip_prefix(root) else {
+        return false;
+    };
+    if !rest.components().all(|c| matches!(c, Component::Normal(_))) {
+        return false;
+    }
+    let mut at = root.to_path_buf();
+    for name in rest.components() {
+        at.push(name);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(_) => return true, // not there yet: nothing below it can be a link
+        }
+    }
+    true
+}
+
+/// The canonical form of a folder that exists.
+pub fn canonical_folder(dir: &Path) -> Result<PathBuf, String> {
+    std::fs::canonicalize(dir).map_err(|e| format!("{}: cannot resolve: {e}", dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_batch_names_are_refused() {
+        for bad in ["...toml", "a\nb.toml", "\u{7}.toml", "..toml"] {
+            assert!(batch_folder_name(Path::new(bad)).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(),
+            "prod-eu"
+        );
+        assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
+        assert!(
+            folder_name_problem(&"x".repeat(256)).is_some(),
+            "found by the fuzzer"
+        );
+        assert!(folder_name_problem(&"x".repeat(255)).is_none());
+    }
+
+    #[test]
+    fn a_link_out_of_the_root_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root_path = canonical_folder(root.path()).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("p")).unwrap();
+        assert!(ensure_inside(&root_path, &root.path().join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
+        assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
+        assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
+    }
+}

@@ -1,0 +1,431 @@
+//! Where svcgen writes (issue 10, class 2; issue 13): every output stays inside what the user
+//! named, never replaces an input (by identity, not spelling), honours the umask, is not
+//! rewritten when unchanged, is locked against a concurrent run, and leaves no temporary file
+//! behind on a signal.
+
+mod support;
+
+use predicates::prelude::*;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+use support::svcgen;
+
+const PROFILE: &str = "edition = \"B\"\n";
+
+use support::{file_names as names, write_file as write};
+
+/// `svcgen render PROFILES... --out-dir OUT`, run to completion.
+fn render_into(profiles: &[&Path], out: &Path) -> assert_cmd::assert::Assert {
+    svcgen()
+        .arg("render")
+        .args(profiles)
+        .arg("--out-dir")
+        .arg(out)
+        .assert()
+}
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("svcgen")
+}
+
+#[test]
+fn a_batch_profile_named_dot_dot_cannot_write_into_the_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let profiles = dir.path().join("profiles");
+    std::fs::create_dir(&profiles).unwrap();
+    write(&profiles, "...toml", PROFILE);
+    write(&profiles, "good.toml", PROFILE);
+    let out = dir.path().join("work/out");
+    std::fs::create_dir_all(&out).unwrap();
+    svcgen()
+        .args(["render"])
+        .arg(&profiles)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("...toml"))
+        .stderr(predicate::str::contains("cannot name an output folder"));
+    assert_eq!(
+        names(&dir.path().join("work")),
+        ["out"],
+        "nothing beside out/"
+    );
+    assert!(names(&out).is_empty(), "a refused batch writes nothing");
+}
+
+#[test]
+fn a_batch_profile_name_with_a_newline_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a\nb.toml", PROFILE);
+    let b = write(dir.path(), "c.toml", PROFILE);
+    let out = dir.path().join("out");
+    render_into(&[&a, &b], &out)
+        .code(2)
+        .stderr(predicate::str::contains("control character"));
+}
+
+#[test]
+fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let base = write(dir.path(), "base.toml", PROFILE);
+    let profile = write(dir.path(), "p.toml", "extends = \"base.toml\"\n");
+    let overlay = write(dir.path(), "over.toml", "[wait]\nmax_time = 100\n");
+    let value = write(dir.path(), "v.txt", "150\n");
+    let link = dir.path().join("hard.toml");
+    std::fs::hard_link(&profile, &link).unwrap();
+    let symlink = dir.path().join("sym.toml");
+    std::os::unix::fs::symlink(&profile, &symlink).unwrap();
+    let spelled = sub.join("../p.toml");
+    for output in [&spelled, &link, &symlink, &base, &overlay, &value] {
+        svcgen()
+            .arg("render")
+            .arg(&profile)
+            .arg("-f")
+            .arg(&overlay)
+            .arg("--set-file")
+            .arg(format!("wait.sleep_duration={}", value.display()))
+            .args(["-t", "dotenv", "-o"])
+            .arg(output)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is an input of this command"));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&profile).unwrap(),
+        "extends = \"base.toml\"\n"
+    );
+    assert_eq!(std::fs::read_to_string(&base).unwrap(), PROFILE);
+    assert_eq!(std::fs::read_to_string(&value).unwrap(), "150\n");
+    assert!(
+        std::fs::symlink_metadata(&symlink)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn import_cannot_replace_its_input_and_migrate_in_place_can() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "app.env", "CN_WAIT_MAX_TIME=300\n");
+    let twin = dir.path().join("twin.env");
+    std::fs::hard_link(&input, &twin).unwrap();
+    svcgen()
+        .args(["import", "--edition", "B"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&twin)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is an input of this command"));
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        "CN_WAIT_MAX_TIME=300\n"
+    );
+    // migrate --in-place is the one command that replaces its input, by design.
+    let a = write(dir.path(), "a.toml", "edition = \"A\"\n");
+    svcgen()
+        .args(["migrate", "--to", "B", "--in-place"])
+        .arg(&a)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_to_string(&a)
+            .unwrap()
+            .contains("edition = \"B\"")
+    );
+}
+
+#[test]
+fn a_link_out_of_the_output_folder_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join("a")).unwrap();
+    let victim = write(&outside, "victim", "keep\n");
+    std::os::unix::fs::symlink(&victim, out.join(".env")).unwrap();
+    let a = write(dir.path(), "a.toml", PROFILE);
+    let b = write(dir.path(), "b.toml", PROFILE);
+    render_into(&[&a, &b], &out)
+        .code(2)
+        .stderr(predicate::str::contains("outside"));
+    render_into(&[&a], &out)
+        .code(2)
+        .stderr(predicate::str::contains("outside"));
+    assert_eq!(names(&outside), ["victim"]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+}
+
+#[test]
+fn unchanged_outputs_are_not_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("out");
+    let render = || {
+        render_into(&[&profile], &out).success();
+    };
+    render();
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for name in names(&out) {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(out.join(&name))
+            .unwrap();
+        file.set_modified(old).unwrap();
+    }
+    let before: Vec<u64> = names(&out)
+        .iter()
+        .map(|n| std::fs::metadata(out.join(n)).unwrap().ino())
+        .collect();
+    render();
+    for (name, ino) in names(&out).iter().zip(before) {
+        let meta = std::fs::metadata(out.join(name)).unwrap();
+        assert_eq!(meta.modified().unwrap(), old, "{name} was rewritten");
+        assert_eq!(meta.ino(), ino, "{name} was replaced");
+    }
+    std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
+    render();
+    let changed = std::fs::metadata(out.join(".env")).unwrap();
+    assert_ne!(
+        changed.modified().unwrap(),
+        old,
+        "a changed file is written"
+    );
+    assert_eq!(names(&out).len(), 4, "no temporary file is left");
+}
+
+/// Runs svcgen under a shell with this umask.
+fn render_with_umask(umask: &str, profile: &Path, out: &Path, extra: &str) {
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask {umask} && exec \"$0\" render \"$1\" --out-dir \"$2\" -q {extra}"
+        ))
+        .arg(bin())
+        .arg(profile)
+        .arg(out)
+        .env("SECRET", "s3cret")
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn new_files_honour_the_umask_and_secrets_stay_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let mode = |p: PathBuf| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    render_with_umask("077", &profile, &dir.path().join("a"), "");
+    assert_eq!(mode(dir.path().join("a/k8s.yaml")), 0o600);
+    render_with_umask("022", &profile, &dir.path().join("b"), "");
+    assert_eq!(mode(dir.path().join("b/k8s.yaml")), 0o644);
+    render_with_umask("002", &profile, &dir.path().join("c"), "");
+    assert_eq!(mode(dir.path().join("c/.env")), 0o664);
+    render_with_umask("000", &profile, &dir.path().join("d"), "--include-secrets");
+    assert_eq!(
+        mode(dir.path().join("d/.env")),
+        0o600,
+        "secrets stay private"
+    );
+}
+
+/// Waits until `dir` holds a temporary file of svcgen.
+fn wait_for_temp(dir: &Path) {
+    let start = Instant::now();
+    while !names(dir).iter().any(|n| n.starts_with(".svcgen-")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no temporary file appeared"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = write(dir.path(), "p.toml", PROFILE);
+        let out = dir.path().join("out");
+        render_into(&[&profile], &out).success();
+        let before = std::fs::read(out.join(".env")).unwrap();
+        std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
+        let mut child = std::process::Command::new(bin())
+            .arg("render")
+            .arg(&profile)
+            .arg("--out-dir")
+            .arg(&out)
+            .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
+            .spawn()
+            .unwrap();
+        wait_for_temp(&out);
+        let killed = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "SIG{signal} ends the run");
+        assert_eq!(
+            names(&out),
+            [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"],
+            "SIG{signal}: no temporary file is left"
+        );
+        assert_eq!(
+            std::fs::read(out.join(".env")).unwrap(),
+            before,
+            "old outputs kept"
+        );
+    }
+}
+
+#[test]
+fn a_second_run_waits_for_the_one_writing_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    // Another run holds the folder (svcgen locks the folder itself, with flock).
+    let held = std::fs::File::open(&out).unwrap();
+    held.lock().unwrap();
+    let mut child = std::process::Command::new(bin())
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(child.try_wait().unwrap().is_none(), "it waits for the lock");
+    assert!(names(&out).is_empty(), "and writes nothing meanwhile");
+    held.unlock().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("another svcgen run"));
+    assert_eq!(names(&out).len(), 4);
+}
+
+#[test]
+fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(
+        dir.path(),
+        "a.toml",
+        "edition = \"B\"\n[wait]\nmax_time = 111\n",
+    );
+    let b = write(
+        dir.path(),
+        "b.toml",
+        "edition = \"B\"\n[wait]\nmax_time = 222\n",
+    );
+    let out = dir.path().join("out");
+    let spawn = |p: &Path| {
+        std::process::Command::new(bin())
+            .arg("render")
+            .arg(p)
+            .arg("--out-dir")
+            .arg(&out)
+            .arg("-q")
+            .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "1")
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut first = spawn(&a);
+    std::thread::sleep(Duration::from_millis(300));
+    let mut second = spawn(&b);
+    assert!(first.wait().unwrap().success());
+    assert!(second.wait().unwrap().success());
+    let winner = if std::fs::read_to_string(out.join(".env"))
+        .unwrap()
+        .contains("222")
+    {
+        "222"
+    } else {
+        "111"
+    };
+    for name in names(&out) {
+        let text = std::fs::read_to_string(out.join(&name)).unwrap();
+        assert!(text.contains(winner), "{name} is from the other run");
+    }
+}
+
+#[test]
+fn import_cannot_replace_the_env_file_its_compose_file_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = support::repo().join("tests/import/compose-env-file");
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    let env_file = names(dir.path())
+        .into_iter()
+        .find(|n| n.ends_with(".env"))
+        .expect("the fixture has an env_file");
+    let before = std::fs::read(dir.path().join(&env_file)).unwrap();
+    svcgen()
+        .arg("import")
+        .arg(dir.path().join("docker-compose.yml"))
+        .arg("-o")
+        .arg(dir.path().join(&env_file))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is an input of this command"));
+    assert_eq!(std::fs::read(dir.path().join(&env_file)).unwrap(), before);
+}
+
+#[test]
+fn check_waits_while_a_run_writes_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("out");
+    render_into(&[&profile], &out).success();
+    let held = std::fs::File::open(&out).unwrap();
+    held.lock().unwrap();
+    let mut child = std::process::Command::new(bin())
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .arg("--check")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "--check waits for the writer"
+    );
+    held.unlock().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("a")).unwrap();
+    let a = write(dir.path(), "a.toml", PROFILE);
+    // A later profile of the batch sits where `a` renders its `k8s.yaml`.
+    let later = write(&out.join("a"), "k8s.yaml", "edition = \"B\"\n# keep\n");
+    render_into(&[&a, &later], &out)
+        .code(2)
+        .stderr(predicate::str::contains("is an input of this command"));
+    assert_eq!(
+        std::fs::read_to_string(&later).unwrap(),
+        "edition = \"B\"\n# keep\n"
+    );
+}
