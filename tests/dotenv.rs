@@ -233,6 +233,7 @@ proptest! {
             EnvOptions::default(),
             &[Target::Dotenv],
             &Templates::load(None).unwrap(),
+            None,
         )
         .diagnostics;
         let warned: Vec<&str> = diags.items.iter().map(|d| d.code.id()).collect();
