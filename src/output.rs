@@ -250,12 +250,32 @@ pub struct OutDir {
     /// Its canonical path: every output must resolve inside it.
     pub root: PathBuf,
     _lock: File,
+    /// The folders this run created to hold it (deepest first): removed again if the run ends
+    /// with nothing written in them, so a failed run leaves no trace.
+    created: Vec<PathBuf>,
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        // `remove_dir` removes only an empty folder: one that received a file stays.
+        for folder in &self.created {
+            if std::fs::remove_dir(folder).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 impl OutDir {
     /// Creates and locks the folder; waits, saying so, while another run holds it.
     pub fn open(dir: &Path) -> Result<OutDir, String> {
         inputs::refuse_input(dir)?;
+        let created: Vec<PathBuf> = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .take_while(|a| std::fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
         let root = names::canonical_folder(dir)?;
@@ -269,7 +289,11 @@ impl OutDir {
             lock.lock()
                 .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
         }
-        Ok(OutDir { root, _lock: lock })
+        Ok(OutDir {
+            root,
+            _lock: lock,
+            created,
+        })
     }
 
     /// A shared lock on an existing output folder, for `--check`: it reads the folder only while

@@ -153,7 +153,7 @@ fn check_diffs_a_25000_line_file_in_linear_memory() {
     );
     assert_eq!(code, Some(1), "stale, not out of memory: {stderr}");
     assert!(
-        stdout.contains("'-old\n+VAR_"),
+        stdout.contains("-old\n+VAR_"),
         "{}",
         &stdout[..stdout.len().min(2000)]
     );

@@ -197,7 +197,7 @@ fn unchanged_outputs_are_not_rewritten() {
         old,
         "a changed file is written"
     );
-    assert_eq!(names(&out).len(), 4, "no temporary file is left");
+    assert_eq!(names(&out), support::OUT_DIR_FILES, "no temporary file is left");
 }
 
 /// Runs svcgen under a shell with this umask.
@@ -275,7 +275,7 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
         assert!(!status.success(), "SIG{signal} ends the run");
         assert_eq!(
             names(&out),
-            [".env", "docker-compose.yml", "k8s-env.yaml", "k8s.yaml"],
+            support::OUT_DIR_FILES,
             "SIG{signal}: no temporary file is left"
         );
         assert_eq!(
@@ -310,7 +310,7 @@ fn a_second_run_waits_for_the_one_writing_the_folder() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("another svcgen run"));
-    assert_eq!(names(&out).len(), 4);
+    assert_eq!(names(&out), support::OUT_DIR_FILES);
 }
 
 #[test]

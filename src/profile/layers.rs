@@ -98,7 +98,10 @@ fn load_with_bases(
     overridden: &mut Overridden,
 ) -> Result<(SourceId, Table), ReadError> {
     let me = identity(path);
-    if let Some((id, table)) = walk.done.get(&me) {
+    // Standard input is a stream, not a file: a second `-` is read again (and refused there),
+    // never served from the cache.
+    let cached = path.as_os_str() != "-";
+    if let Some((id, table)) = walk.done.get(&me).filter(|_| cached) {
         return Ok((*id, table.clone()));
     }
     let (id, table) = load_uncached(path, walk, sources, diags, overridden)?;
