@@ -162,3 +162,35 @@ fn a_thousand_generated_profiles_render_in_one_process() {
     assert!(env.contains("CN_CONFIG_CONSUL_PORT=8777"));
     assert!(env.contains("CN_TOKEN_SERVER_CLIENT_ID=client-777"));
 }
+
+/// A folder's `*.toml` entry that is a FIFO or a dangling link is a failed profile of the batch
+/// (refused by the bounded reader), never skipped in silence.
+#[test]
+fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(&support::examples()[0], input.join("a.toml")).unwrap();
+    let fifo = input.join("b.toml");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink(dir.path().join("nowhere.toml"), input.join("c.toml")).unwrap();
+    svcgen()
+        .arg("render")
+        .arg(&input)
+        .arg("--out-dir")
+        .arg(dir.path().join("out"))
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("b.toml")
+                .and(predicate::str::contains("c.toml"))
+                .and(predicate::str::contains("rendered 1 profile(s), 2 failed")),
+        );
+}

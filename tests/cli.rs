@@ -631,3 +631,14 @@ fn migrate_prints_or_rewrites_in_place_and_needs_a_target_for_ldap() {
     assert!(text.contains("base_url = \"https://auth.example.org\""));
     svcgen().arg("validate").arg(&profile).assert().success();
 }
+
+/// `diff` names the argument when a layer stack has an empty part (`a.toml+`).
+#[test]
+fn a_layer_stack_with_an_empty_part_is_a_usage_error() {
+    let example = support::examples()[0].display().to_string();
+    svcgen()
+        .args(["diff", &format!("{example}+"), &example])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("+`: a layer stack names a file"));
+}

@@ -40,6 +40,13 @@ fn stack(spec: &str) -> Layers {
 }
 
 fn resolve(spec: &str, args: &DiffArgs) -> Result<Resolved, u8> {
+    if !std::path::Path::new(spec).exists() && spec.split('+').any(str::is_empty) {
+        io_error(&format!(
+            "`{}`: a layer stack names a file on each side of every `+` (base.toml+eu.toml)",
+            spec.escape_debug()
+        ));
+        return Err(EXIT_IO);
+    }
     let mut sources = Sources::new();
     let checked = check_layers(&stack(spec), &mut sources).map_err(|e| {
         io_error(&e);

@@ -311,7 +311,10 @@ impl ProfileArg {
                 .map_err(|e| format!("{}: cannot read the folder: {e}", path.display()))?;
             let mut found: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+                // Every `*.toml` entry but a folder: a FIFO, a device or a dangling link is
+                // kept, so the bounded reader refuses it and the batch counts it as failed
+                // instead of skipping it silently.
+                .filter(|p| !p.is_dir() && p.extension().is_some_and(|x| x == "toml"))
                 .collect();
             found.sort();
             if found.is_empty() {

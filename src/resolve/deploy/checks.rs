@@ -12,7 +12,7 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
         mount_path(file, diags);
         if let Some(first) = deploy.files[..i]
             .iter()
-            .find(|f| f.container_path == file.container_path)
+            .find(|f| same_path(&f.container_path, &file.container_path))
         {
             diags.push(
                 Diagnostic::new(
@@ -31,6 +31,15 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     service_name(deploy, reader, diags);
     requests_within_limits(reader, diags);
     generators(deploy, diags);
+}
+
+/// Whether two container paths name one file as Docker and Kubernetes see them: repeated and
+/// trailing slashes do not count (`/etc//certs/x` is `/etc/certs/x`).
+fn same_path(a: &str, b: &str) -> bool {
+    fn parts(p: &str) -> impl Iterator<Item = &str> {
+        p.split('/').filter(|s| !s.is_empty())
+    }
+    a.starts_with('/') == b.starts_with('/') && parts(a).eq(parts(b))
 }
 
 /// A mounted file's container path: an absolute path naming a file (its last part is the
@@ -170,5 +179,18 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
                     .help("give every file of the object a host path (or none, and create the object yourself), each with its own key"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_path;
+
+    #[test]
+    fn repeated_slashes_name_the_same_mount_path() {
+        assert!(same_path("/etc/certs/x", "/etc//certs/x"));
+        assert!(same_path("/etc/certs/x", "//etc/certs/x/"));
+        assert!(!same_path("/etc/certs/x", "/etc/certs/y"));
+        assert!(!same_path("/etc/certs/x", "etc/certs/x"));
     }
 }
