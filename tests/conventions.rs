@@ -423,3 +423,35 @@ fn man_writes_a_page_per_subcommand() {
         "the render page has its options"
     );
 }
+
+/// `-` is standard input for `import`, `lint` and `migrate` too (named `<stdin>`), and
+/// `migrate --in-place -` is refused: there is no file to rewrite.
+#[test]
+fn import_lint_and_migrate_read_standard_input() {
+    svcgen()
+        .args(["import", "-", "--edition", "B"])
+        .write_stdin("CN_CONFIG_ADAPTER=kubernetes\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("adapter = \"kubernetes\""));
+    svcgen()
+        .args(["lint", "-"])
+        .write_stdin("CN_CONFIG_ADAPTER=consl\n")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("<stdin>:1:19"));
+    let a_profile =
+        std::fs::read_to_string(support::repo().join("examples/a-couchbase-google.toml")).unwrap();
+    svcgen()
+        .args(["migrate", "--to", "B", "-"])
+        .write_stdin(a_profile.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("edition = \"B\""));
+    svcgen()
+        .args(["migrate", "--to", "B", "--in-place", "-"])
+        .write_stdin(a_profile)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not standard input"));
+}

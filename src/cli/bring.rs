@@ -173,21 +173,22 @@ pub struct MigrateArgs {
 }
 
 pub fn migrate_command(args: &MigrateArgs) -> u8 {
-    let text = match crate::profile::read_input(&args.profile) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                io_error(&format!("{}: is not UTF-8 text", args.profile.display()));
-                return EXIT_INVALID;
-            }
-        },
+    if args.in_place && super::is_stdio(&args.profile) {
+        io_error("--in-place rewrites a file: give the profile's path, not standard input (-)");
+        return EXIT_IO;
+    }
+    let (name, bytes) = match crate::profile::read_input_or_stdin(&args.profile) {
+        Ok(read) => read,
         Err(e) => {
             io_error(&e.0);
             return EXIT_IO;
         }
     };
+    let Ok(text) = String::from_utf8(bytes) else {
+        io_error(&format!("{name}: is not UTF-8 text"));
+        return EXIT_INVALID;
+    };
     let mut sources = Sources::new();
-    let name = args.profile.display().to_string();
     let mut reporter = Reporter::new(&args.diagnostics, false);
     match crate::migrate::migrate_to_b(
         &name,

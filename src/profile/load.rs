@@ -111,6 +111,15 @@ fn read_stdin() -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// Reads an input whole: `-` is standard input (once per run), anything else a file through
+/// [`read_input`]. Returns the name diagnostics give it with the bytes.
+pub fn read_input_or_stdin(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
+    if path.as_os_str() == "-" {
+        return Ok((STDIN_NAME.to_string(), read_stdin()?));
+    }
+    Ok((path.display().to_string(), read_input(path)?))
+}
+
 /// Reads and parses a profile file (`-`: standard input, its relative paths taken from the
 /// current folder). I/O problems are a [`ReadError`]; bad content is diagnostics.
 pub fn load_file(
