@@ -99,25 +99,26 @@ fn trailing_scalar(line: &str) -> Option<usize> {
 }
 
 /// The pieces of a scalar's inside that may not be split: an escape sequence or one character.
-fn tokens(inside: &str) -> Vec<&str> {
-    let mut out = Vec::new();
+/// An iterator, so that folding a long value holds one line of pieces at a time, not one per
+/// character of the value.
+fn tokens(inside: &str) -> impl Iterator<Item = &str> {
     let mut rest = inside;
-    while let Some(c) = rest.chars().next() {
+    std::iter::from_fn(move || {
+        let c = rest.chars().next()?;
         let len = match c {
             '\\' if rest[1..].starts_with('u') => 6,
             '\\' => 2,
             c => c.len_utf8(),
         };
-        let len = len.min(rest.len());
-        out.push(&rest[..len]);
-        rest = &rest[len..];
-    }
-    out
+        let (token, tail) = rest.split_at(len.min(rest.len()));
+        rest = tail;
+        Some(token)
+    })
 }
 
 /// A line ending with a long double-quoted scalar, continued after escaped line breaks. A
 /// piece breaks after a space where one is near the end, and a continuation never starts with
-/// a space (YAML strips it with the indentation).
+/// a space (YAML strips it with the indentation). Memory is the output plus one line's pieces.
 fn fold_scalar(line: &str) -> Option<String> {
     let open = trailing_scalar(line)?;
     let line_indent = line.len() - line.trim_start_matches([' ', '-']).len();
@@ -125,12 +126,14 @@ fn fold_scalar(line: &str) -> Option<String> {
     // Room for the closing `\` or `"` at the end of each line.
     let first_room = WIDTH.checked_sub(line[..=open].chars().count() + 1)?;
     let room = WIDTH.checked_sub(indent.len() + 1).filter(|r| *r > 0)?;
-    let mut pieces: Vec<Vec<&str>> = vec![Vec::new()];
+    let mut out = String::with_capacity(line.len() + (line.len() / room + 1) * (indent.len() + 2));
+    out.push_str(&line[..=open]);
+    let mut current: Vec<&str> = Vec::new();
+    let mut continuation = false;
     let mut width = 0;
     for token in tokens(&line[open + 1..line.len() - 1]) {
-        let limit = if pieces.len() == 1 { first_room } else { room };
+        let limit = if continuation { room } else { first_room };
         let size = token.chars().count();
-        let current = pieces.last_mut().expect("one piece at least");
         if width + size > limit && !current.is_empty() {
             let cut = current
                 .iter()
@@ -140,11 +143,13 @@ fn fold_scalar(line: &str) -> Option<String> {
                 Some(i) if token != " " => current.split_off(i + 1),
                 _ => Vec::new(),
             };
+            current.iter().for_each(|t| out.push_str(t));
+            out.push_str("\\\n");
+            out.push_str(&indent);
             width = carried.iter().map(|t| t.chars().count()).sum();
-            pieces.push(carried);
+            current = carried;
+            continuation = true;
         }
-        let continuation = pieces.len() > 1;
-        let current = pieces.last_mut().expect("one piece at least");
         // A space that starts a continuation is escaped, or YAML would strip it.
         let token = if token == " " && current.is_empty() && continuation {
             "\\ "
@@ -154,12 +159,9 @@ fn fold_scalar(line: &str) -> Option<String> {
         current.push(token);
         width += token.chars().count();
     }
-    let lines: Vec<String> = pieces.iter().map(|p| p.concat()).collect();
-    Some(format!(
-        "{}{}\"",
-        &line[..=open],
-        lines.join(&format!("\\\n{indent}"))
-    ))
+    current.iter().for_each(|t| out.push_str(t));
+    out.push('"');
+    Some(out)
 }
 
 #[cfg(test)]
