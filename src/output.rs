@@ -352,6 +352,24 @@ mod tests {
     }
 
     #[test]
+    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = names::canonical_folder(dir.path()).unwrap();
+        let archive = vec![(
+            root.join("files/plugins/a.zip"),
+            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
+        )];
+        let options = WriteOptions::default();
+        let first = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!(first.written, 1);
+        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
+        let again = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!((again.written, again.unchanged), (0, 1));
+        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
+        assert!(write_files(&outside, Some(&root), options).is_err());
+    }
+
+    #[test]
     fn special_files_are_written_to_and_links_are_kept() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("real.env");
