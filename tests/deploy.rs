@@ -423,11 +423,19 @@ fn host_files_are_copied_into_the_base_and_secret_ones_only_when_asked() {
         assert!(of_kind(&objects(&built), "Secret").is_empty());
     }
 
-    let before = std::fs::metadata(&copy).unwrap().modified().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    use std::os::unix::fs::MetadataExt;
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    let file = std::fs::File::options().write(true).open(&copy).unwrap();
+    file.set_modified(old).unwrap();
+    let inode = std::fs::metadata(&copy).unwrap().ino();
     render_into(&profile, &out, &[]);
-    let after = std::fs::metadata(&copy).unwrap().modified().unwrap();
-    assert_eq!(before, after, "an unchanged copy is not rewritten");
+    let after = std::fs::metadata(&copy).unwrap();
+    assert_eq!(
+        after.modified().unwrap(),
+        old,
+        "an unchanged copy is not rewritten"
+    );
+    assert_eq!(after.ino(), inode, "an unchanged copy is not replaced");
 
     render_into(&profile, &out, &["--include-secrets"]);
     let secret_copy = out.join("secrets/vault-approle/role_id");
