@@ -37,6 +37,24 @@ pub struct WriteOptions {
     pub in_place: bool,
 }
 
+/// What one output holds: text (every rendered target) or bytes (a host file copied into the
+/// output folder, such as a plugin archive). Both are written alike; `--check` shows a diff of
+/// text but only says that bytes differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contents {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Contents {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Contents::Text(text) => text.as_bytes(),
+            Contents::Bytes(bytes) => bytes,
+        }
+    }
+}
+
 /// What a write did, file by file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Written {
@@ -82,16 +100,17 @@ pub fn write_all_atomic(files: &[(PathBuf, String)], private: bool) -> Result<()
 enum Plan<'a> {
     Unchanged,
     /// `-o /dev/stdout`, a FIFO: written to as it is, never replaced by a file.
-    Special(&'a Path, &'a str),
+    Special(&'a Path, &'a [u8]),
     Stage(Temp, PathBuf),
 }
 
 /// Writes several files all or nothing: each is checked, then written in full to a temporary
 /// file beside its destination, and only when all are ready are they renamed into place. With
 /// `within`, every path (its folder and, if it is a link, its target) must resolve inside that
-/// canonical folder.
-pub fn write_files(
-    files: &[(PathBuf, String)],
+/// canonical folder, and missing folders on the way are created (each checked to be inside).
+/// Contents are text or bytes ([`Contents`]).
+pub fn write_files<C: AsRef<[u8]>>(
+    files: &[(PathBuf, C)],
     within: Option<&Path>,
     options: WriteOptions,
 ) -> Result<Written, String> {
@@ -100,14 +119,14 @@ pub fn write_files(
         for (path, _) in files {
             let folder = folder_of(path);
             if !checked.contains(&folder) {
-                names::ensure_inside(root, folder)?;
+                names::create_inside(root, folder)?;
                 checked.push(folder);
             }
         }
     }
     let mut plans = Vec::with_capacity(files.len());
     for (path, contents) in files {
-        plans.push(plan(path, contents, within, options)?);
+        plans.push(plan(path, contents.as_ref(), within, options)?);
     }
     if plans.iter().any(|p| matches!(p, Plan::Stage(..))) {
         cleanup::test_pause();
@@ -147,7 +166,7 @@ pub fn write_files(
 /// points to is replaced, the link kept), and with `within` its target must lie inside.
 fn plan<'a>(
     path: &'a Path,
-    contents: &'a str,
+    contents: &'a [u8],
     within: Option<&Path>,
     options: WriteOptions,
 ) -> Result<Plan<'a>, String> {
@@ -193,9 +212,9 @@ fn plan<'a>(
 }
 
 /// Whether the file on disk already holds exactly `contents` (read only when the sizes agree).
-fn same_content(path: &Path, meta: &std::fs::Metadata, contents: &str) -> bool {
+fn same_content(path: &Path, meta: &std::fs::Metadata, contents: &[u8]) -> bool {
     meta.len() == contents.len() as u64
-        && crate::profile::read_regular(path).is_ok_and(|bytes| bytes == contents.as_bytes())
+        && crate::profile::read_regular(path).is_ok_and(|bytes| bytes == contents)
 }
 
 /// An unchanged file that must hold secrets is still made private (its content is not touched).
@@ -217,7 +236,7 @@ fn folder_of(path: &Path) -> &Path {
 /// A temporary file beside `path` holding `contents`, with the permissions `path` will have.
 fn stage(
     path: &Path,
-    contents: &str,
+    contents: &[u8],
     existing: Option<&std::fs::Metadata>,
     options: WriteOptions,
 ) -> Result<Temp, String> {
@@ -235,7 +254,7 @@ fn stage(
         file.set_permissions(meta.permissions())
             .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
     }
-    file.write_all(contents.as_bytes())
+    file.write_all(contents)
         .and_then(|()| match options.durability {
             Durability::Fsync => file.sync_all(),
             Durability::Rename => Ok(()),
@@ -354,6 +373,24 @@ mod tests {
             2,
             "no temporary file is left"
         );
+    }
+
+    #[test]
+    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = names::canonical_folder(dir.path()).unwrap();
+        let archive = vec![(
+            root.join("files/plugins/a.zip"),
+            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
+        )];
+        let options = WriteOptions::default();
+        let first = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!(first.written, 1);
+        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
+        let again = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!((again.written, again.unchanged), (0, 1));
+        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
+        assert!(write_files(&outside, Some(&root), options).is_err());
     }
 
     #[test]

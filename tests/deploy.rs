@@ -26,16 +26,17 @@ fn render_into(profile: &Path, out: &Path, extra: &[&str]) {
         .success();
 }
 
-/// `kubectl kustomize OUT`, with `--load-restrictor LoadRestrictionsNone` only when the
-/// kustomization says it needs it (generator files outside OUT). `None` without kubectl.
+/// `kubectl kustomize OUT`, with no flag: every file the base names lies inside it (kustomize's
+/// load restrictor refuses any other). `None` without kubectl.
 fn kustomize(out: &Path) -> Option<String> {
     let kubectl = tool("kubectl")?;
     let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
+    assert!(
+        !kustomization.contains("LoadRestrictionsNone"),
+        "{kustomization}"
+    );
     let mut command = Command::new(kubectl);
     command.arg("kustomize").arg(out);
-    if kustomization.contains("LoadRestrictionsNone") {
-        command.args(["--load-restrictor", "LoadRestrictionsNone"]);
-    }
     let output = command.output().expect("kubectl runs");
     assert!(
         output.status.success(),
@@ -332,19 +333,27 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Distinctive secret file contents, searched for in every output file.
+const ROLE_ID: &str = "role-id-5c1f0e9a-never-in-outputs\n";
+const SECRET_ID: &str = "secret-id-8d2b7c44-never-in-outputs\n";
+
+/// A copy of the vault example with distinctive secret files, and an output folder elsewhere.
+fn vault_example(dir: &Path) -> (PathBuf, PathBuf) {
+    let profile = copied_example(dir, "b-consul-vault-sql.toml");
+    let files = profile.parent().unwrap().join("files/secrets");
+    std::fs::write(files.join("vault_role_id"), ROLE_ID).unwrap();
+    std::fs::write(files.join("vault_secret_id"), SECRET_ID).unwrap();
+    (profile, dir.join("elsewhere/out"))
+}
+
 #[test]
 fn host_files_become_generated_objects_that_roll_the_pods() {
     let dir = tempfile::tempdir().unwrap();
-    let profile = copied_example(dir.path(), "b-consul-vault-sql.toml");
-    let out = profile.parent().unwrap().to_path_buf();
-    render_into(&profile, &out, &[]);
+    let (profile, out) = vault_example(dir.path());
+    render_into(&profile, &out, &["--include-secrets"]);
     let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
     assert!(
-        !kustomization.contains("LoadRestrictionsNone"),
-        "every file is inside the base"
-    );
-    assert!(
-        kustomization.contains("role_id=./files/secrets/vault_role_id"),
+        kustomization.contains("\"role_id=secrets/vault-approle/role_id\""),
         "{kustomization}"
     );
     let Some(first) = kustomize(&out) else { return };
@@ -355,13 +364,116 @@ fn host_files_become_generated_objects_that_roll_the_pods() {
         2,
         "role_id and secret_id"
     );
-    std::fs::write(out.join("files/secrets/vault_role_id"), "another role\n").unwrap();
+    let host = profile
+        .parent()
+        .unwrap()
+        .join("files/secrets/vault_role_id");
+    std::fs::write(host, "another role\n").unwrap();
+    render_into(&profile, &out, &["--include-secrets"]);
     let second = kustomize(&out).unwrap();
     assert_ne!(
         deployment(&objects_before)["spec"]["template"],
         deployment(&objects(&second))["spec"]["template"],
         "a changed host file renames its Secret and rolls the pods"
     );
+}
+
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn host_files_are_copied_into_the_base_and_secret_ones_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (profile, out) = vault_example(dir.path());
+    let host_cert = profile
+        .parent()
+        .unwrap()
+        .join("files/certs/token_server.crt");
+    render_into(&profile, &out, &[]);
+    let copy = out.join("files/auth-certs/token_server.crt");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&host_cert).unwrap()
+    );
+    for file in walk(&out) {
+        let bytes = std::fs::read(&file).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        for secret in [ROLE_ID, SECRET_ID] {
+            assert!(!text.contains(secret.trim()), "{}", file.display());
+        }
+    }
+    assert!(!out.join("secrets").exists(), "no secret is copied");
+    let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
+    let relative = "../../profiles/files/secrets/vault_role_id";
+    assert!(
+        notes.contains("kubectl create secret generic vault-approle -n identity")
+            && notes.contains(&format!("--from-file=role_id={relative}")),
+        "{notes}"
+    );
+    assert!(out.join(relative).is_file(), "the path is right from OUT");
+    let kustomization = std::fs::read_to_string(out.join("kustomization.yaml")).unwrap();
+    assert!(kustomization.contains("#   Secret vault-approle"));
+    assert!(
+        !kustomization.contains("secretGenerator"),
+        "{kustomization}"
+    );
+    if let Some(built) = kustomize(&out) {
+        assert!(of_kind(&objects(&built), "Secret").is_empty());
+    }
+
+    use std::os::unix::fs::MetadataExt;
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    let file = std::fs::File::options().write(true).open(&copy).unwrap();
+    file.set_modified(old).unwrap();
+    let inode = std::fs::metadata(&copy).unwrap().ino();
+    render_into(&profile, &out, &[]);
+    let after = std::fs::metadata(&copy).unwrap();
+    assert_eq!(
+        after.modified().unwrap(),
+        old,
+        "an unchanged copy is not rewritten"
+    );
+    assert_eq!(after.ino(), inode, "an unchanged copy is not replaced");
+
+    render_into(&profile, &out, &["--include-secrets"]);
+    let secret_copy = out.join("secrets/vault-approle/role_id");
+    assert_eq!(std::fs::read_to_string(&secret_copy).unwrap(), ROLE_ID);
+    assert_eq!(mode(&secret_copy), 0o600);
+    let ignore = std::fs::read_to_string(out.join("secrets/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+}
+
+#[test]
+fn check_finds_a_copy_whose_host_file_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = copied_example(dir.path(), "a-ldap-plugins.toml");
+    let out = dir.path().join("out");
+    render_into(&profile, &out, &[]);
+    let check = || {
+        svcgen()
+            .arg("render")
+            .arg(&profile)
+            .arg("--out-dir")
+            .arg(&out)
+            .arg("--check")
+            .output()
+            .unwrap()
+    };
+    assert!(check().status.success(), "fresh");
+    let archive = walk(&profile.parent().unwrap().join("files"))
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "zip"))
+        .expect("a plugin archive");
+    let mut bytes = std::fs::read(&archive).unwrap();
+    bytes.extend_from_slice(&[0, 0xff, 0x80]);
+    std::fs::write(&archive, &bytes).unwrap();
+    let stale = check();
+    assert_eq!(stale.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&stale.stdout);
+    assert!(report.contains("binary file differs"), "{report}");
+    assert!(!report.contains('\u{fffd}'), "no bytes dumped: {report}");
 }
 
 #[test]
@@ -572,4 +684,21 @@ fn kustomize_base_snapshots() {
             insta::assert_snapshot!(target, String::from_utf8(out.stdout).unwrap());
         }
     });
+}
+
+/// The base `--out-dir` writes where host files are named: generators read the copies, and the
+/// Secret not copied (no `--include-secrets`) is an object to create, named by its host path
+/// relative to the output folder.
+#[test]
+fn out_dir_kustomize_base_snapshots() {
+    for name in ["a-ldap-plugins.toml", "b-consul-vault-sql.toml"] {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = copied_example(dir.path(), name);
+        let out = dir.path().join("out");
+        render_into(&profile, &out, &[]);
+        for file in ["kustomization.yaml", "DEPLOY.md"] {
+            let text = std::fs::read_to_string(out.join(file)).unwrap();
+            insta::assert_snapshot!(format!("out-dir-{file}@{name}"), text);
+        }
+    }
 }

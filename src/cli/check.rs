@@ -1,7 +1,8 @@
 //! `render --check`: compare each file on disk with its rendering and report the stale ones.
 
+use crate::output::Contents;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file on disk that differs from its rendering, and what differs (see [`crate::drift`]).
 pub struct Stale {
@@ -12,9 +13,16 @@ pub struct Stale {
 /// Compares each file with its rendering; returns the stale ones with what differs of each. The
 /// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
 /// is stale, never read forever.
-pub fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
+pub fn check_files(files: &[(PathBuf, Contents)]) -> Vec<Stale> {
     let mut stale = Vec::new();
-    for (path, text) in files {
+    for (path, contents) in files {
+        let text = match contents {
+            Contents::Text(text) => text,
+            Contents::Bytes(bytes) => {
+                stale.extend(check_bytes(path, bytes));
+                continue;
+            }
+        };
         let on_disk = match crate::profile::read_regular(path) {
             Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
             Err(crate::profile::ReadError(why)) if path.exists() => {
@@ -36,6 +44,20 @@ pub fn check_files(files: &[(PathBuf, String)]) -> Vec<Stale> {
         }
     }
     stale
+}
+
+/// A copied file (maybe binary, maybe a secret) compared byte-wise: what differs is never shown.
+fn check_bytes(path: &Path, bytes: &[u8]) -> Option<Stale> {
+    let why = match crate::profile::read_regular(path) {
+        Ok(on_disk) if on_disk == bytes => return None,
+        Ok(_) => "binary file differs (its source changed)".to_string(),
+        Err(_) if !path.exists() => "missing".to_string(),
+        Err(crate::profile::ReadError(why)) => format!("{why}: it is not what would be written"),
+    };
+    Some(Stale {
+        path: path.to_path_buf(),
+        diff: format!("{}: {why}\n", path.display()),
+    })
 }
 
 /// Prints the result of `--check` on stdout: each diff for people, or one JSON object

@@ -9,7 +9,7 @@ use super::check::{Stale, check_files, report_stale};
 use super::report::{Reporter, exit_code, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
-use crate::output::{Durability, OutDir, WriteOptions, batch_folder_name, write_files};
+use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
@@ -54,8 +54,8 @@ pub struct RenderArgs {
 struct Outcome {
     sources: Sources,
     diagnostics: Diagnostics,
-    /// The rendered files, when the profile is valid.
-    files: Option<Vec<(Target, String)>>,
+    /// The rendered files (by name in the output folder), when the profile is valid.
+    files: Option<Vec<(String, Contents)>>,
     /// Problems that are not the profile's (unreadable file, broken template, unwritable output).
     errors: Vec<String>,
     exit: u8,
@@ -233,8 +233,10 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
     };
     match dest {
         None => {
-            for (_, text) in files {
-                outcome.stdout.push_str(&text);
+            for (_, contents) in files {
+                if let Contents::Text(text) = contents {
+                    outcome.stdout.push_str(&text);
+                }
             }
         }
         Some(dest) if args.check => outcome.stale = check_files(&dest.paths(files)),
@@ -372,6 +374,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     let options = EnvOptions {
         minimal: args.minimal,
         include_secrets: args.include_secrets,
+        copy_host_files: args.out_dir.is_some(),
     };
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
@@ -383,12 +386,85 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         folder.as_deref(),
     );
     let errors = template_messages(&rendered.template_errors);
-    let files = (!rendered.diagnostics.has_errors()).then_some(rendered.files);
+    let mut files = (!rendered.diagnostics.has_errors()).then(|| named(rendered.files));
+    if let Some(files) = files
+        .as_mut()
+        .filter(|_| job.targets.contains(&Target::Kustomization))
+    {
+        diags.extend(add_host_copies(
+            files,
+            &resolved,
+            options,
+            folder.as_deref(),
+        ));
+    }
     diags.extend(rendered.diagnostics);
+    let files = files.filter(|_| !diags.has_errors());
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
     o
 }
+
+/// Each rendered target under its file name in an output folder.
+fn named(files: Vec<(Target, String)>) -> Vec<(String, Contents)> {
+    files
+        .into_iter()
+        .map(|(target, text)| (target.file_name().to_string(), Contents::Text(text)))
+        .collect()
+}
+
+/// The host files the kustomize base generates objects from, copied into the output folder
+/// (read through the one bounded reader, and recorded as inputs so that no output replaces
+/// them); with secret ones, a `.gitignore` beside them so that they are not committed. A host
+/// file that already is its copy (rendered into the profile's own folder) is left as it is.
+fn add_host_copies(
+    files: &mut Vec<(String, Contents)>,
+    resolved: &crate::resolve::Resolved,
+    options: EnvOptions,
+    folder: Option<&Path>,
+) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    let copies = crate::render::k8s_plan::host_copies(&resolved.deploy.files, options);
+    for copy in &copies {
+        if folder.is_some_and(|f| same_file(copy.host_path, &f.join(&copy.relative))) {
+            continue;
+        }
+        match crate::profile::read_input(copy.host_path) {
+            Ok(bytes) => files.push((copy.relative.clone(), Contents::Bytes(bytes))),
+            Err(crate::profile::ReadError(why)) => diags.push(
+                crate::diag::Diagnostic::new(
+                    crate::diag::Code::HostFileUnreadable,
+                    format!("cannot copy the host file of `{}`: {why}", copy.key),
+                )
+                .at(copy.origin)
+                .label("host file")
+                .help(format!(
+                    "name a regular file: the kustomize base holds a copy of it as {}",
+                    copy.relative
+                )),
+            ),
+        }
+    }
+    if copies.iter().any(|c| c.secret) {
+        files.push((
+            format!("{}/.gitignore", crate::render::k8s_plan::SECRETS_FOLDER),
+            Contents::Text(SECRETS_GITIGNORE.to_string()),
+        ));
+    }
+    diags
+}
+
+/// True when both paths name one existing file (device and inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+/// Keeps the copied secret files (and itself) out of git.
+const SECRETS_GITIGNORE: &str = "# Written by svcgen render --include-secrets: these files hold secrets; never commit them.\n*\n";
 
 /// The templates of a run; a `--templates DIR` that is not a folder is a usage error (exit 2),
 /// a template that does not compile is invalid input (exit 1).
@@ -428,11 +504,11 @@ struct Destination {
 }
 
 impl Destination {
-    fn paths(&self, files: Vec<(Target, String)>) -> Vec<(PathBuf, String)> {
+    fn paths(&self, files: Vec<(String, Contents)>) -> Vec<(PathBuf, Contents)> {
         files
             .into_iter()
-            .map(|(target, text)| match (&self.folder, &self.file) {
-                (Some(dir), _) => (dir.join(target.file_name()), text),
+            .map(|(name, text)| match (&self.folder, &self.file) {
+                (Some(dir), _) => (dir.join(name), text),
                 (None, Some(file)) => (file.clone(), text),
                 (None, None) => unreachable!("a destination has a folder or a file"),
             })

@@ -52,6 +52,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             let options = EnvOptions {
                 minimal: false,
                 include_secrets: args.include_secrets,
+                copy_host_files: false,
             };
             let rendered = render_checked(resolved, options, &Target::ALL, &templates, None);
             for message in super::render::template_messages(&rendered.template_errors) {

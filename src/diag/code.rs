@@ -113,10 +113,13 @@ pub enum Code {
     CarriageReturnInQuotes,
     /// A secret variable under an old name in `[env]`, where it would be written in clear text.
     SecretOldName,
+    /// A host file the kustomize base copies (`[deploy.files]`, `[deploy.plugins]`) that cannot
+    /// be read.
+    HostFileUnreadable,
 }
 
 impl Code {
-    pub const ALL: [Code; 53] = [
+    pub const ALL: [Code; 54] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -170,6 +173,7 @@ impl Code {
         Code::ComposeNumber,
         Code::CarriageReturnInQuotes,
         Code::SecretOldName,
+        Code::HostFileUnreadable,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -228,6 +232,7 @@ impl Code {
             Code::ComposeNumber => "E0223",
             Code::CarriageReturnInQuotes => "E0224",
             Code::SecretOldName => "E0225",
+            Code::HostFileUnreadable => "E0245",
         }
     }
 
@@ -287,6 +292,7 @@ impl Code {
             Code::ComposeNumber => "compose-number",
             Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
             Code::SecretOldName => "secret-old-name",
+            Code::HostFileUnreadable => "host-file-unreadable",
         }
     }
 

@@ -93,6 +93,39 @@ fn plainly_inside(root: &Path, path: &Path) -> bool {
     true
 }
 
+/// Like [`ensure_inside`] for a folder, creating it and any missing folder above it below `root`
+/// first (a host file copied into `OUT/files/<object>/`): each part must be a plain folder name,
+/// and each folder, once there, must still resolve inside `root` (a link planted on the way is
+/// refused before anything is written through it).
+pub fn create_inside(root: &Path, folder: &Path) -> Result<(), String> {
+    if folder.is_dir() {
+        return ensure_inside(root, folder);
+    }
+    let Ok(rest) = folder.strip_prefix(root) else {
+        return ensure_inside(root, folder);
+    };
+    let mut at = root.to_path_buf();
+    for part in rest.components() {
+        let name = part.as_os_str().to_string_lossy();
+        if let (Component::Normal(_), None) = (part, folder_name_problem(&name)) {
+            at.push(part);
+        } else {
+            return Err(format!(
+                "{}: `{}` cannot name an output folder; refusing to write there",
+                folder.display(),
+                name.escape_debug()
+            ));
+        }
+        match std::fs::create_dir(&at) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: cannot create the folder: {e}", at.display())),
+        }
+        ensure_inside(root, &at)?;
+    }
+    Ok(())
+}
+
 /// The canonical form of a folder that exists.
 pub fn canonical_folder(dir: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(dir).map_err(|e| format!("{}: cannot resolve: {e}", dir.display()))
@@ -130,5 +163,12 @@ mod tests {
         assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
         assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
         assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
+        assert!(create_inside(&root_path, &root_path.join("p/deeper")).is_err());
+        assert!(
+            !outside.path().join("deeper").exists(),
+            "nothing made outside"
+        );
+        create_inside(&root_path, &root_path.join("files/a/b")).unwrap();
+        assert!(root_path.join("files/a/b").is_dir());
     }
 }

@@ -48,7 +48,7 @@ pub fn render_checked(
                 continue;
             }
         }
-        match render_in(target, resolved, &env, templates, folder) {
+        match render_in(target, resolved, &env, templates, folder, options) {
             Ok(text) => out.files.push((target, text)),
             Err(RenderError::Invalid(diags)) => out.diagnostics.extend(diags),
             Err(RenderError::Template(error)) => {

@@ -36,6 +36,9 @@ pub struct EnvOptions {
     pub minimal: bool,
     /// Read secret values and write them in clear text.
     pub include_secrets: bool,
+    /// The outputs go into a folder of their own (`--out-dir`): the kustomize base refers to
+    /// copies of the host files there (secret ones only with `include_secrets`).
+    pub copy_host_files: bool,
 }
 
 /// Builds the environment; reading a secret that is asked for may fail.

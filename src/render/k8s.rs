@@ -3,8 +3,8 @@
 //! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
 //! operator still creates, and how).
 
-use super::k8s_plan::{MANIFESTS, plan};
-use super::{EnvVar, RenderError, Templates, to_value};
+use super::k8s_plan::{MANIFESTS, plan_for};
+use super::{EnvOptions, EnvVar, RenderError, Templates, to_value};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::{Resolved, formats};
 use minijinja::context;
@@ -22,11 +22,12 @@ pub fn render(
     env: &[EnvVar],
     templates: &Templates,
     folder: Option<&Path>,
+    options: EnvOptions,
 ) -> Result<String, RenderError> {
     if template == MANIFESTS_TEMPLATE {
         data_keys(env)?;
     }
-    let plan = plan(resolved, env, folder);
+    let plan = plan_for(resolved, env, folder, options);
     let context = context! {
         plan => to_value(&plan),
         manifests => MANIFESTS,

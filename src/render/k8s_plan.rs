@@ -3,9 +3,9 @@
 //! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
 //! the operator must create.
 
-use super::EnvVar;
 use super::hash::hashed_name;
-use super::paths::{host_reference, is_inside};
+use super::paths::host_reference;
+use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
 use crate::resolve::deploy::{FileSource, K8sKind};
 use serde::Serialize;
@@ -13,6 +13,13 @@ use std::path::Path;
 
 /// The name of the manifests file inside a kustomize base.
 pub const MANIFESTS: &str = "k8s.yaml";
+
+/// Where `--out-dir` copies non-secret host files (`files/<object>/<key>`): kustomize's load
+/// restrictor refuses a generator file outside the base, so the base holds a copy.
+pub const FILES_FOLDER: &str = "files";
+/// Where `--out-dir --include-secrets` copies secret host files (`secrets/<object>/<key>`, 0600,
+/// beside a `.gitignore` that ignores them all).
+pub const SECRETS_FOLDER: &str = "secrets";
 
 #[derive(Serialize)]
 pub struct Plan<'a> {
@@ -34,8 +41,10 @@ pub struct Plan<'a> {
     pub generators: Vec<Generated>,
     /// Secrets and ConfigMaps the operator creates (their content is not in the profile).
     pub to_create: Vec<ToCreate>,
-    /// A generator file lies outside the output folder: kustomize's load restrictor refuses it.
-    pub needs_load_restrictor_none: bool,
+    /// Host files are copied into the base (`--out-dir`).
+    pub copies: bool,
+    /// Host paths are written relative to the output folder (else as the profile writes them).
+    pub paths_from_output: bool,
     pub workload: WorkloadView<'a>,
 }
 
@@ -81,7 +90,55 @@ pub struct ToCreate {
     pub kind: &'static str,
     pub name: String,
     /// Each key and what it holds.
-    pub keys: Vec<Pair>,
+    pub keys: Vec<CreateKey>,
+}
+
+#[derive(Serialize)]
+pub struct CreateKey {
+    pub name: String,
+    /// What the key holds.
+    pub value: String,
+    /// The host file the profile names for it (relative to the output folder when known), for
+    /// `kubectl create ... --from-file=KEY=PATH`.
+    pub path: Option<String>,
+}
+
+/// A host file the kustomize base holds a copy of.
+pub struct HostCopy<'a> {
+    /// Where the copy goes, relative to the output folder (`/`-separated): the generator's file.
+    pub relative: String,
+    pub host_path: &'a Path,
+    /// The profile key whose file it is (`token_server.cert_file`, `deploy.plugins.<name>`).
+    pub key: &'a str,
+    /// Where the profile names the file.
+    pub origin: crate::source::Origin,
+    /// A Secret's file: written 0600 under [`SECRETS_FOLDER`].
+    pub secret: bool,
+}
+
+/// The host files the base copies (none unless `options.copy_host_files`; secret ones only with
+/// `include_secrets`): the one list the generators and the writer both use.
+pub fn host_copies(files: &[FileSource], options: EnvOptions) -> Vec<HostCopy<'_>> {
+    files
+        .iter()
+        .filter_map(|file| host_copy(file, options))
+        .collect()
+}
+
+fn host_copy(file: &FileSource, options: EnvOptions) -> Option<HostCopy<'_>> {
+    let (k8s, host_path) = (file.k8s.as_ref()?, file.host_path.as_deref()?);
+    let secret = k8s.kind == K8sKind::Secret;
+    if !options.copy_host_files || (secret && !options.include_secrets) {
+        return None;
+    }
+    let folder = if secret { SECRETS_FOLDER } else { FILES_FOLDER };
+    Some(HostCopy {
+        relative: format!("{folder}/{}/{}", k8s.name, k8s.key),
+        host_path,
+        key: &file.key,
+        origin: file.origin,
+        secret,
+    })
 }
 
 #[derive(Serialize)]
@@ -100,8 +157,20 @@ pub struct WorkloadView<'a> {
     pub read_only_root_filesystem: bool,
 }
 
-/// Plans the objects; `folder` is where the outputs are written (`None`: stdout).
+/// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
+/// be created; `folder` is where the outputs are written (`None`: stdout).
 pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -> Plan<'a> {
+    plan_for(resolved, env, folder, EnvOptions::default())
+}
+
+/// Plans the objects of outputs written into `folder`; with `options.copy_host_files` the base
+/// generates objects from copies of the host files (see [`host_copies`]).
+pub fn plan_for<'a>(
+    resolved: &'a Resolved,
+    env: &[EnvVar],
+    folder: Option<&Path>,
+    options: EnvOptions,
+) -> Plan<'a> {
     let deploy = &resolved.deploy;
     let labels = labels(resolved);
     let configmap_data: Vec<Pair> = env
@@ -109,7 +178,7 @@ pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -
         .filter(|v| !v.secret)
         .filter_map(|v| v.value.clone().map(|value| pair(&v.name, value)))
         .collect();
-    let (generators, mut to_create, outside) = file_objects(&deploy.files, folder);
+    let (generators, mut to_create) = file_objects(&deploy.files, folder, options);
     let env_secret = env_secret(resolved, env);
     if let Some(secret) = env_secret.as_ref().filter(|s| !s.generated) {
         to_create.insert(
@@ -120,7 +189,11 @@ pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -
                 keys: secret
                     .keys
                     .iter()
-                    .map(|k| pair(k, format!("the value of {k}")))
+                    .map(|k| CreateKey {
+                        name: k.clone(),
+                        value: format!("the value of {k}"),
+                        path: None,
+                    })
                     .collect(),
             },
         );
@@ -140,7 +213,8 @@ pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -
         volumes: volumes(&deploy.files),
         generators,
         to_create,
-        needs_load_restrictor_none: outside,
+        copies: options.copy_host_files,
+        paths_from_output: folder.is_some(),
         workload: WorkloadView {
             port: w.port,
             service_port: w.service_port,
@@ -250,51 +324,54 @@ fn kind_name(kind: K8sKind) -> &'static str {
     }
 }
 
-/// Groups the file sources by object: generated when its files have host paths (all of them, as
-/// checked when resolving), else to be created. Also says whether a host file is outside `folder`.
+/// Groups the file sources by object: generated from the copies of their host files (see
+/// [`host_copies`]), else to be created by the operator (from the host file, when one is named).
 fn file_objects(
     files: &[FileSource],
     folder: Option<&Path>,
-) -> (Vec<Generated>, Vec<ToCreate>, bool) {
+    options: EnvOptions,
+) -> (Vec<Generated>, Vec<ToCreate>) {
     let mut generated: Vec<Generated> = Vec::new();
     let mut to_create: Vec<ToCreate> = Vec::new();
-    let mut outside = false;
     for file in files {
         let Some(k8s) = &file.k8s else { continue };
-        match (&file.host, &file.host_path) {
-            (Some(host), Some(path)) => {
-                outside |= folder.is_some_and(|f| !is_inside(path, f));
-                let entry = pair(&k8s.key, host_reference(host, Some(path), folder));
-                match generated
-                    .iter_mut()
-                    .find(|g| g.kind == kind_key(k8s.kind) && g.name == k8s.name)
-                {
-                    Some(g) => g.files.push(entry),
-                    None => generated.push(Generated {
-                        kind: kind_key(k8s.kind),
-                        name: k8s.name.clone(),
-                        files: vec![entry],
-                    }),
-                }
+        if let Some(copy) = host_copy(file, options) {
+            let entry = pair(&k8s.key, copy.relative);
+            match generated
+                .iter_mut()
+                .find(|g| g.kind == kind_key(k8s.kind) && g.name == k8s.name)
+            {
+                Some(g) => g.files.push(entry),
+                None => generated.push(Generated {
+                    kind: kind_key(k8s.kind),
+                    name: k8s.name.clone(),
+                    files: vec![entry],
+                }),
             }
-            _ => {
-                let what = pair(&k8s.key, format!("the file {} reads", file.key));
-                match to_create
-                    .iter_mut()
-                    .find(|t| t.kind == kind_name(k8s.kind) && t.name == k8s.name)
-                {
-                    Some(t) if !t.keys.iter().any(|k| k.name == k8s.key) => t.keys.push(what),
-                    Some(_) => {}
-                    None => to_create.push(ToCreate {
-                        kind: kind_name(k8s.kind),
-                        name: k8s.name.clone(),
-                        keys: vec![what],
-                    }),
-                }
-            }
+            continue;
+        }
+        let what = CreateKey {
+            name: k8s.key.clone(),
+            value: format!("the file {} reads", file.key),
+            path: file
+                .host
+                .as_deref()
+                .map(|host| host_reference(host, file.host_path.as_deref(), folder)),
+        };
+        match to_create
+            .iter_mut()
+            .find(|t| t.kind == kind_name(k8s.kind) && t.name == k8s.name)
+        {
+            Some(t) if !t.keys.iter().any(|k| k.name == k8s.key) => t.keys.push(what),
+            Some(_) => {}
+            None => to_create.push(ToCreate {
+                kind: kind_name(k8s.kind),
+                name: k8s.name.clone(),
+                keys: vec![what],
+            }),
         }
     }
-    (generated, to_create, outside)
+    (generated, to_create)
 }
 
 /// A readable, unique DNS-1123 label: the variable's name, or the plugin's, plus its position.

@@ -102,7 +102,14 @@ pub fn render(
     env: &[EnvVar],
     templates: &Templates,
 ) -> Result<String, RenderError> {
-    render_in(target, resolved, env, templates, None)
+    render_in(
+        target,
+        resolved,
+        env,
+        templates,
+        None,
+        EnvOptions::default(),
+    )
 }
 
 /// Renders one target written into `folder`: host paths (compose bind sources, kustomize
@@ -113,20 +120,16 @@ pub fn render_in(
     env: &[EnvVar],
     templates: &Templates,
     folder: Option<&Path>,
+    options: EnvOptions,
 ) -> Result<String, RenderError> {
+    let k8s = |template| k8s::render(template, resolved, env, templates, folder, options);
     match target {
         Target::Dotenv => dotenv::render(resolved, env, templates),
         Target::Compose => compose::render(resolved, env, templates, folder),
         Target::K8sEnv => k8s_env::render(resolved, env, templates),
-        Target::K8s => k8s::render(k8s::MANIFESTS_TEMPLATE, resolved, env, templates, folder),
-        Target::Kustomization => k8s::render(
-            k8s::KUSTOMIZATION_TEMPLATE,
-            resolved,
-            env,
-            templates,
-            folder,
-        ),
-        Target::DeployNotes => k8s::render(k8s::NOTES_TEMPLATE, resolved, env, templates, folder),
+        Target::K8s => k8s(k8s::MANIFESTS_TEMPLATE),
+        Target::Kustomization => k8s(k8s::KUSTOMIZATION_TEMPLATE),
+        Target::DeployNotes => k8s(k8s::NOTES_TEMPLATE),
         Target::Schema => Ok(crate::schema::profile_schema_text()),
         Target::Docs => {
             crate::docs::reference(Some(resolved.edition), templates).map_err(RenderError::Template)

@@ -1,5 +1,5 @@
 //! Host paths as an output refers to them: relative to the folder the output is written to, so
-//! that compose and kustomize find the file wherever `--out-dir` is.
+//! that compose (and the operator following DEPLOY.md) find the file wherever `--out-dir` is.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -18,11 +18,6 @@ pub fn host_reference(host: &str, host_path: Option<&Path>, folder: Option<&Path
     } else {
         format!("./{text}")
     }
-}
-
-/// True when `host_path` lies inside `folder` (kustomize's load restrictor allows it).
-pub fn is_inside(host_path: &Path, folder: &Path) -> bool {
-    real_path(host_path).starts_with(real_path(folder))
 }
 
 /// The absolute path without `.`/`..` parts, symbolic links resolved in the part that exists
@@ -79,7 +74,5 @@ mod tests {
             host_reference("files/a.crt", Some(&host), None),
             "files/a.crt"
         );
-        assert!(is_inside(&host, &profile));
-        assert!(!is_inside(&host, &out));
     }
 }
