@@ -348,18 +348,35 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     let mut second = spawn(&b);
     assert!(first.wait().unwrap().success());
     assert!(second.wait().unwrap().success());
-    let winner = if std::fs::read_to_string(out.join(".env"))
-        .unwrap()
-        .contains("222")
-    {
-        "222"
-    } else {
-        "111"
+    // Each run alone, for reference: the contested folder must be one of them, every file.
+    let alone = |p: &Path, name: &str| {
+        let folder = dir.path().join(name);
+        let status = std::process::Command::new(bin())
+            .arg("render")
+            .arg(p)
+            .arg("--out-dir")
+            .arg(&folder)
+            .arg("-q")
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let files: Vec<(String, Vec<u8>)> = names(&folder)
+            .into_iter()
+            .map(|n| (n.clone(), std::fs::read(folder.join(&n)).unwrap()))
+            .collect();
+        files
     };
-    for name in names(&out) {
-        let text = std::fs::read_to_string(out.join(&name)).unwrap();
-        assert!(text.contains(winner), "{name} is from the other run");
-    }
+    let (only_a, only_b) = (alone(&a, "only-a"), alone(&b, "only-b"));
+    assert_ne!(only_a, only_b);
+    let contested: Vec<(String, Vec<u8>)> = names(&out)
+        .into_iter()
+        .map(|n| (n.clone(), std::fs::read(out.join(&n)).unwrap()))
+        .collect();
+    assert!(
+        contested == only_a || contested == only_b,
+        "the folder mixes both runs: {:?}",
+        contested.iter().map(|(n, _)| n).collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -53,7 +53,8 @@ pub(super) fn workload(
         failure_threshold: int("deploy.probes.failure_threshold", diags),
     };
     let margin = int("deploy.probes.startup_margin", diags);
-    let startup_failure_threshold = startup_threshold(model, vars, probe.period, margin, diags);
+    let startup_failure_threshold =
+        startup_threshold(model, reader, vars, (probe.period, margin), diags);
     Workload {
         port: int("deploy.port", diags),
         service_port: int("deploy.service.port", diags),
@@ -76,18 +77,24 @@ pub(super) fn workload(
 /// checks (`max_time`, plus the sleep after the last try) and the margin.
 fn startup_threshold(
     model: &Model,
+    reader: &SettingReader<'_>,
     vars: &[ResolvedVar],
-    period: i64,
-    margin: i64,
+    (period, margin): (i64, i64),
     diags: &mut Diagnostics,
 ) -> i64 {
     let checks = &model.container.startup_checks;
-    let (max_time, origin) = seconds(model, vars, &checks.max_time);
+    let (max_time, max_time_origin) = seconds(model, vars, &checks.max_time);
     let (sleep, _) = seconds(model, vars, &checks.sleep);
     let budget = startup_budget(max_time, sleep, margin);
     let period = period.max(1);
     let threshold = budget / period + i64::from(budget % period != 0);
     if threshold > i64::from(i32::MAX) {
+        // The larger of the two is the one to lower, at the line that set it.
+        const MARGIN: &str = "deploy.probes.startup_margin";
+        let (culprit, origin) = match max_time_origin {
+            Some(origin) if max_time >= margin => (checks.max_time.as_str(), Some(origin)),
+            _ => (MARGIN, reader.origin(MARGIN)),
+        };
         diags.push(
             Diagnostic::new(
                 Code::K8sLimit,
@@ -100,7 +107,11 @@ fn startup_threshold(
             )
             .at_opt(origin)
             .label("too long for a startup probe")
-            .help("lower it, or raise deploy.probes.period"),
+            .help(format!(
+                "lower `{culprit}`, or raise deploy.probes.period (the budget is `{}` + `{}` + \
+                 `{MARGIN}` seconds)",
+                checks.max_time, checks.sleep
+            )),
         );
         return i64::from(i32::MAX);
     }
