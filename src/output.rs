@@ -308,6 +308,8 @@ impl OutDir {
             lock.lock()
                 .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
         }
+        // Holding the lock, no other run writes here: a temporary file is a killed run's.
+        cleanup::sweep(&root, 3);
         Ok(OutDir {
             root,
             _lock: lock,

@@ -253,7 +253,7 @@ fn wait_for_temp(dir: &Path) {
 
 #[test]
 fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
-    for signal in ["TERM", "INT"] {
+    for signal in ["TERM", "INT", "HUP", "QUIT", "USR1", "ALRM"] {
         let dir = tempfile::tempdir().unwrap();
         let profile = write(dir.path(), "p.toml", PROFILE);
         let out = dir.path().join("out");
@@ -288,6 +288,45 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
             "old outputs kept"
         );
     }
+}
+
+/// SIGKILL cannot be caught: the next run into the same folder removes what the killed one left,
+/// at every depth of an output folder, and only its temporary files.
+#[test]
+fn the_next_run_sweeps_what_a_killed_run_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("out");
+    render_into(&[&profile], &out).success();
+    std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
+    let mut child = std::process::Command::new(bin())
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
+        .spawn()
+        .unwrap();
+    wait_for_temp(&out);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
+    std::fs::create_dir_all(out.join("p/files/x")).unwrap();
+    std::fs::write(out.join("p/files/x/.svcgen-left"), "secret").unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    render_into(&[&profile], &out).success();
+    let mut names_now = names(&out);
+    names_now.retain(|n| n != "keep.txt" && n != "p");
+    assert_eq!(
+        names_now,
+        support::OUT_DIR_FILES,
+        "no temporary file is left"
+    );
+    assert!(!out.join("p/files/x/.svcgen-left").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("keep.txt")).unwrap(),
+        "mine"
+    );
 }
 
 #[test]

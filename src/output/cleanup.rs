@@ -1,5 +1,8 @@
 //! Temporary files removed on every exit: dropped on an error (tempfile), and removed by a signal
-//! thread on SIGINT, SIGTERM or SIGHUP before the process ends as the signal would have ended it.
+//! thread on every signal that ends a process by default and can be caught (SIGINT, SIGTERM,
+//! SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGXCPU, SIGXFSZ) before the process ends as the signal
+//! would have ended it. What SIGKILL leaves behind, [`sweep`] removes on the next run into the
+//! same output folder.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
@@ -12,8 +15,13 @@ static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 fn install() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        use signal_hook::consts::{
+            SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
+        };
+        let fatal = [
+            SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ,
+        ];
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(fatal) else {
             return;
         };
         let _ = std::thread::Builder::new()
@@ -31,6 +39,29 @@ fn install() {
     });
 }
 
+/// The prefix of every temporary file svcgen writes.
+pub const TEMP_PREFIX: &str = ".svcgen-";
+
+/// Removes temporary files a killed run left in `dir` and the folders below it (to the depth an
+/// output folder has: `DIR/<profile>/files/<object>/`), never following a link. Called holding
+/// the output folder's exclusive lock, so no live run is writing them.
+pub fn sweep(dir: &Path, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let is_temp = entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX);
+        if kind.is_file() && is_temp {
+            let _ = std::fs::remove_file(entry.path());
+        } else if kind.is_dir() && depth > 0 {
+            sweep(&entry.path(), depth - 1);
+        }
+    }
+}
+
 /// A temporary file being written; removed when dropped unless persisted.
 pub struct Temp {
     file: Option<tempfile::NamedTempFile>,
@@ -43,7 +74,7 @@ impl Temp {
         install();
         let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
         let file = tempfile::Builder::new()
-            .prefix(".svcgen-")
+            .prefix(TEMP_PREFIX)
             .permissions(std::fs::Permissions::from_mode(mode))
             .tempfile_in(dir)?;
         live.push(file.path().to_path_buf());
