@@ -330,3 +330,28 @@ fn diff_accepts_layer_stacks() {
         ))
         .stdout(predicate::str::contains("+ TZ = \"Europe/Berlin\""));
 }
+
+/// `--set` gives one value: a table of the model or `extends` is refused at `--set`, never
+/// silently replaced or ignored.
+#[test]
+fn set_refuses_a_table_and_extends() {
+    let example = support::repo().join("examples/a-couchbase-google.toml");
+    svcgen()
+        .arg("validate")
+        .arg(&example)
+        .args(["--set", "google=1"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("E0203")
+                .and(predicate::str::contains("--set:1:1"))
+                .and(predicate::str::contains("google.project_id")),
+        );
+    svcgen()
+        .arg("validate")
+        .arg(&example)
+        .args(["--set", "extends=nonexistent.toml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("E0218").and(predicate::str::contains("--overlay")));
+}

@@ -54,6 +54,10 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         }
     };
     let key = path.join(".");
+    if let Some(problem) = shape_problem(&key, &key_origin) {
+        diags.push(problem);
+        return Err(diags);
+    }
     let ty = type_of(&key);
     let value = match kind {
         SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
@@ -121,6 +125,40 @@ fn dotted_key(key: &str) -> Option<Vec<String>> {
 }
 
 /// The model's type of a profile key or deployment setting.
+/// A key `--set` cannot give one value to: `extends` (a file's own list of bases: the command
+/// line has `--overlay`), or a table of the model (`google`, `persistence.sql`), which one value
+/// would replace whole.
+fn shape_problem(key: &str, origin: &Origin) -> Option<Diagnostic> {
+    if key == super::EXTENDS {
+        return Some(
+            Diagnostic::new(Code::Extends, "`extends` cannot be set on the command line")
+                .at(*origin)
+                .label("a profile file's own list of bases")
+                .help("give the base as a layer instead: --overlay FILE (-f), or extends in the profile"),
+        );
+    }
+    let model = Model::get();
+    let inside = format!("{key}.");
+    let example = model
+        .vars
+        .iter()
+        .map(|v| v.key.as_str())
+        .chain(model.settings.iter().map(|s| s.key.as_str()))
+        .find(|k| k.starts_with(&inside))?;
+    if type_of(key).is_some() {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            Code::WrongType,
+            format!("`{key}` is a table; --set gives one value, which would replace it whole"),
+        )
+        .at(*origin)
+        .label("a table, not a value")
+        .help(format!("set one of its keys, e.g. --set {example}=...")),
+    )
+}
+
 fn type_of(key: &str) -> Option<VarType> {
     let model = Model::get();
     model
