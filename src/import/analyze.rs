@@ -145,11 +145,6 @@ fn decide(
     diags: &mut Diagnostics,
 ) -> (Option<Edition>, Edition) {
     let model = Model::get();
-    let has_name = |entry: &EnvEntry, edition: Edition| {
-        model
-            .entries_by_env(&entry.name)
-            .any(|v| v.editions.contains(&edition))
-    };
     if let Some(edition) = given {
         for entry in entries {
             let vars: Vec<&Var> = model.entries_by_env(&entry.name).collect();
@@ -175,50 +170,66 @@ fn decide(
             );
             (None, Edition::B)
         }
-        Inferred::Conflict(groups) => {
-            // A variable's name weighs more than a value only one edition allows.
-            let weight = |(edition, indexes): &(Edition, Vec<usize>)| -> usize {
-                indexes
-                    .iter()
-                    .map(|&i| {
-                        if has_name(&entries[i], edition.other()) {
-                            1
-                        } else {
-                            2
-                        }
-                    })
-                    .sum()
-            };
-            let major = groups
-                .iter()
-                .max_by_key(|g| (weight(g), g.0 == Edition::B))
-                .map_or(Edition::B, |g| g.0);
-            let witness = groups
-                .iter()
-                .find(|(e, _)| *e == major)
-                .and_then(|(_, v)| v.iter().find(|&&i| !has_name(&entries[i], major.other())))
-                .map(|&i| &entries[i]);
-            for (edition, indexes) in &groups {
-                if *edition == major {
-                    continue;
+        Inferred::Conflict(groups) => (None, majority(entries, &groups, sources, diags)),
+    }
+}
+
+/// True when the entry's name is a variable of the edition.
+fn has_name(entry: &EnvEntry, edition: Edition) -> bool {
+    Model::get()
+        .entries_by_env(&entry.name)
+        .any(|v| v.editions.contains(&edition))
+}
+
+/// With variables of both editions (grouped by edition, as indexes into `entries`): the
+/// edition most of them are for; reports the names of the other edition.
+fn majority(
+    entries: &[EnvEntry],
+    groups: &[(Edition, Vec<usize>)],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Edition {
+    // A variable's name weighs more than a value only one edition allows.
+    let weight = |(edition, indexes): &(Edition, Vec<usize>)| -> usize {
+        indexes
+            .iter()
+            .map(|&i| {
+                if has_name(&entries[i], edition.other()) {
+                    1
+                } else {
+                    2
                 }
-                for &i in indexes {
-                    let entry = &entries[i];
-                    // A value of the other edition is reported by the value check.
-                    if has_name(entry, major) {
-                        continue;
-                    }
-                    if let Some(var) = model.entries_by_env(&entry.name).next() {
-                        diags.push(
-                            other_edition(entry, var, major, witness.map(|w| (w, sources)))
-                                .help("pass --edition to say which edition the file is for"),
-                        );
-                    }
-                }
+            })
+            .sum()
+    };
+    let major = groups
+        .iter()
+        .max_by_key(|g| (weight(g), g.0 == Edition::B))
+        .map_or(Edition::B, |g| g.0);
+    let witness = groups
+        .iter()
+        .find(|(e, _)| *e == major)
+        .and_then(|(_, v)| v.iter().find(|&&i| !has_name(&entries[i], major.other())))
+        .map(|&i| &entries[i]);
+    for (edition, indexes) in groups {
+        if *edition == major {
+            continue;
+        }
+        for &i in indexes {
+            let entry = &entries[i];
+            // A value of the other edition is reported by the value check.
+            if has_name(entry, major) {
+                continue;
             }
-            (None, major)
+            if let Some(var) = Model::get().entries_by_env(&entry.name).next() {
+                diags.push(
+                    other_edition(entry, var, major, witness.map(|w| (w, sources)))
+                        .help("pass --edition to say which edition the file is for"),
+                );
+            }
         }
     }
+    major
 }
 
 fn other_edition(
