@@ -6,6 +6,7 @@ use super::EnvEntry;
 use super::values::not_allowed;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Var};
+use crate::resolve::backend_not_a_string;
 use crate::source::{Origin, Sources};
 use crate::suggest::did_you_mean;
 use serde_json::Value;
@@ -168,18 +169,14 @@ fn check_pair(
             false
         }
         other => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`{name}`: `{key}` must name a backend, found {}",
-                        json_kind(other)
-                    ),
-                )
-                .at(value_at(1))
-                .label("expected a string")
-                .help(format!("backends: {}", allowed.join(", "))),
-            );
+            diags.push(backend_not_a_string(
+                format!(
+                    "`{name}`: `{key}` must name a backend, found {}",
+                    json_kind(other)
+                ),
+                value_at(1),
+                allowed,
+            ));
             false
         }
     }

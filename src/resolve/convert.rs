@@ -388,22 +388,26 @@ fn category_backend(
             None
         }
         other => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`{}.{category}` must be a backend name, found {}",
-                        var.key,
-                        other.type_name()
-                    ),
-                )
-                .at(entry.node.origin)
-                .label("expected a string")
-                .help(format!("backends: {}", allowed.join(", "))),
-            );
+            diags.push(backend_not_a_string(
+                format!(
+                    "`{}.{category}` must be a backend name, found {}",
+                    var.key,
+                    other.type_name()
+                ),
+                entry.node.origin,
+                allowed,
+            ));
             None
         }
     }
+}
+
+/// A value of the hybrid mapping that is not a string (read from a profile or from JSON text).
+pub fn backend_not_a_string(message: String, at: Origin, allowed: &[String]) -> Diagnostic {
+    Diagnostic::new(Code::WrongType, message)
+        .at(at)
+        .label("expected a string")
+        .help(format!("backends: {}", allowed.join(", ")))
 }
 
 const REFERENCE_HELP: &str = "write { env = \"NAME\" } to read it from an environment variable, or { file = \"PATH\" } to read it from a file";

@@ -13,7 +13,7 @@ mod rules;
 mod typed;
 mod walk;
 
-pub use convert::is_env_name;
+pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
 pub use typed::{SecretSource, Typed};
 pub use walk::{children, next_segments};
