@@ -364,10 +364,7 @@ fn applies_text(when: &[Condition]) -> String {
     if when.is_empty() {
         return "always".to_string();
     }
-    when.iter()
-        .map(Condition::to_string)
-        .collect::<Vec<_>>()
-        .join(" or ")
+    Condition::any_text(when)
 }
 
 fn code_list(values: &[String]) -> String {

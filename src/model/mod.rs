@@ -9,7 +9,7 @@ mod baked;
 mod condition;
 mod types;
 
-pub use condition::Condition;
+pub use condition::{Applies, Condition, Lookup};
 pub use types::{
     BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
     StartupChecks, Unit, Var, VarType,

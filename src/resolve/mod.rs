@@ -15,11 +15,12 @@ mod walk;
 
 pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
+pub use groups::not_applied;
 pub use typed::{SecretSource, Typed};
 pub use walk::{children, next_segments};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{DefaultValue, Edition, Model, Var};
+use crate::model::{DefaultValue, Edition, Lookup, Model, Var};
 use crate::profile::{Table, Value};
 use crate::source::{Origin, SourceId, Sources};
 use crate::suggest::did_you_mean;
@@ -186,7 +187,7 @@ fn environment(
                 };
                 vars.extend(slot.resolve(set, diags));
             }
-            Applies::No if set.is_some() => diags.push(not_applied(
+            Applies::No if set.is_some() => diags.push(setting_not_applied(
                 var,
                 &group.when,
                 key_origins[var.key.as_str()],
@@ -293,29 +294,14 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
     None
 }
 
-fn conditions_text(when: &[crate::model::Condition]) -> String {
-    when.iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" or ")
-}
-
-fn not_applied(
+/// A setting of the profile whose group does not apply, with the selectors' values.
+fn setting_not_applied(
     var: &Var,
     when: &[crate::model::Condition],
     origin: Origin,
     choices: &Choices<'_>,
 ) -> Diagnostic {
-    let conditions = conditions_text(when);
-    let mut d = Diagnostic::new(
-        Code::NotApplied,
-        format!(
-            "`{}` has no effect: it applies only when {conditions}",
-            var.key
-        ),
-    )
-    .at(origin)
-    .label("not applied");
+    let mut d = groups::not_applied(&var.key, when, origin);
     for condition in when {
         if let crate::model::Condition::KeyEquals { key, .. } = condition {
             let now = choices.value(key).unwrap_or_default();
