@@ -104,7 +104,10 @@ impl<'s> Walk<'s> {
     /// loaded before).
     fn load_with_bases(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
         let me = identity(path);
-        if let Some((id, table)) = self.done.get(&me) {
+        // Standard input is a stream, not a file: a second `-` is read again (and refused there),
+        // never served from the cache.
+        let cached = path.as_os_str() != "-";
+        if let Some((id, table)) = self.done.get(&me).filter(|_| cached) {
             return Ok((*id, table.clone()));
         }
         let (id, table) = self.load_uncached(path)?;
