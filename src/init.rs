@@ -201,6 +201,29 @@ impl Lookup for Choices<'_> {
     }
 }
 
+/// The help of an `init` flag that chooses the value of `key`: the values each edition allows,
+/// from the model ("key (a, b)" when every edition allows the same, else "key (A: a; B: b)").
+pub fn choice_help(key: &str) -> String {
+    let model = Model::get();
+    let lists: Vec<(Edition, String)> = Edition::ALL
+        .iter()
+        .filter_map(|&e| {
+            let allowed = model.var_by_key(key, e)?.allowed.as_deref()?.join(", ");
+            Some((e, allowed))
+        })
+        .collect();
+    let same = lists.windows(2).all(|w| w[0].1 == w[1].1);
+    let values = match lists.first() {
+        Some((_, only)) if same => only.clone(),
+        _ => lists
+            .iter()
+            .map(|(e, list)| format!("{e}: {list}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    format!("{key} ({values})")
+}
+
 /// The backend every category of a new hybrid mapping names: the first persistence type of the
 /// edition that is a single backend and that the mapping allows.
 fn first_backend(model: &Model, edition: Edition, mapping: &Var) -> Result<String, String> {

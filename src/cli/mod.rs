@@ -170,6 +170,11 @@ pub fn default_target() -> Target {
 
 /// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
 /// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
+/// The editions a flag accepts, from the model (so a new edition needs no change here).
+pub fn editions() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::model::Edition::ALL.map(|e| e.as_str()))
+}
+
 #[derive(Clone)]
 pub struct TargetParser;
 
