@@ -1,5 +1,5 @@
-//! `svcgen schema`, `svcgen completions` and `svcgen man`: artifacts generated from the spec model
-//! and from the command-line definition itself.
+//! `svcgen init`, `svcgen docs`, `svcgen schema`, `svcgen completions` and `svcgen man`: artifacts
+//! generated from the spec model and from the command-line definition itself.
 
 use super::{Cli, EXIT_IO, EXIT_OK};
 use crate::output::write_atomic;

@@ -1,4 +1,7 @@
-//! The command line: argument definitions (clap) and the dispatch to one module per command.
+//! The command line: argument definitions (clap) and the dispatch to the module of each command
+//! (one per command, or per family: `bring` for import/lint/migrate, `generate` for
+//! init/docs/schema/completions/man). Printing diagnostics and the exit code live in `report`.
+//! Values a flag accepts (editions, targets) come from the model, not from lists written here.
 
 mod bring;
 mod check;
