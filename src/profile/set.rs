@@ -54,12 +54,8 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         }
     };
     let key = path.join(".");
-    let value = match set_value(kind, type_of(&key), value_text, value_origin) {
-        Ok(value) => value,
-        Err(d) => {
-            diags.push(d);
-            return Err(diags);
-        }
+    let Some(value) = set_value(kind, type_of(&key), value_text, value_origin, &mut diags) else {
+        return Err(diags);
     };
     let node = Node {
         value,
@@ -69,14 +65,15 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
 }
 
 /// The value of the option: the text as the key's type, the text of a file for `--set-file`,
-/// or a `{ file = PATH }` reference for a secret.
+/// or a `{ file = PATH }` reference for a secret; `None` (reported) when the file is unreadable.
 fn set_value(
     kind: SetKind,
     ty: Option<VarType>,
     value_text: &str,
     value_origin: Origin,
-) -> Result<Value, Diagnostic> {
-    Ok(match kind {
+    diags: &mut Diagnostics,
+) -> Option<Value> {
+    Some(match kind {
         SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
             entries: vec![Entry {
                 key: "file".to_string(),
@@ -90,11 +87,12 @@ fn set_value(
         SetKind::File => match super::read_input_text(std::path::Path::new(value_text)) {
             Ok(text) => typed(ty, text.trim_end_matches(['\n', '\r']), value_origin),
             Err(super::ReadError(why)) => {
-                return Err(
+                diags.push(
                     Diagnostic::new(Code::SecretUnavailable, format!("--set-file: {why}"))
                         .at(value_origin)
                         .label("unreadable"),
                 );
+                return None;
             }
         },
         SetKind::Value => typed(ty, value_text, value_origin),
