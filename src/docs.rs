@@ -5,7 +5,7 @@
 //! escaped here, once, so a `|` in a meaning cannot break a table.
 
 use crate::model::{Condition, DefaultValue, Edition, Model, Var, VarType};
-use crate::render::{TemplateError, Templates};
+use crate::templates::{TemplateError, Templates};
 use serde::Serialize;
 
 /// The template that lays out the reference.
