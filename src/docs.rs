@@ -5,7 +5,7 @@
 //! escaped here, once, so a `|` in a meaning cannot break a table.
 
 use crate::model::{Condition, DefaultValue, Edition, Model, Var, VarType};
-use crate::render::{TemplateError, Templates};
+use crate::templates::{TemplateError, Templates};
 use serde::Serialize;
 
 /// The template that lays out the reference.
@@ -99,26 +99,71 @@ struct ImageDoc {
     tag: String,
 }
 
-fn context(model: &Model, edition: Option<Edition>) -> Context {
-    let editions: Vec<Edition> = match edition {
-        Some(e) => vec![e],
-        None => Edition::ALL.to_vec(),
-    };
-    let in_scope = |v: &&Var| v.editions.iter().any(|e| editions.contains(e));
-    // An entry is marked when the doc covers an edition it does not belong to.
-    let marked = |v: &Var| edition.is_none() && v.editions.len() < Edition::ALL.len();
+/// Which editions a doc covers: one, or all of them (`edition` is `None`).
+struct Scope {
+    edition: Option<Edition>,
+    editions: Vec<Edition>,
+}
 
-    let groups = model
+impl Scope {
+    fn new(edition: Option<Edition>) -> Scope {
+        let editions = match edition {
+            Some(e) => vec![e],
+            None => Edition::ALL.to_vec(),
+        };
+        Scope { edition, editions }
+    }
+
+    /// True when the variable belongs to an edition the doc covers.
+    fn covers(&self, var: &Var) -> bool {
+        var.editions.iter().any(|e| self.editions.contains(e))
+    }
+
+    /// An entry is marked when the doc covers an edition it does not belong to.
+    fn marked(&self, var: &Var) -> bool {
+        self.edition.is_none() && var.editions.len() < Edition::ALL.len()
+    }
+
+    /// The variables the doc covers, in the model's order.
+    fn vars<'m>(&self, model: &'m Model) -> impl Iterator<Item = &'m Var> {
+        model.vars.iter().filter(|v| self.covers(v))
+    }
+
+    fn title(&self) -> String {
+        match self.edition {
+            Some(e) => format!("edition {e}"),
+            None => format!(
+                "editions {}",
+                Edition::ALL.map(|e| e.as_str()).join(" and ")
+            ),
+        }
+    }
+}
+
+fn context(model: &Model, edition: Option<Edition>) -> Context {
+    let scope = Scope::new(edition);
+    Context {
+        scope: scope.title(),
+        groups: group_docs(model, &scope),
+        hybrid: hybrid_doc(model, &scope),
+        plugins: plugin_docs(model, &scope),
+        restarts: restart_docs(model, &scope),
+        settings: setting_rows(model, edition),
+        images: image_docs(model, &scope),
+    }
+}
+
+/// One table per group that has a variable in scope, in the model's order.
+fn group_docs(model: &Model, scope: &Scope) -> Vec<GroupDoc> {
+    model
         .groups
         .iter()
         .filter_map(|group| {
             let applies = applies_text(&group.when);
-            let rows: Vec<Row> = model
-                .vars
-                .iter()
-                .filter(in_scope)
+            let rows: Vec<Row> = scope
+                .vars(model)
                 .filter(|v| v.group == group.id)
-                .map(|v| var_row(v, &applies, marked(v)))
+                .map(|v| var_row(v, &applies, scope.marked(v)))
                 .collect();
             (!rows.is_empty()).then(|| GroupDoc {
                 title: group.title.clone(),
@@ -127,15 +172,17 @@ fn context(model: &Model, edition: Option<Edition>) -> Context {
                 rows,
             })
         })
-        .collect();
+        .collect()
+}
 
-    let mapping: Vec<&Var> = model
-        .vars
-        .iter()
-        .filter(in_scope)
+/// The hybrid backend mapping, when a variable in scope has that type.
+fn hybrid_doc(model: &Model, scope: &Scope) -> Option<HybridDoc> {
+    let mapping: Vec<&Var> = scope
+        .vars(model)
         .filter(|v| v.ty == VarType::HybridMapping)
         .collect();
-    let hybrid = mapping.first().map(|first| HybridDoc {
+    let first = mapping.first()?;
+    Some(HybridDoc {
         selector: model.backends.selector.clone(),
         mixed: model.backends.mixed.clone(),
         key: first.key.clone(),
@@ -150,30 +197,34 @@ fn context(model: &Model, edition: Option<Edition>) -> Context {
                 )
             })
             .collect(),
-    });
+    })
+}
 
-    let plugins = model
-        .vars
-        .iter()
-        .filter(in_scope)
+/// The plugin lists in scope that are mounted from a folder.
+fn plugin_docs(model: &Model, scope: &Scope) -> Vec<PluginDoc> {
+    scope
+        .vars(model)
         .filter(|v| v.ty == VarType::PluginList)
         .filter_map(|v| {
             Some(PluginDoc {
                 env: v.env.clone(),
                 key: v.key.clone(),
-                only: marked(v).then(|| v.editions_text()),
+                only: scope.marked(v).then(|| v.editions_text()),
                 mount_path: v.mount_path.clone()?,
                 note: v.note.clone(),
             })
         })
-        .collect();
+        .collect()
+}
 
+/// One sentence per variable and service that needs a restart, over all its entries; `only`
+/// names the editions when the doc covers one the sentence does not apply to.
+fn restart_docs(model: &Model, scope: &Scope) -> Vec<RestartDoc> {
     let mut restarts: Vec<RestartDoc> = Vec::new();
-    for var in model.vars.iter().filter(in_scope) {
+    for var in scope.vars(model) {
         let Some(service) = &var.restart else {
             continue;
         };
-        // One sentence per variable and service, over all its entries.
         let index = match restarts
             .iter()
             .position(|r| r.env == var.env && &r.service == service)
@@ -193,13 +244,17 @@ fn context(model: &Model, edition: Option<Edition>) -> Context {
         restarts[index].editions.extend(&var.editions);
     }
     for restart in &mut restarts {
-        let missing = editions.iter().any(|e| !restart.editions.contains(e));
+        let missing = scope.editions.iter().any(|e| !restart.editions.contains(e));
         if missing {
             restart.only = Some(join_editions(&restart.editions));
         }
     }
+    restarts
+}
 
-    let settings = model
+/// The profile's own settings (not variables), one row each.
+fn setting_rows(model: &Model, edition: Option<Edition>) -> Vec<Row> {
+    model
         .settings
         .iter()
         .map(|s| {
@@ -218,33 +273,20 @@ fn context(model: &Model, edition: Option<Edition>) -> Context {
                 meaning: cell(&s.meaning),
             }
         })
-        .collect();
+        .collect()
+}
 
-    let images = model
+/// The image tag of each edition in scope.
+fn image_docs(model: &Model, scope: &Scope) -> Vec<ImageDoc> {
+    model
         .editions
         .iter()
-        .filter(|e| editions.contains(&e.id))
+        .filter(|e| scope.editions.contains(&e.id))
         .map(|e| ImageDoc {
             edition: e.id.to_string(),
             tag: e.image_tag.clone(),
         })
-        .collect();
-
-    Context {
-        scope: match edition {
-            Some(e) => format!("edition {e}"),
-            None => format!(
-                "editions {}",
-                Edition::ALL.map(|e| e.as_str()).join(" and ")
-            ),
-        },
-        groups,
-        hybrid,
-        plugins,
-        restarts,
-        settings,
-        images,
-    }
+        .collect()
 }
 
 /// A setting's default; the edition's image tag is named when the doc is for one edition.
@@ -322,10 +364,7 @@ fn applies_text(when: &[Condition]) -> String {
     if when.is_empty() {
         return "always".to_string();
     }
-    when.iter()
-        .map(Condition::to_string)
-        .collect::<Vec<_>>()
-        .join(" or ")
+    Condition::any_text(when)
 }
 
 fn code_list(values: &[String]) -> String {

@@ -5,7 +5,7 @@
 //! and the keys the model marks `required` written out with a placeholder to replace. The result
 //! validates with `svcgen validate` (warnings allowed) and renders.
 
-use crate::model::{Condition, DefaultValue, Edition, Group, Model, Var, VarType};
+use crate::model::{Applies, Condition, DefaultValue, Edition, Group, Lookup, Model, Var, VarType};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -177,6 +177,16 @@ impl<'m> Choices<'m> {
         })
     }
 
+    /// `Some(cause)` when the group applies (`Some(None)`: always), `None` when it does not.
+    fn applies<'g>(&self, group: &'g Group) -> Option<Option<&'g Condition>> {
+        match Condition::applies(&group.when, self) {
+            Applies::Yes(cause) => Some(cause),
+            Applies::No | Applies::Unknown => None,
+        }
+    }
+}
+
+impl Lookup for Choices<'_> {
     /// The value of a key as the profile will have it: chosen, else the default.
     fn value(&self, key: &str) -> Option<String> {
         if let Some(v) = self.values.get(key) {
@@ -186,20 +196,32 @@ impl<'m> Choices<'m> {
         var.default.value().map(str::to_string)
     }
 
-    /// `Some(cause)` when the group applies (`Some(None)`: always), `None` when it does not.
-    fn applies<'g>(&self, group: &'g Group) -> Option<Option<&'g Condition>> {
-        if group.when.is_empty() {
-            return Some(None);
-        }
-        group.when.iter().find(|c| self.holds(c)).map(Some)
+    fn backends(&self) -> Vec<String> {
+        self.backends.clone()
     }
+}
 
-    fn holds(&self, condition: &Condition) -> bool {
-        match condition {
-            Condition::KeyEquals { key, equals } => self.value(key).as_ref() == Some(equals),
-            Condition::Backend { backend } => self.backends.contains(backend),
-        }
-    }
+/// The help of an `init` flag that chooses the value of `key`: the values each edition allows,
+/// from the model ("key (a, b)" when every edition allows the same, else "key (A: a; B: b)").
+pub fn choice_help(key: &str) -> String {
+    let model = Model::get();
+    let lists: Vec<(Edition, String)> = Edition::ALL
+        .iter()
+        .filter_map(|&e| {
+            let allowed = model.var_by_key(key, e)?.allowed.as_deref()?.join(", ");
+            Some((e, allowed))
+        })
+        .collect();
+    let same = lists.windows(2).all(|w| w[0].1 == w[1].1);
+    let values = match lists.first() {
+        Some((_, only)) if same => only.clone(),
+        _ => lists
+            .iter()
+            .map(|(e, list)| format!("{e}: {list}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    format!("{key} ({values})")
 }
 
 /// The backend every category of a new hybrid mapping names: the first persistence type of the

@@ -28,3 +28,4 @@ pub mod resolve;
 pub mod schema;
 pub mod source;
 pub mod suggest;
+pub mod templates;

@@ -5,6 +5,7 @@ mod support;
 
 use predicates::prelude::*;
 use std::path::Path;
+use support::scenario::{PROFILE, Test};
 use support::svcgen;
 
 const EXAMPLE: &str = "examples/b-consul-vault-sql.toml";
@@ -55,11 +56,11 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn a_missing_profile_is_an_io_error_naming_the_path() {
-    svcgen()
+    Test::new()
         .args(["validate", "does/not/exist.toml"])
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("does/not/exist.toml"));
+        .stderr_has("does/not/exist.toml")
+        .run();
 }
 
 #[test]
@@ -282,33 +283,25 @@ fn secrets_are_withheld_unless_asked_and_read_from_their_reference() {
 
 #[test]
 fn json_diagnostics_deny_warnings_and_quiet() {
-    let dir = tempfile::tempdir().unwrap();
-    let warn = write(
-        dir.path(),
-        "w.toml",
-        "edition = \"B\"\n[env]\nTZ = \"UTC\"\n",
-    );
-    let out = svcgen()
-        .args(["validate", "--format", "json"])
-        .arg(&warn)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warn = "edition = \"B\"\n[env]\nTZ = \"UTC\"\n";
+    let ran = Test::new()
+        .profile(warn)
+        .args(["validate", "--format", "json", PROFILE])
+        .run();
+    let json = ran.stdout_json();
     assert_eq!(json[0]["code"], "W0306");
     assert_eq!(json[0]["line"], 3);
     assert_eq!(json[0]["column"], 1);
-    svcgen()
-        .args(["validate", "--deny-warnings"])
-        .arg(&warn)
-        .assert()
-        .code(1);
-    svcgen()
-        .args(["validate", "--quiet"])
-        .arg(&warn)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("W0306").not());
+    Test::new()
+        .profile(warn)
+        .args(["validate", "--deny-warnings", PROFILE])
+        .code(1)
+        .run();
+    Test::new()
+        .profile(warn)
+        .args(["validate", "--quiet", PROFILE])
+        .stderr_lacks("W0306")
+        .run();
 }
 
 #[test]

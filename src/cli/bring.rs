@@ -43,7 +43,7 @@ pub struct InputArgs {
     #[arg(long)]
     pub service: Option<String>,
     /// The edition (inferred when the variables decide it)
-    #[arg(long, value_parser = ["A", "B"])]
+    #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
 }
 

@@ -15,7 +15,7 @@ pub struct ExplainArgs {
     /// A variable name (CN_SQL_DB_DIALECT) or profile key (persistence.sql.dialect)
     pub name: String,
     /// Show only this edition's entry
-    #[arg(long, value_parser = ["A", "B"])]
+    #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
     /// Also show the value in effect in this profile (with its layers) and where it was set
     #[arg(long, value_name = "PROFILE")]

@@ -1,5 +1,5 @@
-//! `svcgen schema`, `svcgen completions` and `svcgen man`: artifacts generated from the spec model
-//! and from the command-line definition itself.
+//! `svcgen init`, `svcgen docs`, `svcgen schema`, `svcgen completions` and `svcgen man`: artifacts
+//! generated from the spec model and from the command-line definition itself.
 
 use super::{Cli, EXIT_IO, EXIT_OK};
 use crate::output::write_atomic;
@@ -120,7 +120,7 @@ pub fn man(args: &ManArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct DocsArgs {
     /// Only this edition's variables (default: both, edition-only rows marked)
-    #[arg(long, value_parser = ["A", "B"])]
+    #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
     /// Write to this file (atomically) instead of stdout
     #[arg(short, long)]
@@ -151,16 +151,13 @@ pub fn docs(args: &DocsArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct InitArgs {
     /// The edition of the new profile
-    #[arg(long, value_parser = ["A", "B"], default_value = "B")]
+    #[arg(long, value_parser = super::editions(), default_value = "B")]
     pub edition: String,
-    /// config.adapter (consul, kubernetes, google)
-    #[arg(long)]
+    #[arg(long, help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY))]
     pub config_adapter: Option<String>,
-    /// secret.adapter (vault, kubernetes, google)
-    #[arg(long)]
+    #[arg(long, help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY))]
     pub secret_adapter: Option<String>,
-    /// persistence.type (A: ldap, couchbase, hybrid; B: sql, spanner, couchbase, hybrid)
-    #[arg(long)]
+    #[arg(long, help = crate::init::choice_help(&crate::model::Model::get().backends.selector))]
     pub persistence: Option<String>,
     /// The path or URL of the JSON Schema written on the profile's `#:schema` line
     #[arg(long, default_value = "./profile.schema.json")]

@@ -1,4 +1,7 @@
-//! The command line: argument definitions (clap) and the dispatch to one module per command.
+//! The command line: argument definitions (clap) and the dispatch to the module of each command
+//! (one per command, or per family: `bring` for import/lint/migrate, `generate` for
+//! init/docs/schema/completions/man). Printing diagnostics and the exit code live in `report`.
+//! Values a flag accepts (editions, targets) come from the model, not from lists written here.
 
 mod bring;
 mod check;
@@ -170,6 +173,11 @@ pub fn default_target() -> Target {
 
 /// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
 /// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
+/// The editions a flag accepts, from the model (so a new edition needs no change here).
+pub fn editions() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::model::Edition::ALL.map(|e| e.as_str()))
+}
+
 #[derive(Clone)]
 pub struct TargetParser;
 

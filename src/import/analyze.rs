@@ -6,8 +6,9 @@ use super::edition::{Inferred, infer_edition};
 use super::values::{ProfileValue, secret_ref_elsewhere, value};
 use super::{EnvEntry, EnvValue};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Condition, Edition, Model, Var};
+use crate::model::{Applies, Condition, Edition, Lookup, Model, Var};
 use crate::resolve::is_env_name;
+use crate::resolve::not_applied;
 use crate::source::{Origin, Sources};
 use crate::suggest::Suggester;
 use std::collections::HashSet;
@@ -145,11 +146,6 @@ fn decide(
     diags: &mut Diagnostics,
 ) -> (Option<Edition>, Edition) {
     let model = Model::get();
-    let has_name = |entry: &EnvEntry, edition: Edition| {
-        model
-            .entries_by_env(&entry.name)
-            .any(|v| v.editions.contains(&edition))
-    };
     if let Some(edition) = given {
         for entry in entries {
             let vars: Vec<&Var> = model.entries_by_env(&entry.name).collect();
@@ -175,50 +171,66 @@ fn decide(
             );
             (None, Edition::B)
         }
-        Inferred::Conflict(groups) => {
-            // A variable's name weighs more than a value only one edition allows.
-            let weight = |(edition, indexes): &(Edition, Vec<usize>)| -> usize {
-                indexes
-                    .iter()
-                    .map(|&i| {
-                        if has_name(&entries[i], edition.other()) {
-                            1
-                        } else {
-                            2
-                        }
-                    })
-                    .sum()
-            };
-            let major = groups
-                .iter()
-                .max_by_key(|g| (weight(g), g.0 == Edition::B))
-                .map_or(Edition::B, |g| g.0);
-            let witness = groups
-                .iter()
-                .find(|(e, _)| *e == major)
-                .and_then(|(_, v)| v.iter().find(|&&i| !has_name(&entries[i], major.other())))
-                .map(|&i| &entries[i]);
-            for (edition, indexes) in &groups {
-                if *edition == major {
-                    continue;
+        Inferred::Conflict(groups) => (None, majority(entries, &groups, sources, diags)),
+    }
+}
+
+/// True when the entry's name is a variable of the edition.
+fn has_name(entry: &EnvEntry, edition: Edition) -> bool {
+    Model::get()
+        .entries_by_env(&entry.name)
+        .any(|v| v.editions.contains(&edition))
+}
+
+/// With variables of both editions (grouped by edition, as indexes into `entries`): the
+/// edition most of them are for; reports the names of the other edition.
+fn majority(
+    entries: &[EnvEntry],
+    groups: &[(Edition, Vec<usize>)],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Edition {
+    // A variable's name weighs more than a value only one edition allows.
+    let weight = |(edition, indexes): &(Edition, Vec<usize>)| -> usize {
+        indexes
+            .iter()
+            .map(|&i| {
+                if has_name(&entries[i], edition.other()) {
+                    1
+                } else {
+                    2
                 }
-                for &i in indexes {
-                    let entry = &entries[i];
-                    // A value of the other edition is reported by the value check.
-                    if has_name(entry, major) {
-                        continue;
-                    }
-                    if let Some(var) = model.entries_by_env(&entry.name).next() {
-                        diags.push(
-                            other_edition(entry, var, major, witness.map(|w| (w, sources)))
-                                .help("pass --edition to say which edition the file is for"),
-                        );
-                    }
-                }
+            })
+            .sum()
+    };
+    let major = groups
+        .iter()
+        .max_by_key(|g| (weight(g), g.0 == Edition::B))
+        .map_or(Edition::B, |g| g.0);
+    let witness = groups
+        .iter()
+        .find(|(e, _)| *e == major)
+        .and_then(|(_, v)| v.iter().find(|&&i| !has_name(&entries[i], major.other())))
+        .map(|&i| &entries[i]);
+    for (edition, indexes) in groups {
+        if *edition == major {
+            continue;
+        }
+        for &i in indexes {
+            let entry = &entries[i];
+            // A value of the other edition is reported by the value check.
+            if has_name(entry, major) {
+                continue;
             }
-            (None, major)
+            if let Some(var) = Model::get().entries_by_env(&entry.name).next() {
+                diags.push(
+                    other_edition(entry, var, major, witness.map(|w| (w, sources)))
+                        .help("pass --edition to say which edition the file is for"),
+                );
+            }
         }
     }
+    major
 }
 
 fn other_edition(
@@ -376,46 +388,16 @@ fn applying(
     invalid: &HashSet<&str>,
     diags: &mut Diagnostics,
 ) -> Vec<Setting> {
-    let value_of = |key: &str| -> Option<String> {
-        match settings.iter().find(|s| s.var.key == key) {
-            Some(s) => s.value.env_text(),
-            None => model
-                .var_by_key(key, edition)?
-                .default
-                .value()
-                .map(str::to_string),
-        }
-    };
-    let rule = &model.backends;
-    let backends: Vec<String> = match value_of(&rule.selector) {
-        Some(selected) if selected == rule.mixed => settings
-            .iter()
-            .find(|s| s.var.key == rule.mapping)
-            .map(|s| match &s.value {
-                ProfileValue::Mapping(pairs) => pairs.iter().map(|(_, b)| b.clone()).collect(),
-                _ => Vec::new(),
-            })
-            .unwrap_or_default(),
-        Some(selected) => vec![selected],
-        None => Vec::new(),
-    };
-    let holds = |c: &Condition| match c {
-        Condition::KeyEquals { key, equals } => value_of(key).as_deref() == Some(equals.as_str()),
-        Condition::Backend { backend } => backends.contains(backend),
-    };
-    let undecided = |c: &Condition| match c {
-        Condition::KeyEquals { key, .. } => invalid.contains(key.as_str()),
-        Condition::Backend { .. } => {
-            invalid.contains(rule.selector.as_str()) || invalid.contains(rule.mapping.as_str())
-        }
+    let found = Found {
+        model,
+        edition,
+        settings: &settings,
+        invalid,
     };
     let mut kept: Vec<Setting> = Vec::new();
     for setting in &settings {
         let group = model.group(&setting.var.group);
-        let applies = group.when.is_empty()
-            || group.when.iter().any(&holds)
-            || group.when.iter().any(&undecided);
-        if applies {
+        if Condition::applies(&group.when, &found) != Applies::No {
             kept.push(setting.clone());
             continue;
         }
@@ -424,26 +406,56 @@ fn applying(
             // Only possibly in a whole Secret: nothing was written that has no effect.
             continue;
         }
-        let conditions = group
-            .when
-            .iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(" or ");
         diags.push(
-            Diagnostic::new(
-                Code::NotApplied,
-                format!(
-                    "`{}` has no effect: it applies only when {conditions}",
-                    entry.name
-                ),
-            )
-            .at(entry.name_origin)
-            .label("not applied")
-            .help("the container ignores it; it is left out of the profile"),
+            not_applied(&entry.name, &group.when, entry.name_origin)
+                .help("the container ignores it; it is left out of the profile"),
         );
     }
     let order = |s: &Setting| model.vars.iter().position(|v| std::ptr::eq(v, s.var));
     kept.sort_by_key(order);
     kept
+}
+
+/// The settings an import found, as the values `when` conditions are evaluated over.
+struct Found<'a> {
+    model: &'a Model,
+    edition: Edition,
+    settings: &'a [Setting],
+    /// Keys whose value was given but is invalid.
+    invalid: &'a HashSet<&'a str>,
+}
+
+impl Lookup for Found<'_> {
+    fn value(&self, key: &str) -> Option<String> {
+        match self.settings.iter().find(|s| s.var.key == key) {
+            Some(s) => s.value.env_text(),
+            None => self
+                .model
+                .var_by_key(key, self.edition)?
+                .default
+                .value()
+                .map(str::to_string),
+        }
+    }
+
+    fn backends(&self) -> Vec<String> {
+        let rule = &self.model.backends;
+        match self.value(&rule.selector) {
+            Some(selected) if selected == rule.mixed => self
+                .settings
+                .iter()
+                .find(|s| s.var.key == rule.mapping)
+                .map(|s| match &s.value {
+                    ProfileValue::Mapping(pairs) => pairs.iter().map(|(_, b)| b.clone()).collect(),
+                    _ => Vec::new(),
+                })
+                .unwrap_or_default(),
+            Some(selected) => vec![selected],
+            None => Vec::new(),
+        }
+    }
+
+    fn invalid(&self, key: &str) -> bool {
+        self.invalid.contains(key)
+    }
 }

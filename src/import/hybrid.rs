@@ -6,6 +6,7 @@ use super::EnvEntry;
 use super::values::not_allowed;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Var};
+use crate::resolve::backend_not_a_string;
 use crate::source::{Origin, Sources};
 use crate::suggest::did_you_mean;
 use serde_json::Value;
@@ -19,19 +20,66 @@ pub fn mapping(
     sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Option<Vec<(String, String)>> {
-    let name = &entry.name;
-    let origin = entry.origin;
-    let verbatim = sources.get(origin.source).text.get(origin.span()) == Some(text);
-    let at = |offset: usize, len: usize| {
-        if verbatim {
+    let verbatim = sources
+        .get(entry.origin.source)
+        .text
+        .get(entry.origin.span())
+        == Some(text);
+    let at = Positions {
+        origin: entry.origin,
+        verbatim,
+    };
+    let object = parse_object(var, entry, text, at, diags)?;
+    let mut ok = true;
+    for (key, value) in &object {
+        ok &= check_pair(var, entry, text, at, edition, (key, value), diags);
+    }
+    ok &= all_categories(var, entry, &object, diags);
+    if !ok {
+        return None;
+    }
+    Some(
+        var.mapping_keys
+            .iter()
+            .map(|k| {
+                let backend = object[k.as_str()].as_str().unwrap_or_default().to_string();
+                (k.clone(), backend)
+            })
+            .collect(),
+    )
+}
+
+/// Where a part of the value is in the file: at its own place when the value is written there
+/// as is, else the whole entry.
+#[derive(Clone, Copy)]
+struct Positions {
+    origin: Origin,
+    verbatim: bool,
+}
+
+impl Positions {
+    fn at(self, offset: usize, len: usize) -> Origin {
+        let origin = self.origin;
+        if self.verbatim {
             let start = (origin.start + offset).min(origin.end);
             Origin::new(origin.source, start..(start + len).min(origin.end))
         } else {
             origin
         }
-    };
-    let object = match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(object)) => object,
+    }
+}
+
+/// The value read as strict JSON, which must be an object.
+fn parse_object(
+    var: &Var,
+    entry: &EnvEntry,
+    text: &str,
+    at: Positions,
+    diags: &mut Diagnostics,
+) -> Option<serde_json::Map<String, Value>> {
+    let name = &entry.name;
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(object)) => Some(object),
         Ok(other) => {
             diags.push(
                 Diagnostic::new(
@@ -41,11 +89,11 @@ pub fn mapping(
                         json_kind(&other)
                     ),
                 )
-                .at(origin)
+                .at(entry.origin)
                 .label("not an object")
                 .help(example(var)),
             );
-            return None;
+            None
         }
         Err(err) => {
             let mut offset = offset_of(text, err.line(), err.column());
@@ -60,107 +108,110 @@ pub fn mapping(
                     Code::HybridJson,
                     format!("`{name}` is not valid JSON: {message}"),
                 )
-                .at(at(offset, 1))
+                .at(at.at(offset, 1))
                 .label("JSON error here")
                 .help("the container stops at start-up when the mapping is not strict JSON")
                 .help(example(var)),
             );
-            return None;
-        }
-    };
-    let allowed = var.allowed.as_deref().unwrap_or_default();
-    let mut ok = true;
-    for (key, value) in &object {
-        let key_at = text.find(&format!("\"{key}\"")).unwrap_or(0);
-        if !var.mapping_keys.contains(key) {
-            diags.push(
-                Diagnostic::new(
-                    Code::HybridKeyUnknown,
-                    format!("`{name}` has no data category `{key}`"),
-                )
-                .at(at(key_at, key.len() + 2))
-                .label("not a data category")
-                .help(format!("the categories: {}", var.mapping_keys.join(", ")))
-                .suggest(did_you_mean(
-                    key,
-                    var.mapping_keys.iter().map(String::as_str),
-                )),
-            );
-            ok = false;
-            continue;
-        }
-        let value_at = |len: usize| {
-            let after = key_at + key.len() + 2;
-            let found = text[after..]
-                .find(|c: char| c != ':' && !c.is_whitespace())
-                .map_or(after, |i| after + i);
-            at(found, len)
-        };
-        match value {
-            Value::String(backend) if allowed.contains(backend) => {}
-            Value::String(backend) => {
-                let d = not_allowed(
-                    var,
-                    name,
-                    allowed,
-                    backend,
-                    value_at(backend.len() + 2),
-                    edition,
-                );
-                diags.push(d.label(format!("not a backend of edition {edition}")));
-                ok = false;
-            }
-            other => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!(
-                            "`{name}`: `{key}` must name a backend, found {}",
-                            json_kind(other)
-                        ),
-                    )
-                    .at(value_at(1))
-                    .label("expected a string")
-                    .help(format!("backends: {}", allowed.join(", "))),
-                );
-                ok = false;
-            }
+            None
         }
     }
+}
+
+/// True when the key is a data category and its value a backend of the edition.
+fn check_pair(
+    var: &Var,
+    entry: &EnvEntry,
+    text: &str,
+    at: Positions,
+    edition: Edition,
+    (key, value): (&String, &Value),
+    diags: &mut Diagnostics,
+) -> bool {
+    let name = &entry.name;
+    let allowed = var.allowed.as_deref().unwrap_or_default();
+    let key_at = text.find(&format!("\"{key}\"")).unwrap_or(0);
+    if !var.mapping_keys.contains(key) {
+        diags.push(
+            Diagnostic::new(
+                Code::HybridKeyUnknown,
+                format!("`{name}` has no data category `{key}`"),
+            )
+            .at(at.at(key_at, key.len() + 2))
+            .label("not a data category")
+            .help(format!("the categories: {}", var.mapping_keys.join(", ")))
+            .suggest(did_you_mean(
+                key,
+                var.mapping_keys.iter().map(String::as_str),
+            )),
+        );
+        return false;
+    }
+    let value_at = |len: usize| {
+        let after = key_at + key.len() + 2;
+        let found = text[after..]
+            .find(|c: char| c != ':' && !c.is_whitespace())
+            .map_or(after, |i| after + i);
+        at.at(found, len)
+    };
+    match value {
+        Value::String(backend) if allowed.contains(backend) => true,
+        Value::String(backend) => {
+            let d = not_allowed(
+                var,
+                name,
+                allowed,
+                backend,
+                value_at(backend.len() + 2),
+                edition,
+            );
+            diags.push(d.label(format!("not a backend of edition {edition}")));
+            false
+        }
+        other => {
+            diags.push(backend_not_a_string(
+                format!(
+                    "`{name}`: `{key}` must name a backend, found {}",
+                    json_kind(other)
+                ),
+                value_at(1),
+                allowed,
+            ));
+            false
+        }
+    }
+}
+
+/// True when the object names every data category; reports the missing ones together.
+fn all_categories(
+    var: &Var,
+    entry: &EnvEntry,
+    object: &serde_json::Map<String, Value>,
+    diags: &mut Diagnostics,
+) -> bool {
     let missing: Vec<&String> = var
         .mapping_keys
         .iter()
         .filter(|k| !object.contains_key(k.as_str()))
         .collect();
-    if !missing.is_empty() {
-        let list = missing
-            .iter()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        diags.push(
-            Diagnostic::new(
-                Code::HybridKeyMissing,
-                format!("`{name}` lacks the data categories {list}"),
-            )
-            .at(origin)
-            .label("incomplete mapping")
-            .help(example(var)),
-        );
-        ok = false;
+    if missing.is_empty() {
+        return true;
     }
-    if !ok {
-        return None;
-    }
-    Some(
-        var.mapping_keys
-            .iter()
-            .map(|k| {
-                let backend = object[k.as_str()].as_str().unwrap_or_default().to_string();
-                (k.clone(), backend)
-            })
-            .collect(),
-    )
+    let list = missing
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    diags.push(
+        Diagnostic::new(
+            Code::HybridKeyMissing,
+            format!("`{}` lacks the data categories {list}", entry.name),
+        )
+        .at(entry.origin)
+        .label("incomplete mapping")
+        .help(example(var)),
+    );
+    false
 }
 
 /// The byte offset of a 1-based line and column of serde_json (columns count bytes).

@@ -62,8 +62,24 @@ pub fn value(
     sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Option<ProfileValue> {
+    let text = match text_or_reference(var, entry, diags) {
+        Ok(text) => text,
+        Err(reference) => return reference,
+    };
+    if let Some(done) = refused_text(var, entry, text, diags) {
+        return done;
+    }
+    typed(var, entry, text, edition, sources, diags)
+}
+
+/// The text of the entry, or (`Err`) what a reference to a Secret or the environment gives.
+fn text_or_reference<'e>(
+    var: &Var,
+    entry: &'e EnvEntry,
+    diags: &mut Diagnostics,
+) -> Result<&'e str, Option<ProfileValue>> {
     let name = &entry.name;
-    let text = match &entry.value {
+    match &entry.value {
         EnvValue::SecretRef { secret, key, .. } => {
             if var.secret {
                 if key != &var.env {
@@ -77,16 +93,27 @@ pub fn value(
                         .help(format!("rename the key in the Secret to {}", var.env)),
                     );
                 }
-                return Some(ProfileValue::EnvRef(var.env.clone()));
+                return Err(Some(ProfileValue::EnvRef(var.env.clone())));
             }
             diags.push(secret_ref_elsewhere(entry, secret, key));
-            return None;
+            Err(None)
         }
         EnvValue::FromEnv { var: shell, .. } if var.secret => {
-            return Some(ProfileValue::EnvRef(shell.clone()));
+            Err(Some(ProfileValue::EnvRef(shell.clone())))
         }
-        EnvValue::FromEnv { text, .. } | EnvValue::Text(text) => text.as_str(),
-    };
+        EnvValue::FromEnv { text, .. } | EnvValue::Text(text) => Ok(text.as_str()),
+    }
+}
+
+/// What a text that cannot be taken as it is gives (`Some`): nothing for a NUL or an empty
+/// value, a reference to the environment for a secret written in clear text.
+fn refused_text(
+    var: &Var,
+    entry: &EnvEntry,
+    text: &str,
+    diags: &mut Diagnostics,
+) -> Option<Option<ProfileValue>> {
+    let name = &entry.name;
     if text.contains('\0') {
         diags.push(
             Diagnostic::new(
@@ -96,11 +123,11 @@ pub fn value(
             .at(entry.origin)
             .help("environment variables cannot hold NUL"),
         );
-        return None;
+        return Some(None);
     }
     if text.is_empty() {
         empty(var, entry, diags);
-        return None;
+        return Some(None);
     }
     if var.secret {
         diags.push(
@@ -115,8 +142,21 @@ pub fn value(
                 var.env
             )),
         );
-        return Some(ProfileValue::EnvRef(var.env.clone()));
+        return Some(Some(ProfileValue::EnvRef(var.env.clone())));
     }
+    None
+}
+
+/// The text read as the variable's type, as the container reads it.
+fn typed(
+    var: &'static Var,
+    entry: &EnvEntry,
+    text: &str,
+    edition: Edition,
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Option<ProfileValue> {
+    let name = &entry.name;
     let at = entry.origin;
     match var.ty {
         VarType::Bool => Some(ProfileValue::Bool(boolean(name, text, at, diags))),

@@ -1,15 +1,16 @@
 //! The spec model: every variable of the Admin UI container, per edition, as data.
 //!
-//! The model is `schemas/spec.toml`, parsed at build time (`build.rs`, see [`baked`]) and read
-//! into these types once per run. It is the one source of
-//! truth: validation, resolution, renderers, docs and the editor schema all read it, so a variable's
-//! name, default or allowed values are never written in Rust code.
+//! The model is `schemas/spec.toml`, parsed and checked at build time (`build.rs`, see [`baked`])
+//! and turned into these types once per run. It is the one source of truth: resolution, the
+//! renderers, docs, the JSON Schema, `explain`, `init`, import/lint, the language server and the
+//! CLI's lists of values all read it, so a variable's name, default or allowed values are never
+//! written in Rust code. When a group applies is decided here too ([`Condition::applies`]).
 
 mod baked;
 mod condition;
 mod types;
 
-pub use condition::Condition;
+pub use condition::{Applies, Condition, Lookup};
 pub use types::{
     BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
     StartupChecks, Unit, Var, VarType,

@@ -47,20 +47,18 @@ pub struct Loaded {
 /// Loads every layer and merges them. `Err` is an unreadable profile or overlay (exit code 2);
 /// problems in their content are diagnostics.
 pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, ReadError> {
-    let mut diags = Diagnostics::default();
-    let mut overridden = Vec::new();
-    let mut walk = Walk::default();
-    let (main, mut table) = load_with_bases(
-        &layers.profile,
-        &mut walk,
-        sources,
-        &mut diags,
-        &mut overridden,
-    )?;
+    let mut walk = Walk::new(sources);
+    let (main, mut table) = walk.load_with_bases(&layers.profile)?;
     for overlay in &layers.overlays {
-        let (_, over) = load_with_bases(overlay, &mut walk, sources, &mut diags, &mut overridden)?;
-        merge_recording(&mut table, over, "", &mut overridden);
+        let (_, over) = walk.load_with_bases(overlay)?;
+        merge_recording(&mut table, over, "", &mut walk.overridden);
     }
+    let Walk {
+        sources,
+        mut diags,
+        mut overridden,
+        ..
+    } = walk;
     for (kind, arg) in &layers.sets {
         match parse_set(arg, *kind, sources) {
             Ok(over) => merge_recording(&mut table, over, "", &mut overridden),
@@ -81,73 +79,86 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
 
 /// The state of one walk through `extends`: the chain being followed (for cycles), and every
 /// file already loaded with its bases, by identity, so that a base shared by several profiles (a
-/// diamond, repeated at every level) is read and merged once, not once per path to it.
-#[derive(Default)]
-struct Walk {
+/// diamond, repeated at every level) is read and merged once, not once per path to it; with
+/// what the walk reports and records on the way.
+struct Walk<'s> {
     chain: Vec<PathBuf>,
     done: std::collections::HashMap<PathBuf, (SourceId, Table)>,
+    sources: &'s mut Sources,
+    diags: Diagnostics,
+    overridden: Overridden,
 }
 
-/// One file with its `extends` bases merged under it (from the walk's cache when it was loaded
-/// before).
-fn load_with_bases(
-    path: &Path,
-    walk: &mut Walk,
-    sources: &mut Sources,
-    diags: &mut Diagnostics,
-    overridden: &mut Overridden,
-) -> Result<(SourceId, Table), ReadError> {
-    let me = identity(path);
-    // Standard input is a stream, not a file: a second `-` is read again (and refused there),
-    // never served from the cache.
-    let cached = path.as_os_str() != "-";
-    if let Some((id, table)) = walk.done.get(&me).filter(|_| cached) {
-        return Ok((*id, table.clone()));
-    }
-    let (id, table) = load_uncached(path, walk, sources, diags, overridden)?;
-    walk.done.insert(me, (id, table.clone()));
-    Ok((id, table))
-}
-
-fn load_uncached(
-    path: &Path,
-    walk: &mut Walk,
-    sources: &mut Sources,
-    diags: &mut Diagnostics,
-    overridden: &mut Overridden,
-) -> Result<(SourceId, Table), ReadError> {
-    let (id, parsed) = load_file(path, sources)?;
-    let mut table = match parsed {
-        Ok(t) => t,
-        Err(d) => {
-            diags.extend(d);
-            return Ok((id, Table::default()));
+impl<'s> Walk<'s> {
+    fn new(sources: &'s mut Sources) -> Walk<'s> {
+        Walk {
+            chain: Vec::new(),
+            done: std::collections::HashMap::new(),
+            sources,
+            diags: Diagnostics::default(),
+            overridden: Vec::new(),
         }
-    };
-    let Some(position) = table.entries.iter().position(|e| e.key == EXTENDS) else {
-        return Ok((id, table));
-    };
-    let extends = table.entries.remove(position);
-    let Some(bases) = bases_of(&extends, diags) else {
-        return Ok((id, table));
-    };
-    walk.chain.push(identity(path));
-    let dir = sources
-        .get(id)
-        .dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("."));
-    let mut merged = Table::default();
-    for (base, origin) in bases {
-        let base_path = dir.join(&base);
-        let names = walk
+    }
+
+    /// One file with its `extends` bases merged under it (from the walk's cache when it was
+    /// loaded before).
+    fn load_with_bases(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
+        let me = identity(path);
+        // Standard input is a stream, not a file: a second `-` is read again (and refused there),
+        // never served from the cache.
+        let cached = path.as_os_str() != "-";
+        if let Some((id, table)) = self.done.get(&me).filter(|_| cached) {
+            return Ok((*id, table.clone()));
+        }
+        let (id, table) = self.load_uncached(path)?;
+        self.done.insert(me, (id, table.clone()));
+        Ok((id, table))
+    }
+
+    fn load_uncached(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
+        let (id, parsed) = load_file(path, self.sources)?;
+        let mut table = match parsed {
+            Ok(t) => t,
+            Err(d) => {
+                self.diags.extend(d);
+                return Ok((id, Table::default()));
+            }
+        };
+        let Some(position) = table.entries.iter().position(|e| e.key == EXTENDS) else {
+            return Ok((id, table));
+        };
+        let extends = table.entries.remove(position);
+        let Some(bases) = bases_of(&extends, &mut self.diags) else {
+            return Ok((id, table));
+        };
+        self.chain.push(identity(path));
+        let dir = self
+            .sources
+            .get(id)
+            .dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("."));
+        let mut merged = Table::default();
+        for (base, origin) in bases {
+            self.merge_base(&dir, &base, origin, &mut merged);
+        }
+        self.chain.pop();
+        merge_recording(&mut merged, table, "", &mut self.overridden);
+        Ok((id, merged))
+    }
+
+    /// Merges one base (a path relative to `dir`) into `merged`; reports a cycle or a base that
+    /// cannot be read.
+    fn merge_base(&mut self, dir: &Path, base: &str, origin: Origin, merged: &mut Table) {
+        let base_path = dir.join(base);
+        let names = self
             .chain
             .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(" -> ");
-        if walk.chain.contains(&identity(&base_path)) {
-            diags.push(
+        if self.chain.contains(&identity(&base_path)) {
+            self.diags.push(
                 Diagnostic::new(
                     Code::Extends,
                     format!(
@@ -159,11 +170,11 @@ fn load_uncached(
                 .label("already in the chain")
                 .help("a profile cannot extend itself, directly or through its bases"),
             );
-            continue;
+            return;
         }
-        match load_with_bases(&base_path, walk, sources, diags, overridden) {
-            Ok((_, base_table)) => merge_recording(&mut merged, base_table, "", overridden),
-            Err(ReadError(why)) => diags.push(
+        match self.load_with_bases(&base_path) {
+            Ok((_, base_table)) => merge_recording(merged, base_table, "", &mut self.overridden),
+            Err(ReadError(why)) => self.diags.push(
                 Diagnostic::new(Code::Extends, format!("cannot extend \"{base}\": {why}"))
                     .at(origin)
                     .label("base not readable")
@@ -173,9 +184,6 @@ fn load_uncached(
             ),
         }
     }
-    walk.chain.pop();
-    merge_recording(&mut merged, table, "", overridden);
-    Ok((id, merged))
 }
 
 /// The paths an `extends` value names, with their origins (`None`, reported, when it is not a

@@ -1,7 +1,10 @@
 //! The profile as written: a tree of TOML values, each with the origin it came from.
 //!
-//! Nothing here knows the spec model. `load` reads a file into this tree; `resolve` gives it
-//! meaning. Keeping the origins lets every later diagnostic point at a file, line and column.
+//! Nothing here knows the spec model (except `--set`, which asks it a key's type to read the
+//! text). `load` reads one file, through the one bounded reader, into this tree; `layers` merges
+//! a profile with its `extends` bases, the `--overlay` files and the `--set` values into one tree,
+//! recording what a later layer replaced; `resolve` then gives the tree meaning. Keeping the
+//! origins lets every later diagnostic point at a file, line and column.
 
 mod layers;
 mod load;

@@ -58,8 +58,26 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         diags.push(problem);
         return Err(diags);
     }
-    let ty = type_of(&key);
-    let value = match kind {
+    let Some(value) = set_value(kind, type_of(&key), value_text, value_origin, &mut diags) else {
+        return Err(diags);
+    };
+    let node = Node {
+        value,
+        origin: value_origin,
+    };
+    Ok(nested(&path, key_origin, node))
+}
+
+/// The value of the option: the text as the key's type, the text of a file for `--set-file`,
+/// or a `{ file = PATH }` reference for a secret; `None` (reported) when the file is unreadable.
+fn set_value(
+    kind: SetKind,
+    ty: Option<VarType>,
+    value_text: &str,
+    value_origin: Origin,
+    diags: &mut Diagnostics,
+) -> Option<Value> {
+    Some(match kind {
         SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
             entries: vec![Entry {
                 key: "file".to_string(),
@@ -78,15 +96,17 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
                         .at(value_origin)
                         .label("unreadable"),
                 );
-                return Err(diags);
+                return None;
             }
         },
         SetKind::Value => typed(ty, value_text, value_origin),
-    };
-    let mut node = Node {
-        value,
-        origin: value_origin,
-    };
+    })
+}
+
+/// A table holding `node` under the dotted `path` (not empty), one table per segment.
+fn nested(path: &[String], key_origin: Origin, node: Node) -> Table {
+    let origin = node.origin;
+    let mut node = node;
     for (i, segment) in path.iter().enumerate().rev() {
         let entry = Entry {
             key: segment.clone(),
@@ -94,15 +114,15 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
             node,
         };
         if i == 0 {
-            return Ok(Table {
+            return Table {
                 entries: vec![entry],
-            });
+            };
         }
         node = Node {
             value: Value::Table(Table {
                 entries: vec![entry],
             }),
-            origin: value_origin,
+            origin,
         };
     }
     unreachable!("a non-empty path returns from its first segment")

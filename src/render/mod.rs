@@ -6,22 +6,18 @@
 mod checked;
 mod compose;
 mod dotenv;
-pub mod dotenv_quote;
 mod env;
-pub mod filters;
 mod hash;
 mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
 mod paths;
-mod templates;
-mod yaml_quote;
 
+pub use crate::templates::yaml_quote::quote as yaml_quote;
+pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
 pub use checked::{Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
 pub use env::{EnvOptions, EnvVar, environment};
-pub use templates::{BUILTIN, TemplateError, Templates};
-pub use yaml_quote::quote as yaml_quote;
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;

@@ -307,7 +307,19 @@ fn hybrid_mapping(
         Value::Table(t) => t,
         other => return wrong_type(var, node, other, diags),
     };
-    let allowed = var.allowed.as_deref().unwrap_or_default();
+    let mut ok = known_categories(var, table, diags);
+    let mut pairs = Vec::with_capacity(var.mapping_keys.len());
+    for category in &var.mapping_keys {
+        match category_backend(var, node, table, category, diags) {
+            Some(backend) => pairs.push((category.clone(), backend)),
+            None => ok = false,
+        }
+    }
+    ok.then_some(pairs)
+}
+
+/// True when every key of the mapping is a data category; reports the others.
+fn known_categories(var: &Var, table: &Table, diags: &mut Diagnostics) -> bool {
     let mut ok = true;
     for entry in &table.entries {
         if !var.mapping_keys.contains(&entry.key) {
@@ -327,66 +339,78 @@ fn hybrid_mapping(
             ok = false;
         }
     }
-    let mut pairs = Vec::with_capacity(var.mapping_keys.len());
-    for category in &var.mapping_keys {
-        let Some(entry) = table.get(category) else {
-            diags.push(
-                Diagnostic::new(
-                    Code::HybridKeyMissing,
-                    format!("`{}` is missing the data category `{category}`", var.key),
-                )
-                .at(node.origin)
-                .label(format!("no `{category}` here"))
-                .help(format!(
-                    "add `{category} = \"<backend>\"`; backends: {}",
-                    allowed.join(", ")
-                ))
-                .fix(crate::diag::Fix::AddKey {
-                    key: format!("{}.{category}", var.key),
-                }),
+    ok
+}
+
+/// The backend the mapping (`node`, `table`) names for one data category, or `None` with a
+/// diagnostic when it is missing, not a string or not a backend of the edition.
+fn category_backend(
+    var: &Var,
+    node: &Node,
+    table: &Table,
+    category: &str,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    let allowed = var.allowed.as_deref().unwrap_or_default();
+    let Some(entry) = table.get(category) else {
+        diags.push(
+            Diagnostic::new(
+                Code::HybridKeyMissing,
+                format!("`{}` is missing the data category `{category}`", var.key),
+            )
+            .at(node.origin)
+            .label(format!("no `{category}` here"))
+            .help(format!(
+                "add `{category} = \"<backend>\"`; backends: {}",
+                allowed.join(", ")
+            ))
+            .fix(crate::diag::Fix::AddKey {
+                key: format!("{}.{category}", var.key),
+            }),
+        );
+        return None;
+    };
+    match &entry.node.value {
+        Value::String(backend) if allowed.contains(backend) => Some(backend.clone()),
+        Value::String(backend) => {
+            let mut d = not_allowed(var, allowed, backend, entry.node.origin);
+            if *backend == crate::model::Model::get().backends.mixed {
+                d = d.help(format!(
+                    "\"{backend}\" is a persistence type, not a backend"
+                ));
+            }
+            d.message = format!(
+                "`{}.{category}` cannot be \"{backend}\": not a backend of edition {}",
+                var.key,
+                var.editions_text()
             );
-            ok = false;
-            continue;
-        };
-        match &entry.node.value {
-            Value::String(backend) if allowed.contains(backend) => {
-                pairs.push((category.clone(), backend.clone()));
-            }
-            Value::String(backend) => {
-                let mut d = not_allowed(var, allowed, backend, entry.node.origin);
-                if *backend == crate::model::Model::get().backends.mixed {
-                    d = d.help(format!(
-                        "\"{backend}\" is a persistence type, not a backend"
-                    ));
-                }
-                d.message = format!(
-                    "`{}.{category}` cannot be \"{backend}\": not a backend of edition {}",
+            diags.push(d);
+            None
+        }
+        other => {
+            diags.push(backend_not_a_string(
+                format!(
+                    "`{}.{category}` must be a backend name, found {}",
                     var.key,
-                    var.editions_text()
-                );
-                diags.push(d);
-                ok = false;
-            }
-            other => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!(
-                            "`{}.{category}` must be a backend name, found {}",
-                            var.key,
-                            other.type_name()
-                        ),
-                    )
-                    .at(entry.node.origin)
-                    .label("expected a string")
-                    .help(format!("backends: {}", allowed.join(", "))),
-                );
-                ok = false;
-            }
+                    other.type_name()
+                ),
+                entry.node.origin,
+                allowed,
+            ));
+            None
         }
     }
-    ok.then_some(pairs)
 }
+
+/// A value of the hybrid mapping that is not a string (read from a profile or from JSON text).
+pub fn backend_not_a_string(message: String, at: Origin, allowed: &[String]) -> Diagnostic {
+    Diagnostic::new(Code::WrongType, message)
+        .at(at)
+        .label("expected a string")
+        .help(format!("backends: {}", allowed.join(", ")))
+}
+
+const REFERENCE_HELP: &str = "write { env = \"NAME\" } to read it from an environment variable, or { file = \"PATH\" } to read it from a file";
 
 fn secret(
     var: &Var,
@@ -394,7 +418,6 @@ fn secret(
     cx: &Context<'_>,
     diags: &mut Diagnostics,
 ) -> Option<SecretSource> {
-    let reference_help = "write { env = \"NAME\" } to read it from an environment variable, or { file = \"PATH\" } to read it from a file";
     match &node.value {
         Value::String(s) => {
             diags.push(
@@ -407,64 +430,13 @@ fn secret(
                 )
                 .at(node.origin)
                 .label("secret in clear text")
-                .help(reference_help)
+                .help(REFERENCE_HELP)
                 .replace_with(node.origin, format!("{{ env = \"{}\" }}", var.env)),
             );
             Some(SecretSource::Literal(s.clone()))
         }
         Value::Table(table) if table.entries.len() == 1 => {
-            let entry = &table.entries[0];
-            match (entry.key.as_str(), &entry.node.value) {
-                ("env", Value::String(name)) if is_env_name(name) => {
-                    Some(SecretSource::Env(name.clone()))
-                }
-                ("env", _) => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::EnvName,
-                            format!("`{}`: `env` must name an environment variable", var.key),
-                        )
-                        .at(entry.node.origin)
-                        .label("expected a name like MY_PASSPHRASE"),
-                    );
-                    None
-                }
-                ("file", Value::String(path)) if !path.is_empty() => {
-                    let path = Path::new(path);
-                    let full = match cx.sources.dir_of(entry.node.origin) {
-                        Some(dir) if path.is_relative() => dir.join(path),
-                        _ => path.to_path_buf(),
-                    };
-                    Some(SecretSource::File {
-                        written: path.display().to_string(),
-                        path: full,
-                    })
-                }
-                ("file", _) => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::WrongType,
-                            format!("`{}`: `file` must be a path", var.key),
-                        )
-                        .at(entry.node.origin)
-                        .label("expected a path string"),
-                    );
-                    None
-                }
-                (other, _) => {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::UnknownKey,
-                            format!("`{}` has no key `{other}`", var.key),
-                        )
-                        .at(entry.key_origin)
-                        .label("unknown key")
-                        .help("a secret reference is { env = \"NAME\" } or { file = \"PATH\" }")
-                        .suggest(did_you_mean(other, ["env", "file"])),
-                    );
-                    None
-                }
-            }
+            secret_reference(var, &table.entries[0], cx, diags)
         }
         _ => {
             diags.push(
@@ -474,7 +446,66 @@ fn secret(
                 )
                 .at(node.origin)
                 .label(format!("found {}", node.value.type_name()))
-                .help(reference_help),
+                .help(REFERENCE_HELP),
+            );
+            None
+        }
+    }
+}
+
+/// A secret given by reference: `{ env = "NAME" }` or `{ file = "PATH" }` (a relative path is
+/// relative to the folder of the file that wrote it).
+fn secret_reference(
+    var: &Var,
+    entry: &crate::profile::Entry,
+    cx: &Context<'_>,
+    diags: &mut Diagnostics,
+) -> Option<SecretSource> {
+    match (entry.key.as_str(), &entry.node.value) {
+        ("env", Value::String(name)) if is_env_name(name) => Some(SecretSource::Env(name.clone())),
+        ("env", _) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::EnvName,
+                    format!("`{}`: `env` must name an environment variable", var.key),
+                )
+                .at(entry.node.origin)
+                .label("expected a name like MY_PASSPHRASE"),
+            );
+            None
+        }
+        ("file", Value::String(path)) if !path.is_empty() => {
+            let path = Path::new(path);
+            let full = match cx.sources.dir_of(entry.node.origin) {
+                Some(dir) if path.is_relative() => dir.join(path),
+                _ => path.to_path_buf(),
+            };
+            Some(SecretSource::File {
+                written: path.display().to_string(),
+                path: full,
+            })
+        }
+        ("file", _) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!("`{}`: `file` must be a path", var.key),
+                )
+                .at(entry.node.origin)
+                .label("expected a path string"),
+            );
+            None
+        }
+        (other, _) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    format!("`{}` has no key `{other}`", var.key),
+                )
+                .at(entry.key_origin)
+                .label("unknown key")
+                .help("a secret reference is { env = \"NAME\" } or { file = \"PATH\" }")
+                .suggest(did_you_mean(other, ["env", "file"])),
             );
             None
         }

@@ -52,109 +52,122 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
     };
     let mut out = Vec::new();
     for entry in &table.entries {
-        let name = &entry.key;
-        if !is_env_name(name) {
-            diags.push(
-                Diagnostic::new(
-                    Code::EnvName,
-                    format!("`{name}` is not a valid environment variable name"),
-                )
-                .at(entry.key_origin)
-                .label("invalid name")
-                .help("use letters, digits and `_`, not starting with a digit"),
-            );
+        if let Some(refused) = refused_name(model, edition, entry) {
+            diags.push(refused);
             continue;
         }
-        if let Some(var) = crate::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
-            diags.push(secret_old_name(name, var, entry.key_origin));
+        let Some(value) = extra_value(entry, diags) else {
             continue;
-        }
-        if let Some(var) = model
-            .entries_by_env(name)
-            .find(|v| v.editions.contains(&edition))
-        {
-            diags.push(
-                Diagnostic::new(
-                    Code::EnvIsSpecVar,
-                    format!("`{name}` is a variable of the spec: set it with its profile key"),
-                )
-                .at(entry.key_origin)
-                .label("spec variable")
-                .help(format!("use `{}` instead", var.key)),
-            );
-            continue;
-        }
-        if let Some(var) = model.entries_by_env(name).next() {
-            diags.push(
-                Diagnostic::new(
-                    Code::OtherEdition,
-                    format!(
-                        "`{name}` exists only in edition {}; this profile is edition {edition}",
-                        var.editions_text()
-                    ),
-                )
-                .at(entry.key_origin)
-                .label(format!("edition {} only", var.editions_text()))
-                .help(format!(
-                    "remove it, or set edition = \"{}\" and use `{}`",
-                    var.editions_text(),
-                    var.key
-                )),
-            );
-            continue;
-        }
-        let value = match &entry.node.value {
-            Value::String(s) => s.clone(),
-            Value::Integer(n) => n.to_string(),
-            Value::Bool(b) => b.to_string(),
-            other => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!(
-                            "`env.{name}` must be a string, integer or boolean, found {}",
-                            other.type_name()
-                        ),
-                    )
-                    .at(entry.node.origin)
-                    .label("expected a string"),
-                );
-                continue;
-            }
         };
-        if value.contains('\0') {
-            diags.push(
-                Diagnostic::new(
-                    Code::ControlChar,
-                    format!("`env.{name}` contains a NUL character"),
-                )
-                .at(entry.node.origin)
-                .help("environment variables cannot hold NUL"),
-            );
-            continue;
-        }
-        let near = suggester.suggest(name);
-        let message = match near {
-            Some(_) => {
-                format!("`{name}` is not a variable of the spec; it is passed through as it is")
-            }
-            None => {
-                format!("`{name}` is not a variable of the spec; it is passed through unchecked")
-            }
-        };
-        diags.push(
-            Diagnostic::new(Code::EnvPassthrough, message)
-                .at(entry.key_origin)
-                .label("not in the spec")
-                .suggest(near),
-        );
+        diags.push(passed_through(suggester, entry));
         out.push(Extra {
-            name: name.clone(),
+            name: entry.key.clone(),
             value,
             origin: entry.node.origin,
         });
     }
     out
+}
+
+/// Why an `[env]` name cannot be passed through: not a name, a secret's old name, a variable of
+/// the spec (of this edition or another); `None` when it can.
+fn refused_name(model: &Model, edition: Edition, entry: &Entry) -> Option<Diagnostic> {
+    let name = &entry.key;
+    if !is_env_name(name) {
+        return Some(
+            Diagnostic::new(
+                Code::EnvName,
+                format!("`{name}` is not a valid environment variable name"),
+            )
+            .at(entry.key_origin)
+            .label("invalid name")
+            .help("use letters, digits and `_`, not starting with a digit"),
+        );
+    }
+    if let Some(var) = crate::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
+        return Some(secret_old_name(name, var, entry.key_origin));
+    }
+    if let Some(var) = model
+        .entries_by_env(name)
+        .find(|v| v.editions.contains(&edition))
+    {
+        return Some(
+            Diagnostic::new(
+                Code::EnvIsSpecVar,
+                format!("`{name}` is a variable of the spec: set it with its profile key"),
+            )
+            .at(entry.key_origin)
+            .label("spec variable")
+            .help(format!("use `{}` instead", var.key)),
+        );
+    }
+    let var = model.entries_by_env(name).next()?;
+    Some(
+        Diagnostic::new(
+            Code::OtherEdition,
+            format!(
+                "`{name}` exists only in edition {}; this profile is edition {edition}",
+                var.editions_text()
+            ),
+        )
+        .at(entry.key_origin)
+        .label(format!("edition {} only", var.editions_text()))
+        .help(format!(
+            "remove it, or set edition = \"{}\" and use `{}`",
+            var.editions_text(),
+            var.key
+        )),
+    )
+}
+
+/// An `[env]` value as text: a string, integer or boolean without NUL.
+fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
+    let name = &entry.key;
+    let value = match &entry.node.value {
+        Value::String(s) => s.clone(),
+        Value::Integer(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!(
+                        "`env.{name}` must be a string, integer or boolean, found {}",
+                        other.type_name()
+                    ),
+                )
+                .at(entry.node.origin)
+                .label("expected a string"),
+            );
+            return None;
+        }
+    };
+    if value.contains('\0') {
+        diags.push(
+            Diagnostic::new(
+                Code::ControlChar,
+                format!("`env.{name}` contains a NUL character"),
+            )
+            .at(entry.node.origin)
+            .help("environment variables cannot hold NUL"),
+        );
+        return None;
+    }
+    Some(value)
+}
+
+/// The warning that a name outside the spec is passed through, with a near name if any.
+fn passed_through(suggester: &Suggester<'_>, entry: &Entry) -> Diagnostic {
+    let name = &entry.key;
+    let near = suggester.suggest(name);
+    let message = match near {
+        Some(_) => format!("`{name}` is not a variable of the spec; it is passed through as it is"),
+        None => format!("`{name}` is not a variable of the spec; it is passed through unchecked"),
+    };
+    Diagnostic::new(Code::EnvPassthrough, message)
+        .at(entry.key_origin)
+        .label("not in the spec")
+        .suggest(near)
 }
 
 /// A secret variable under an old name in `[env]`: refused, as `[env]` values are written in

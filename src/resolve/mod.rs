@@ -13,13 +13,14 @@ mod rules;
 mod typed;
 mod walk;
 
-pub use convert::is_env_name;
+pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
+pub use groups::not_applied;
 pub use typed::{SecretSource, Typed};
 pub use walk::{children, next_segments};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{DefaultValue, Edition, Model, Var};
+use crate::model::{DefaultValue, Edition, Lookup, Model, Var};
 use crate::profile::{Table, Value};
 use crate::source::{Origin, SourceId, Sources};
 use crate::suggest::did_you_mean;
@@ -64,6 +65,9 @@ pub struct Options<'a> {
     pub sources: &'a Sources,
 }
 
+/// The explicit settings, converted: key to (typed value, where it was written).
+type Explicit = HashMap<String, (Option<Typed>, Origin)>;
+
 /// Checks a profile and resolves it. The result is `Some` only when there is no error.
 pub fn resolve(
     table: &Table,
@@ -87,85 +91,11 @@ pub fn resolve(
         &mut settings,
         &mut diags,
     );
-
-    let cx = convert::Context {
-        sources: options.sources,
-    };
-    let mut explicit: HashMap<String, (Option<Typed>, Origin)> = HashMap::new();
-    for setting in &settings {
-        let typed = convert::convert(setting.var, setting.entry, &cx, &mut diags);
-        explicit.insert(setting.var.key.clone(), (typed, setting.entry.node.origin));
-    }
-    let key_origins: HashMap<&str, Origin> = settings
-        .iter()
-        .map(|s| (s.var.key.as_str(), s.entry.key_origin))
-        .collect();
-
-    let mapping_origins = settings
-        .iter()
-        .filter(|s| s.var.key == model.backends.mapping)
-        .flat_map(|s| match &s.entry.node.value {
-            Value::Table(t) => t.entries.iter().collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
-        .filter_map(|e| match &e.node.value {
-            Value::String(backend) => Some((backend.clone(), e.node.origin)),
-            _ => None,
-        })
-        .collect();
-    let choices = Choices::new(model, edition, &explicit, mapping_origins);
-    let mut vars = Vec::new();
-    for var in model.vars_of(edition) {
-        let group = model.group(&var.group);
-        let set = explicit.get(&var.key);
-        let cause = match choices.applies(group) {
-            Applies::Yes(cause) => cause,
-            Applies::No => {
-                if set.is_some() {
-                    diags.push(not_applied(
-                        var,
-                        &group.when,
-                        key_origins[var.key.as_str()],
-                        &choices,
-                    ));
-                }
-                continue;
-            }
-            Applies::Unknown => continue,
-        };
-        match set {
-            Some((Some(value), origin)) => {
-                if value.env_text().is_some_and(|t| t.is_empty()) {
-                    if var.required {
-                        diags.push(required(var, cause, Some(*origin), &choices, source));
-                    }
-                } else {
-                    vars.push(ResolvedVar {
-                        var,
-                        value: value.clone(),
-                        origin: Some(*origin),
-                    });
-                }
-            }
-            Some((None, _)) => {}
-            None => {
-                if var.required {
-                    diags.push(required(var, cause, None, &choices, source));
-                    continue;
-                }
-                if var.default == DefaultValue::Hidden {
-                    diags.push(hidden_default(var, cause, &choices, source));
-                }
-                if let Some(text) = var.default.value().filter(|t| !t.is_empty()) {
-                    vars.push(ResolvedVar {
-                        var,
-                        value: Typed::Text(text.to_string()),
-                        origin: None,
-                    });
-                }
-            }
-        }
-    }
+    let explicit = convert_settings(&settings, options.sources, &mut diags);
+    let choices = Choices::new(model, edition, &explicit, mapping_origins(model, &settings));
+    let vars = environment(
+        model, edition, &settings, &explicit, &choices, source, &mut diags,
+    );
     if let Some(cause) = model.var_by_key(&model.backends.selector, edition) {
         hybrid_required(model, edition, cause, &explicit, &mut diags);
     }
@@ -194,6 +124,133 @@ pub fn resolve(
         (None, diags)
     } else {
         (Some(resolved), diags)
+    }
+}
+
+/// Converts each setting to its typed value (reporting values of the wrong type).
+fn convert_settings(
+    settings: &[walk::Setting<'_>],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Explicit {
+    let cx = convert::Context { sources };
+    let mut explicit = Explicit::new();
+    for setting in settings {
+        let typed = convert::convert(setting.var, setting.entry, &cx, diags);
+        explicit.insert(setting.var.key.clone(), (typed, setting.entry.node.origin));
+    }
+    explicit
+}
+
+/// Where each value of the backend mapping was written: (backend, origin).
+fn mapping_origins(model: &Model, settings: &[walk::Setting<'_>]) -> Vec<(String, Origin)> {
+    settings
+        .iter()
+        .filter(|s| s.var.key == model.backends.mapping)
+        .flat_map(|s| match &s.entry.node.value {
+            Value::Table(t) => t.entries.iter().collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .filter_map(|e| match &e.node.value {
+            Value::String(backend) => Some((backend.clone(), e.node.origin)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The variables of the edition whose group applies, each with its value (set or default), in
+/// the model's order; reports settings that have no effect and required values that are missing.
+fn environment(
+    model: &'static Model,
+    edition: Edition,
+    settings: &[walk::Setting<'_>],
+    explicit: &Explicit,
+    choices: &Choices<'_>,
+    source: SourceId,
+    diags: &mut Diagnostics,
+) -> Vec<ResolvedVar> {
+    let key_origins: HashMap<&str, Origin> = settings
+        .iter()
+        .map(|s| (s.var.key.as_str(), s.entry.key_origin))
+        .collect();
+    let mut vars = Vec::new();
+    for var in model.vars_of(edition) {
+        let group = model.group(&var.group);
+        let set = explicit.get(&var.key);
+        match choices.applies(group) {
+            Applies::Yes(cause) => {
+                let slot = Slot {
+                    var,
+                    cause,
+                    choices,
+                    source,
+                };
+                vars.extend(slot.resolve(set, diags));
+            }
+            Applies::No if set.is_some() => diags.push(setting_not_applied(
+                var,
+                &group.when,
+                key_origins[var.key.as_str()],
+                choices,
+            )),
+            Applies::No | Applies::Unknown => {}
+        }
+    }
+    vars
+}
+
+/// One variable whose group applies, with what decided that.
+struct Slot<'a> {
+    var: &'static Var,
+    cause: Option<&'a crate::model::Condition>,
+    choices: &'a Choices<'a>,
+    source: SourceId,
+}
+
+impl Slot<'_> {
+    /// The variable's value: the one set (unless empty), else its non-empty default; reports a
+    /// required value that is missing or empty, and a hidden default that would be used.
+    fn resolve(
+        &self,
+        set: Option<&(Option<Typed>, Origin)>,
+        diags: &mut Diagnostics,
+    ) -> Option<ResolvedVar> {
+        let var = self.var;
+        match set {
+            Some((Some(value), origin)) => {
+                if value.env_text().is_some_and(|t| t.is_empty()) {
+                    if var.required {
+                        diags.push(self.required(Some(*origin)));
+                    }
+                    return None;
+                }
+                Some(ResolvedVar {
+                    var,
+                    value: value.clone(),
+                    origin: Some(*origin),
+                })
+            }
+            Some((None, _)) => None,
+            None => {
+                if var.required {
+                    diags.push(self.required(None));
+                    return None;
+                }
+                if var.default == DefaultValue::Hidden {
+                    diags.push(hidden_default(var, self.cause, self.choices, self.source));
+                }
+                let text = var.default.value().filter(|t| !t.is_empty())?;
+                Some(ResolvedVar {
+                    var,
+                    value: Typed::Text(text.to_string()),
+                    origin: None,
+                })
+            }
+        }
+    }
+
+    fn required(&self, set_at: Option<Origin>) -> Diagnostic {
+        required(self.var, self.cause, set_at, self.choices, self.source)
     }
 }
 
@@ -237,29 +294,14 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
     None
 }
 
-fn conditions_text(when: &[crate::model::Condition]) -> String {
-    when.iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" or ")
-}
-
-fn not_applied(
+/// A setting of the profile whose group does not apply, with the selectors' values.
+fn setting_not_applied(
     var: &Var,
     when: &[crate::model::Condition],
     origin: Origin,
     choices: &Choices<'_>,
 ) -> Diagnostic {
-    let conditions = conditions_text(when);
-    let mut d = Diagnostic::new(
-        Code::NotApplied,
-        format!(
-            "`{}` has no effect: it applies only when {conditions}",
-            var.key
-        ),
-    )
-    .at(origin)
-    .label("not applied");
+    let mut d = groups::not_applied(&var.key, when, origin);
     for condition in when {
         if let crate::model::Condition::KeyEquals { key, .. } = condition {
             let now = choices.value(key).unwrap_or_default();
@@ -332,7 +374,7 @@ fn hybrid_required(
     model: &Model,
     edition: Edition,
     selector: &Var,
-    explicit: &HashMap<String, (Option<Typed>, Origin)>,
+    explicit: &Explicit,
     diags: &mut Diagnostics,
 ) {
     let rule = &model.backends;

@@ -44,7 +44,10 @@ pub fn key_description(model: &Model, key: &str) -> String {
     let first = entries[0];
     let group = model.group(&first.group);
     if !group.when.is_empty() {
-        lines.push(format!("- Applies when: {}", conditions_text(&group.when)));
+        lines.push(format!(
+            "- Applies when: {}",
+            Condition::any_text(&group.when)
+        ));
     }
     if entries.iter().any(|v| v.required) {
         lines.push("- Required whenever it applies".to_string());
@@ -73,7 +76,10 @@ pub fn table_description(model: &Model, path: &str) -> Option<String> {
     if let Some(group) = model.groups.iter().find(|g| g.id == path) {
         parts.push(group.title.clone());
         if !group.when.is_empty() {
-            parts.push(format!("Applies when {}.", conditions_text(&group.when)));
+            parts.push(format!(
+                "Applies when {}.",
+                Condition::any_text(&group.when)
+            ));
         }
     }
     let editions = editions_at(model, path);
@@ -135,11 +141,4 @@ fn editions_text(editions: &[Edition]) -> String {
         .map(|e| e.as_str())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn conditions_text(when: &[Condition]) -> String {
-    when.iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" or ")
 }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod scenario;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 use super::FileSource;
 use super::source::read_source;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Edition, FileKind, Model, VarType};
+use crate::model::{Edition, FileKind, Model, Var, VarType};
 use crate::profile::{Entry, Value};
 use crate::resolve::{ResolvedVar, Typed};
 use crate::source::Sources;
@@ -138,9 +138,22 @@ pub(super) fn plugin_sources(
         }
         return;
     };
+    let table = table.map(|t| t.entries.as_slice()).unwrap_or_default();
+    let by_name = declared_archives(var, &listed, table, sources, diags);
+    in_list_order(var, &listed, by_name, vars, out, diags);
+}
+
+/// The archive sources of `[deploy.plugins]` for listed plugins, by name; reports the others.
+fn declared_archives(
+    var: &Var,
+    listed: &[String],
+    table: &[Entry],
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Vec<(String, FileSource)> {
     let mount = var.mount_path.clone().unwrap_or_default();
     let mut by_name: Vec<(String, FileSource)> = Vec::new();
-    for source in table.map(|t| t.entries.as_slice()).unwrap_or_default() {
+    for source in table {
         let name = &source.key;
         if !listed.contains(name) {
             diags.push(
@@ -168,7 +181,20 @@ pub(super) fn plugin_sources(
             by_name.push((name.clone(), file));
         }
     }
-    for name in &listed {
+    by_name
+}
+
+/// Appends the archives in the order the plugin list names them; reports a listed plugin
+/// without an archive.
+fn in_list_order(
+    var: &Var,
+    listed: &[String],
+    by_name: Vec<(String, FileSource)>,
+    vars: &[ResolvedVar],
+    out: &mut Vec<FileSource>,
+    diags: &mut Diagnostics,
+) {
+    for name in listed {
         match by_name.iter().position(|(n, _)| n == name) {
             Some(i) => out.push(by_name[i].1.clone()),
             None => {

@@ -1,7 +1,13 @@
 //! The template environment: built-in templates embedded in the binary, optionally overridden by
 //! file name from a user's folder, with the escaping of each output format set once.
+//!
+//! Its own module, below `render`, `docs` and `schema` alike: each of them renders templates, and
+//! none depends on another to do it (no `render` <-> `docs` cycle).
 
-use super::dotenv_quote;
+pub mod dotenv_quote;
+mod filters;
+pub mod yaml_quote;
+
 use minijinja::syntax::SyntaxConfig;
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior, Value};
 use std::path::{Path, PathBuf};
@@ -94,7 +100,7 @@ fn environment() -> Environment<'static> {
         }
         minijinja::escape_formatter(out, state, value)
     });
-    super::filters::register(&mut env);
+    filters::register(&mut env);
     env
 }
 
@@ -103,7 +109,7 @@ fn write_yaml(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
     use minijinja::value::ValueKind;
     let text = match value.kind() {
         _ if value.is_safe() => value.as_str().unwrap_or_default().to_string(),
-        ValueKind::String => super::yaml_quote::quote(value.as_str().unwrap_or_default()),
+        ValueKind::String => yaml_quote::quote(value.as_str().unwrap_or_default()),
         ValueKind::Number => value.to_string(),
         ValueKind::Bool => if value.is_true() { "true" } else { "false" }.to_string(),
         kind => {
@@ -190,7 +196,7 @@ impl Templates {
             .map_err(|e| template_error(&e, file, user))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
-            AutoEscape::Custom(kind) if kind == YAML => super::yaml_quote::fold_lines(&text),
+            AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_lines(&text),
             _ => text,
         })
     }
