@@ -251,24 +251,31 @@ fn wait_for_temp(dir: &Path) {
     }
 }
 
+/// Renders `dir/p.toml` into `out`, changes the profile and starts a second render that pauses
+/// with its temporary files written, before renaming them. Returns that run and the first `.env`.
+fn paused_second_render(dir: &Path, out: &Path) -> (std::process::Child, Vec<u8>) {
+    let profile = write(dir, "p.toml", PROFILE);
+    render_into(&[&profile], out).success();
+    let before = std::fs::read(out.join(".env")).unwrap();
+    std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
+    let child = std::process::Command::new(bin())
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(out)
+        .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
+        .spawn()
+        .unwrap();
+    wait_for_temp(out);
+    (child, before)
+}
+
 #[test]
 fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
     for signal in ["TERM", "INT", "HUP", "QUIT", "USR1", "ALRM"] {
         let dir = tempfile::tempdir().unwrap();
-        let profile = write(dir.path(), "p.toml", PROFILE);
         let out = dir.path().join("out");
-        render_into(&[&profile], &out).success();
-        let before = std::fs::read(out.join(".env")).unwrap();
-        std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
-        let mut child = std::process::Command::new(bin())
-            .arg("render")
-            .arg(&profile)
-            .arg("--out-dir")
-            .arg(&out)
-            .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
-            .spawn()
-            .unwrap();
-        wait_for_temp(&out);
+        let (mut child, before) = paused_second_render(dir.path(), &out);
         let killed = std::process::Command::new("kill")
             .arg(format!("-{signal}"))
             .arg(child.id().to_string())
@@ -295,19 +302,9 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
 #[test]
 fn the_next_run_sweeps_what_a_killed_run_left() {
     let dir = tempfile::tempdir().unwrap();
-    let profile = write(dir.path(), "p.toml", PROFILE);
+    let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
-    render_into(&[&profile], &out).success();
-    std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
-    let mut child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
-        .spawn()
-        .unwrap();
-    wait_for_temp(&out);
+    let (mut child, _) = paused_second_render(dir.path(), &out);
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
