@@ -340,3 +340,22 @@ fn check_with_include_secrets_shows_no_line_of_a_file_holding_a_secret() {
         }
     }
 }
+
+/// A `data.set` line holding a passphrase in a `svcgen krm` function config: the result that
+/// names the line masks the value.
+#[test]
+fn krm_results_never_echo_a_secret_set_line() {
+    let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n\
+        functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: p}\n  data:\n    \
+        profile: |\n      edition = \"A\"\n      [config]\n      adapter = \"consul\"\n      \
+        [secret]\n      adapter = \"google\"\n      [google]\n      project_id = \"p\"\n    \
+        set: |\n      google.secret_manager_passphrase=Zq9SuperSecretXy\n";
+    let out = svcgen().arg("krm").write_stdin(input).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("set `"), "a result names the set line: {text}");
+    assert!(!text.contains("Zq9SuperSecretXy"), "{text}");
+}
