@@ -63,6 +63,28 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
     })
 }
 
+/// True when the name the model knows closest to `name` (its "did you mean") names a secret:
+/// a value under a misspelled secret name (`secret_manager_passphrse`,
+/// `CN_GOOGLE_SECRET_MANAGER_PASSPRASE`) is as secret as under the right one. Both the whole
+/// name and its last `.` segment are tried, against profile keys, their last segment and
+/// variable names.
+pub fn nearly_names_a_secret(name: &str) -> bool {
+    static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    let known = KNOWN.get_or_init(|| {
+        let model = Model::get();
+        crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
+            let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
+            [v.key.as_str(), leaf, v.env.as_str()]
+        }))
+    });
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    [name, leaf].iter().any(|n| {
+        known
+            .suggest(n)
+            .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
+    })
+}
+
 /// True when a profile key is a secret variable's key (any edition).
 pub fn is_secret_key(key: &str) -> bool {
     Model::get().vars.iter().any(|v| v.secret && v.key == key)
@@ -213,6 +235,15 @@ mod tests {
             masked.contains("name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE"),
             "{masked}"
         );
+    }
+
+    #[test]
+    fn misspelled_secret_names_are_secret_names() {
+        assert!(nearly_names_a_secret("google.secret_manager_passphrse"));
+        assert!(nearly_names_a_secret("env.CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
+        assert!(nearly_names_a_secret("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
+        assert!(!nearly_names_a_secret("google.project_id"));
+        assert!(!nearly_names_a_secret("google.bogus"));
     }
 
     #[test]

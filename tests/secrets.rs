@@ -359,3 +359,37 @@ fn krm_results_never_echo_a_secret_set_line() {
     assert!(text.contains("set `"), "a result names the set line: {text}");
     assert!(!text.contains("Zq9SuperSecretXy"), "{text}");
 }
+
+/// A passphrase under a misspelled name whose "did you mean" is the secret's name: in a
+/// profile's table, in `[env]`, in `--set`, and in a `.env` for `lint` and `import`.
+#[test]
+fn a_secret_under_a_misspelled_name_is_still_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let value = "Zq9MisspeltSecret";
+    let typo = profile("x", "").replace(
+        &format!("{SECRET_KEY} = \"x\""),
+        &format!("secret_manager_passphrse = \"{value}\""),
+    );
+    std::fs::write(dir.path().join("typo.toml"), typo).unwrap();
+    let in_env = format!("edition = \"B\"\n[env]\nCN_GOOGLE_SECRET_MANAGER_PASSPRASE = \"{value}\"\n");
+    std::fs::write(dir.path().join("env.toml"), in_env).unwrap();
+    std::fs::write(dir.path().join("ok.toml"), profile("x", "")).unwrap();
+    let dotenv = format!("CN_GOOGLE_SECRET_MANAGER_PASSPRASE={value}\nCN_SECRET_ADAPTER=google\n");
+    std::fs::write(dir.path().join("t.env"), dotenv).unwrap();
+    let set = format!("google.secret_manager_passphras={value}");
+    for format in ["human", "json"] {
+        let runs: [Vec<&str>; 5] = [
+            vec!["validate", "typo.toml"],
+            vec!["validate", "env.toml"],
+            vec!["validate", "ok.toml", "--set", &set],
+            vec!["lint", "t.env", "--edition", "B"],
+            vec!["import", "t.env", "--edition", "B"],
+        ];
+        for mut args in runs {
+            args.extend(["--format", format]);
+            let out = run(dir.path(), &args);
+            assert!(out.contains("PASSPRASE") || out.contains("passphr"), "{args:?} names the key: {out}");
+            assert!(!out.contains(value), "{args:?}: {out}");
+        }
+    }
+}

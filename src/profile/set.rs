@@ -54,6 +54,10 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         }
     };
     let key = path.join(".");
+    if kind == SetKind::Value && crate::redact::nearly_names_a_secret(&key) {
+        // A misspelled secret key: its value is a secret all the same (never shown).
+        sources.mark_secret(value_origin);
+    }
     let ty = type_of(&key);
     let value = match kind {
         SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
