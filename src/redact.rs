@@ -198,12 +198,45 @@ impl Scrubber {
         Scrubber { automaton }
     }
 
-    /// `message` with every secret text replaced by [`MASK`].
+    /// `message` with every secret text inside a quoted fragment (between backticks or double
+    /// quotes, where messages put the values they quote) replaced by [`MASK`]. A fragment that is
+    /// a name (a key path or variable name such as `google.bogus`) is left whole unless it is the
+    /// secret itself: masking a passphrase that happens to be a spec word (`google`) inside a
+    /// name would show the passphrase by its absence. Text outside quotes is never a value.
     pub fn scrub(&self, message: &str) -> String {
-        match &self.automaton {
-            Some(a) => a.replace_all(message, &vec![MASK; a.patterns_len()]),
-            None => message.to_string(),
+        let Some(automaton) = &self.automaton else {
+            return message.to_string();
+        };
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(open) = rest.find(['`', '"']) {
+            let quote = &rest[open..open + 1];
+            out.push_str(&rest[..=open]);
+            let inner = &rest[open + 1..];
+            let close = inner.find(quote).unwrap_or(inner.len());
+            out.push_str(&self.scrub_fragment(automaton, &inner[..close]));
+            rest = &inner[close..];
+            if let Some(after) = rest.strip_prefix(quote) {
+                out.push_str(quote);
+                rest = after;
+            }
         }
+        out.push_str(rest);
+        out
+    }
+
+    fn scrub_fragment(&self, automaton: &aho_corasick::AhoCorasick, fragment: &str) -> String {
+        let is_name = !fragment.is_empty()
+            && fragment
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        let whole_secret = automaton
+            .find(fragment)
+            .is_some_and(|m| m.start() == 0 && m.end() == fragment.len());
+        if is_name && !whole_secret {
+            return fragment.to_string();
+        }
+        automaton.replace_all(fragment, &vec![MASK; automaton.patterns_len()])
     }
 }
 
@@ -256,7 +289,20 @@ mod tests {
     #[test]
     fn scrub_leaves_short_texts() {
         let scrubber = Scrubber::new(["\"abcd\"", "ab"]);
-        assert_eq!(scrubber.scrub("value abcd here"), "value **** here");
-        assert_eq!(scrubber.scrub("value ab"), "value ab");
+        assert_eq!(scrubber.scrub("value `abcd` here"), "value `****` here");
+        assert_eq!(scrubber.scrub("value \"x abcd y"), "value \"x **** y");
+        assert_eq!(scrubber.scrub("value `ab`"), "value `ab`");
+    }
+
+    #[test]
+    fn scrub_never_touches_names_or_unquoted_text() {
+        let scrubber = Scrubber::new(["google"]);
+        let message = "unknown key `google.bogus` under google";
+        assert_eq!(scrubber.scrub(message), message);
+        assert_eq!(scrubber.scrub("got `google`"), "got `****`");
+        assert_eq!(
+            scrubber.scrub("needs KEY=VALUE, got \"k=google\""),
+            "needs KEY=VALUE, got \"k=****\""
+        );
     }
 }

@@ -393,3 +393,20 @@ fn a_secret_under_a_misspelled_name_is_still_masked() {
         }
     }
 }
+
+/// A passphrase equal to a spec word (`google`): a message naming `google.bogus` keeps the name
+/// whole (masking the word inside it would reveal the passphrase), while the value stays masked.
+#[test]
+fn a_passphrase_equal_to_a_spec_word_leaves_names_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.toml"), profile("google", "bogus = 1\n")).unwrap();
+    for format in ["human", "json"] {
+        let out = run(dir.path(), &["validate", "p.toml", "--format", format]);
+        assert!(out.contains("unknown key `google.bogus`"), "{format}: {out}");
+        assert!(!out.contains("****.bogus"), "{format}: {out}");
+        assert!(
+            !out.contains(&format!("{SECRET_KEY} = \"google\"")),
+            "{format}: {out}"
+        );
+    }
+}
