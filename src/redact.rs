@@ -92,13 +92,15 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
 /// the name, to the end of the line; and for a `name: SECRET` line (a Kubernetes `env` item), the
-/// value of a `value:` line right after it.
+/// value of a `value:` line right after it. A value that goes on over more lines (a quote or a
+/// TOML `"""` that closes on a later line, or never; a YAML `|` / `>` block) is masked to its end.
 pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut value_next = false;
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
+    while start < text.len() {
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+        let body = text[start..line_end].trim_end_matches(['\n', '\r']);
         let lower = body.to_ascii_lowercase();
         let named = needles()
             .iter()
@@ -109,15 +111,65 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
             None if value_next => value_line(body),
             None => None,
         };
+        value_next = named.is_some() && value_at.is_none();
+        let mut next = line_end;
         if let Some(at) = value_at
             && at < body.len()
         {
-            out.push(start + at..start + body.len());
+            let end = value_end(text, start, start + at).max(start + body.len());
+            out.push(start + at..end);
+            next = next.max(end);
         }
-        value_next = named.is_some() && value_at.is_none();
-        start += line.len();
+        start = next;
     }
     out
+}
+
+/// Where a value starting at `at` (on the line starting at `line`) ends when it goes on past its
+/// line: its closing quote (or `"""`), the end of its YAML block, or the end of the text when it
+/// never closes. Otherwise `at` (the caller masks to the end of the line).
+fn value_end(text: &str, line: usize, at: usize) -> usize {
+    let value = &text[at..];
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    for triple in ["\"\"\"", "\'\'\'"] {
+        if value.starts_with(triple) {
+            return text[at + 3..]
+                .find(triple)
+                .map_or(text.len(), |i| at + 3 + i + 3);
+        }
+    }
+    if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+        let close = closing_quote(&text[at + 1..], quote).map_or(text.len(), |i| at + 1 + i + 1);
+        return if close > line_end { close } else { at };
+    }
+    if value.starts_with(['|', '>']) {
+        let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+        let own = indent(&text[line..]);
+        let mut end = line_end;
+        for next in text[line_end..].split_inclusive('\n').skip(1) {
+            if !next.trim().is_empty() && indent(next) <= own {
+                break;
+            }
+            end += next.len();
+        }
+        return end.min(text.len());
+    }
+    at
+}
+
+/// The offset of the closing `quote` in `rest`; a backslash escapes the next character within
+/// double quotes.
+fn closing_quote(rest: &str, quote: char) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quote == '"' => escaped = true,
+            c if c == quote => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The offset of the value after the first `=` or `:` at or after `from` (blanks skipped).
@@ -180,8 +232,10 @@ impl Scrubber {
     /// Texts shorter than four characters are left alone (they would garble every message and
     /// identify nothing); quotes around a value are not part of it.
     pub fn new<'a>(secrets: impl IntoIterator<Item = &'a str>) -> Scrubber {
+        // Each line of a multi-line secret on its own too: a reader may quote one line of it.
         let mut texts: Vec<&str> = secrets
             .into_iter()
+            .flat_map(|s| std::iter::once(s).chain(s.lines()))
             .map(|s| s.trim().trim_matches(['"', '\'']))
             .filter(|s| s.chars().count() >= 4)
             .collect();
@@ -268,6 +322,22 @@ mod tests {
             masked.contains("name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE"),
             "{masked}"
         );
+    }
+
+    #[test]
+    fn a_value_over_several_lines_is_masked_to_its_end() {
+        let cases = [
+            ("X=1\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE=\"Zq9a\nZq9b\nY=2\n", "Zq9b\nY=2\n"),
+            ("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE='Zq9a\nZq9b'\nY=2\n", "Zq9b'"),
+            ("secret_manager_passphrase = \"\"\"\nZq9a\nZq9b\"\"\"\ny = 2\n", "Zq9b\"\"\""),
+            ("e:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: |\n    Zq9a\n\n    Zq9b\n  Y: 2\n", "Zq9b\n"),
+        ];
+        for (text, masked_to) in cases {
+            let masked = mask_bytes(text, &named_ranges(text));
+            assert!(!masked.contains("Zq9"), "{masked}");
+            let end = text.find(masked_to).unwrap() + masked_to.len();
+            assert_eq!(masked[end..], text[end..], "{text:?} -> {masked:?}");
+        }
     }
 
     #[test]

@@ -410,3 +410,53 @@ fn a_passphrase_equal_to_a_spec_word_leaves_names_whole() {
         );
     }
 }
+
+/// A secret value over several lines: a `.env` quote never closed, one closed lines later
+/// (read as a TOML base by `extends` too), a TOML multi-line string in a profile, a YAML block
+/// scalar in a compose file. No line of it is shown by `lint`, `import` or `validate`.
+#[test]
+fn a_secret_over_several_lines_is_masked_to_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "open.env",
+        &format!("CN_SECRET_ADAPTER=google\n{SECRET_ENV}=\"Zq9first\nZq9second\n"),
+    );
+    write(
+        "closed.env",
+        &format!("{SECRET_ENV}=\"Zq9first\nZq9second\"\nCN_CONFIG_ADAPTER=bogus\n"),
+    );
+    write("ext.toml", "extends = \"closed.env\"\nedition = \"A\"\n");
+    write(
+        "ml.toml",
+        &profile("x", "bogus = 1\n").replace(
+            &format!("{SECRET_KEY} = \"x\""),
+            &format!("{SECRET_KEY} = \"\"\"\nZq9first\nZq9second\"\"\" oops"),
+        ),
+    );
+    write(
+        "docker-compose.yml",
+        &format!(
+            "services:\n  ui:\n    image: x\n    environment:\n      {SECRET_ENV}: |\n        \
+             Zq9first\n        Zq9second\n      CN_WAIT_MAX_TIME: nope\n"
+        ),
+    );
+    for format in ["human", "json"] {
+        let runs: [&[&str]; 7] = [
+            &["lint", "open.env"],
+            &["import", "open.env"],
+            &["lint", "closed.env"],
+            &["import", "closed.env"],
+            &["validate", "ext.toml"],
+            &["validate", "ml.toml"],
+            &["lint", "docker-compose.yml"],
+        ];
+        for args in runs {
+            let mut args = args.to_vec();
+            args.extend(["--format", format]);
+            let out = run(dir.path(), &args);
+            assert!(out.contains("error") || out.contains("warning"), "{args:?}: {out}");
+            assert!(!out.contains("Zq9"), "{args:?}: {out}");
+        }
+    }
+}
