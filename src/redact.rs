@@ -115,6 +115,7 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
         let mut next = line_end;
         if let Some(at) = value_at
             && at < body.len()
+            && !is_reference(&body[at..])
         {
             let end = value_end(text, start, start + at).max(start + body.len());
             out.push(start + at..end);
@@ -170,6 +171,22 @@ fn closing_quote(rest: &str, quote: char) -> Option<usize> {
         }
     }
     None
+}
+
+/// True for a TOML `{ file = "PATH" }` or `{ env = "NAME" }` reference: a path or a name, not
+/// the secret, so it is shown.
+fn is_reference(value: &str) -> bool {
+    let Some(inner) = value.strip_prefix('{') else {
+        return false;
+    };
+    let inner = inner.trim_start();
+    ["file", "env"].iter().any(|key| {
+        inner.strip_prefix(key).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.strip_prefix('=')
+                .is_some_and(|v| v.trim_start().starts_with('"'))
+        })
+    })
 }
 
 /// The offset of the value after the first `=` or `:` at or after `from` (blanks skipped).
@@ -338,6 +355,14 @@ mod tests {
             let end = text.find(masked_to).unwrap() + masked_to.len();
             assert_eq!(masked[end..], text[end..], "{text:?} -> {masked:?}");
         }
+    }
+
+    #[test]
+    fn a_reference_is_not_masked() {
+        let text = "secret_manager_passphrase = { file = \"nope/pass.txt\" }\n";
+        assert!(named_ranges(text).is_empty());
+        let literal = "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE={abc}\n";
+        assert_eq!(named_ranges(literal).len(), 1);
     }
 
     #[test]

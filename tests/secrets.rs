@@ -460,3 +460,25 @@ fn a_secret_over_several_lines_is_masked_to_its_end() {
         }
     }
 }
+
+/// A path is not the secret: `--set-file` naming a missing file and a `{ file = "..." }`
+/// reference show their paths (in the message and in the snippet).
+#[test]
+fn the_path_of_a_secret_reference_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.toml"), profile("x", "")).unwrap();
+    let set = format!("google.{SECRET_KEY}=missing_pass.txt");
+    let out = run(
+        dir.path(),
+        &["render", "p.toml", "--set-file", &set, "--include-secrets"],
+    );
+    assert!(out.contains("missing_pass.txt: cannot read"), "{out}");
+    assert!(out.contains(&format!("| {set}\n")), "the snippet shows it: {out}");
+    let reference = profile("x", "").replace("\"x\"", "{ file = \"nope/pass.txt\" }");
+    std::fs::write(dir.path().join("r.toml"), reference).unwrap();
+    let out = run(dir.path(), &["render", "r.toml", "--include-secrets"]);
+    assert!(
+        out.contains(&format!("{SECRET_KEY} = {{ file = \"nope/pass.txt\" }}")),
+        "{out}"
+    );
+}
