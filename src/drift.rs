@@ -120,6 +120,10 @@ mod tests {
             let diff = report("f", old, folded, true).unwrap();
             assert_eq!(diff, format!("f: {SECRET_NOT_SHOWN}\n"));
         }
-        assert!(report("f", Some("a\n"), "b\n", true).unwrap().contains("+b"));
+        assert!(
+            report("f", Some("a\n"), "b\n", true)
+                .unwrap()
+                .contains("+b")
+        );
     }
 }

@@ -99,7 +99,9 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
     let mut value_next = false;
     let mut start = 0;
     while start < text.len() {
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i + 1);
+        let line_end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
         let body = text[start..line_end].trim_end_matches(['\n', '\r']);
         let lower = body.to_ascii_lowercase();
         let named = needles()
@@ -219,6 +221,69 @@ pub fn mask_bytes(text: &str, ranges: &[Range<usize>]) -> String {
         }
     }
     out
+}
+
+/// A text with its secret values shown as [`MASK`] whatever their length (a mask as long as
+/// the value would tell its length), line by line so that line numbers stay; offsets into the
+/// original text are mapped onto it, so that a caret still points at the value.
+pub struct Masked {
+    pub text: String,
+    /// Each masked piece of the original text and where its mask starts in `text`.
+    cuts: Vec<(Range<usize>, usize)>,
+}
+
+impl Masked {
+    /// `text` with each range (clamped to char boundaries; newlines kept) shown as [`MASK`].
+    pub fn new(text: &str, ranges: &[Range<usize>]) -> Masked {
+        let mut pieces: Vec<Range<usize>> = Vec::new();
+        for range in ranges {
+            let start = crate::source::floor_char_boundary(text, range.start);
+            let end = crate::source::floor_char_boundary(text, range.end.max(start));
+            let mut at = start;
+            for line in text[start..end].split_inclusive('\n') {
+                let body = line.trim_end_matches(['\n', '\r']);
+                if !body.is_empty() {
+                    pieces.push(at..at + body.len());
+                }
+                at += line.len();
+            }
+        }
+        pieces.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::new();
+        for piece in pieces {
+            match merged.last_mut() {
+                Some(last) if piece.start <= last.end => last.end = last.end.max(piece.end),
+                _ => merged.push(piece),
+            }
+        }
+        let (mut out, mut cuts, mut at) = (String::with_capacity(text.len()), Vec::new(), 0);
+        for piece in merged {
+            out.push_str(&text[at..piece.start]);
+            cuts.push((piece.clone(), out.len()));
+            out.push_str(MASK);
+            at = piece.end;
+        }
+        out.push_str(&text[at..]);
+        Masked { text: out, cuts }
+    }
+
+    /// Where `offset` of the original text is in the masked one: an offset inside a masked
+    /// piece goes to the start of its mask, or to its end when `is_end`.
+    pub fn offset(&self, offset: usize, is_end: bool) -> usize {
+        let before = self
+            .cuts
+            .partition_point(|(r, _)| r.start < offset + usize::from(!is_end));
+        let Some((range, start)) = before.checked_sub(1).map(|i| &self.cuts[i]) else {
+            return offset;
+        };
+        if offset >= range.end {
+            start + MASK.len() + (offset - range.end)
+        } else if is_end {
+            start + MASK.len()
+        } else {
+            *start
+        }
+    }
 }
 
 /// `text` with the value part of every line naming a secret replaced by [`MASK`] (for diffs, where
@@ -344,10 +409,22 @@ mod tests {
     #[test]
     fn a_value_over_several_lines_is_masked_to_its_end() {
         let cases = [
-            ("X=1\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE=\"Zq9a\nZq9b\nY=2\n", "Zq9b\nY=2\n"),
-            ("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE='Zq9a\nZq9b'\nY=2\n", "Zq9b'"),
-            ("secret_manager_passphrase = \"\"\"\nZq9a\nZq9b\"\"\"\ny = 2\n", "Zq9b\"\"\""),
-            ("e:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: |\n    Zq9a\n\n    Zq9b\n  Y: 2\n", "Zq9b\n"),
+            (
+                "X=1\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE=\"Zq9a\nZq9b\nY=2\n",
+                "Zq9b\nY=2\n",
+            ),
+            (
+                "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE='Zq9a\nZq9b'\nY=2\n",
+                "Zq9b'",
+            ),
+            (
+                "secret_manager_passphrase = \"\"\"\nZq9a\nZq9b\"\"\"\ny = 2\n",
+                "Zq9b\"\"\"",
+            ),
+            (
+                "e:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: |\n    Zq9a\n\n    Zq9b\n  Y: 2\n",
+                "Zq9b\n",
+            ),
         ];
         for (text, masked_to) in cases {
             let masked = mask_bytes(text, &named_ranges(text));
@@ -366,9 +443,24 @@ mod tests {
     }
 
     #[test]
+    fn a_mask_has_a_fixed_length_and_offsets_follow() {
+        let text = "k = \"longer-secret\" # c\nx = 1\n";
+        let masked = Masked::new(text, &[4..19]);
+        assert_eq!(masked.text, "k = **** # c\nx = 1\n");
+        assert_eq!((masked.offset(4, false), masked.offset(19, true)), (4, 8));
+        assert_eq!(masked.offset(10, true), 8);
+        assert_eq!(masked.offset(22, false), 11);
+        assert_eq!(masked.offset(2, false), 2);
+        let lines = Masked::new("a=\"s1\ns2\"\nb\n", &[2..9]);
+        assert_eq!(lines.text, "a=****\n****\nb\n");
+    }
+
+    #[test]
     fn misspelled_secret_names_are_secret_names() {
         assert!(nearly_names_a_secret("google.secret_manager_passphrse"));
-        assert!(nearly_names_a_secret("env.CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
+        assert!(nearly_names_a_secret(
+            "env.CN_GOOGLE_SECRET_MANAGER_PASSPRASE"
+        ));
         assert!(nearly_names_a_secret("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
         assert!(!nearly_names_a_secret("google.project_id"));
         assert!(!nearly_names_a_secret("google.bogus"));

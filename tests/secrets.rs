@@ -204,13 +204,12 @@ fn a_literal_secret_on_an_error_line_is_masked_and_the_caret_still_points_at_it(
     std::fs::write(dir.path().join("p.toml"), text).unwrap();
     let out = run(dir.path(), &["validate", "p.toml"]);
     assert!(!out.contains("hunter2-value"), "{out}");
-    let masked = "*".repeat("\"hunter2-value\" # shown".len());
     assert!(
-        out.contains(&format!("secret_manager_passphrase = {masked}\n")),
-        "the value (and what follows it on the line) is masked byte for byte:\n{out}"
+        out.contains("secret_manager_passphrase = ****\n"),
+        "the value (and what follows it on the line) is masked, with a mask of fixed length:\n{out}"
     );
     assert!(
-        out.contains("                            ^^^^^^^^^^^^^^^ secret in clear text"),
+        out.contains("                            ^^^^ secret in clear text"),
         "the caret still points at the value:\n{out}"
     );
 }
@@ -327,14 +326,24 @@ fn check_with_include_secrets_shows_no_line_of_a_file_holding_a_secret() {
     for (target, out) in [("dotenv", "missing.env"), ("compose", "old.yml")] {
         for format in ["human", "json"] {
             let args = [
-                "render", "p.toml", "-t", target, "-o", out, "--include-secrets", "--check",
-                "--format", format,
+                "render",
+                "p.toml",
+                "-t",
+                target,
+                "-o",
+                out,
+                "--include-secrets",
+                "--check",
+                "--format",
+                format,
             ];
             let text = run(dir.path(), &args);
             assert!(!text.contains("Zq9"), "{args:?}: {text}");
             assert!(!text.contains("Passphrase"), "{args:?}: {text}");
             assert!(
-                text.contains(&format!("{out}: stale; it holds secret values, so the difference is not shown")),
+                text.contains(&format!(
+                    "{out}: stale; it holds secret values, so the difference is not shown"
+                )),
                 "{args:?}: {text}"
             );
         }
@@ -356,7 +365,10 @@ fn krm_results_never_echo_a_secret_set_line() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("set `"), "a result names the set line: {text}");
+    assert!(
+        text.contains("set `"),
+        "a result names the set line: {text}"
+    );
     assert!(!text.contains("Zq9SuperSecretXy"), "{text}");
 }
 
@@ -371,7 +383,8 @@ fn a_secret_under_a_misspelled_name_is_still_masked() {
         &format!("secret_manager_passphrse = \"{value}\""),
     );
     std::fs::write(dir.path().join("typo.toml"), typo).unwrap();
-    let in_env = format!("edition = \"B\"\n[env]\nCN_GOOGLE_SECRET_MANAGER_PASSPRASE = \"{value}\"\n");
+    let in_env =
+        format!("edition = \"B\"\n[env]\nCN_GOOGLE_SECRET_MANAGER_PASSPRASE = \"{value}\"\n");
     std::fs::write(dir.path().join("env.toml"), in_env).unwrap();
     std::fs::write(dir.path().join("ok.toml"), profile("x", "")).unwrap();
     let dotenv = format!("CN_GOOGLE_SECRET_MANAGER_PASSPRASE={value}\nCN_SECRET_ADAPTER=google\n");
@@ -388,7 +401,10 @@ fn a_secret_under_a_misspelled_name_is_still_masked() {
         for mut args in runs {
             args.extend(["--format", format]);
             let out = run(dir.path(), &args);
-            assert!(out.contains("PASSPRASE") || out.contains("passphr"), "{args:?} names the key: {out}");
+            assert!(
+                out.contains("PASSPRASE") || out.contains("passphr"),
+                "{args:?} names the key: {out}"
+            );
             assert!(!out.contains(value), "{args:?}: {out}");
         }
     }
@@ -402,7 +418,10 @@ fn a_passphrase_equal_to_a_spec_word_leaves_names_whole() {
     std::fs::write(dir.path().join("p.toml"), profile("google", "bogus = 1\n")).unwrap();
     for format in ["human", "json"] {
         let out = run(dir.path(), &["validate", "p.toml", "--format", format]);
-        assert!(out.contains("unknown key `google.bogus`"), "{format}: {out}");
+        assert!(
+            out.contains("unknown key `google.bogus`"),
+            "{format}: {out}"
+        );
         assert!(!out.contains("****.bogus"), "{format}: {out}");
         assert!(
             !out.contains(&format!("{SECRET_KEY} = \"google\"")),
@@ -455,7 +474,10 @@ fn a_secret_over_several_lines_is_masked_to_its_end() {
             let mut args = args.to_vec();
             args.extend(["--format", format]);
             let out = run(dir.path(), &args);
-            assert!(out.contains("error") || out.contains("warning"), "{args:?}: {out}");
+            assert!(
+                out.contains("error") || out.contains("warning"),
+                "{args:?}: {out}"
+            );
             assert!(!out.contains("Zq9"), "{args:?}: {out}");
         }
     }
@@ -473,7 +495,10 @@ fn the_path_of_a_secret_reference_is_shown() {
         &["render", "p.toml", "--set-file", &set, "--include-secrets"],
     );
     assert!(out.contains("missing_pass.txt: cannot read"), "{out}");
-    assert!(out.contains(&format!("| {set}\n")), "the snippet shows it: {out}");
+    assert!(
+        out.contains(&format!("| {set}\n")),
+        "the snippet shows it: {out}"
+    );
     let reference = profile("x", "").replace("\"x\"", "{ file = \"nope/pass.txt\" }");
     std::fs::write(dir.path().join("r.toml"), reference).unwrap();
     let out = run(dir.path(), &["render", "r.toml", "--include-secrets"]);

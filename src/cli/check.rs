@@ -26,14 +26,12 @@ pub fn check_files(files: &[(PathBuf, String)], include_secrets: bool) -> Vec<St
             }
             Err(_) => None,
         };
-        if let Some(diff) =
-            crate::drift::report(
-                &path.display().to_string(),
-                on_disk.as_deref(),
-                text,
-                include_secrets,
-            )
-        {
+        if let Some(diff) = crate::drift::report(
+            &path.display().to_string(),
+            on_disk.as_deref(),
+            text,
+            include_secrets,
+        ) {
             stale.push(Stale {
                 path: path.clone(),
                 diff,

@@ -237,7 +237,9 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                 outcome.stdout.push_str(&text);
             }
         }
-        Some(dest) if args.check => outcome.stale = check_files(&dest.paths(files), args.include_secrets),
+        Some(dest) if args.check => {
+            outcome.stale = check_files(&dest.paths(files), args.include_secrets)
+        }
         Some(dest) => {
             let options = WriteOptions {
                 private: args.include_secrets,

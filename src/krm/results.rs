@@ -76,7 +76,7 @@ impl Results {
             let (field, place) = if from_set {
                 let line = d.origin.map(|o| {
                     let source = sources.get(o.source);
-                    source.shown(0..source.text.len())
+                    crate::redact::Masked::new(&source.text, source.secret_ranges()).text
                 });
                 (
                     super::input::SET_KEY,
