@@ -197,11 +197,7 @@ fn unchanged_outputs_are_not_rewritten() {
         old,
         "a changed file is written"
     );
-    assert_eq!(
-        names(&out),
-        support::OUT_DIR_FILES,
-        "no temporary file is left"
-    );
+    assert_eq!(names(&out), support::OUT_DIR_FILES, "no temporary file is left");
 }
 
 /// Runs svcgen under a shell with this umask.
