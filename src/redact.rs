@@ -445,13 +445,13 @@ mod tests {
     #[test]
     fn a_mask_has_a_fixed_length_and_offsets_follow() {
         let text = "k = \"longer-secret\" # c\nx = 1\n";
-        let masked = Masked::new(text, &[4..19]);
+        let masked = Masked::new(text, std::slice::from_ref(&(4..19)));
         assert_eq!(masked.text, "k = **** # c\nx = 1\n");
         assert_eq!((masked.offset(4, false), masked.offset(19, true)), (4, 8));
         assert_eq!(masked.offset(10, true), 8);
         assert_eq!(masked.offset(22, false), 11);
         assert_eq!(masked.offset(2, false), 2);
-        let lines = Masked::new("a=\"s1\ns2\"\nb\n", &[2..9]);
+        let lines = Masked::new("a=\"s1\ns2\"\nb\n", std::slice::from_ref(&(2..9)));
         assert_eq!(lines.text, "a=****\n****\nb\n");
     }
 
