@@ -77,11 +77,18 @@ pub fn nearly_names_a_secret(name: &str) -> bool {
             [v.key.as_str(), leaf, v.env.as_str()]
         }))
     });
+    // Only a name close to a secret's name can have a secret as its nearest name: the few
+    // secret names are tried first, so that the many names near no secret (200,000 `[env]`
+    // entries) cost a handful of comparisons each.
+    static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    let secret =
+        SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
     let leaf = name.rsplit('.').next().unwrap_or(name);
     [name, leaf].iter().any(|n| {
-        known
-            .suggest(n)
-            .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
+        secret.suggest(n).is_some()
+            && known
+                .suggest(n)
+                .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
     })
 }
 
