@@ -2,17 +2,28 @@
 //! (linear in memory, from the `similar` crate), differences of line endings and of the final
 //! newline named as such (a diff of them would look empty), and secret values never shown.
 
-use crate::redact::mask_named_lines;
+use crate::redact::{mask_named_lines, named_ranges};
 use similar::{Algorithm, TextDiff};
 
 /// The report for one file, or `None` when the file on disk is what would be written. `on_disk`
-/// is `None` for a missing file.
-pub fn report(path: &str, on_disk: Option<&str>, rendered: &str) -> Option<String> {
+/// is `None` for a missing file. With `include_secrets`, a file whose rendering (or copy on disk)
+/// holds a secret value is reported stale without any line of it: masking line by line cannot
+/// follow a value folded over YAML continuation lines or a multi-line value.
+pub fn report(
+    path: &str,
+    on_disk: Option<&str>,
+    rendered: &str,
+    include_secrets: bool,
+) -> Option<String> {
     if on_disk == Some(rendered) {
         return None;
     }
+    let holds_secret = |text: &str| !named_ranges(text).is_empty();
+    if include_secrets && (holds_secret(rendered) || on_disk.is_some_and(holds_secret)) {
+        return Some(format!("{path}: {SECRET_NOT_SHOWN}\n"));
+    }
     let Some(old) = on_disk else {
-        return Some(unified(path, "missing", "", rendered));
+        return Some(unified(path, "missing", "", &mask_named_lines(rendered)));
     };
     let mut out = String::new();
     let old_lf = old.replace("\r\n", "\n");
@@ -40,6 +51,9 @@ pub fn report(path: &str, on_disk: Option<&str>, rendered: &str) -> Option<Strin
     Some(out)
 }
 
+/// What `--check --include-secrets` says of a stale file holding a secret value.
+pub const SECRET_NOT_SHOWN: &str = "stale; it holds secret values, so the difference is not shown";
+
 fn trailing_newlines(text: &str) -> usize {
     text.len() - text.trim_end_matches('\n').len()
 }
@@ -65,7 +79,7 @@ mod tests {
 
     #[test]
     fn diff_shows_changed_lines_with_context() {
-        let diff = report("f", Some("a\nb\nc\nd\n"), "a\nb\nC\nd\n").unwrap();
+        let diff = report("f", Some("a\nb\nc\nd\n"), "a\nb\nC\nd\n", false).unwrap();
         assert!(diff.contains("@@ -1,4 +1,4 @@"), "{diff}");
         assert!(diff.contains("-c\n+C\n"), "{diff}");
         assert!(diff.contains(" a\n b\n"), "{diff}");
@@ -73,15 +87,15 @@ mod tests {
 
     #[test]
     fn a_missing_file_adds_everything() {
-        let diff = report("f", None, "x\ny\n").unwrap();
+        let diff = report("f", None, "x\ny\n", false).unwrap();
         assert!(diff.contains("+x\n+y\n"), "{diff}");
     }
 
     #[test]
     fn line_endings_and_final_newline_are_named() {
-        let crlf = report("f", Some("a\r\nb\r\n"), "a\nb\n").unwrap();
+        let crlf = report("f", Some("a\r\nb\r\n"), "a\nb\n", false).unwrap();
         assert_eq!(crlf, "f: line endings differ: CRLF on disk, LF rendered\n");
-        let end = report("f", Some("a\nb"), "a\nb\n").unwrap();
+        let end = report("f", Some("a\nb"), "a\nb\n", false).unwrap();
         assert_eq!(
             end,
             "f: only the final newline differs: 0 on disk, 1 rendered\n"
@@ -92,10 +106,24 @@ mod tests {
     fn secret_values_are_never_shown() {
         let old = "A='1'\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE='old-s3cret'\n";
         let new = "A='2'\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE='new-s3cret'\n";
-        let diff = report("f", Some(old), new).unwrap();
+        let diff = report("f", Some(old), new, false).unwrap();
         assert!(!diff.contains("s3cret"), "{diff}");
         assert!(diff.contains("+A='2'"), "{diff}");
-        let only = report("f", Some(old), &old.replace("old-", "new-")).unwrap();
+        let only = report("f", Some(old), &old.replace("old-", "new-"), false).unwrap();
         assert_eq!(only, "f: a secret value differs (not shown)\n");
+    }
+
+    #[test]
+    fn with_include_secrets_a_file_holding_a_secret_shows_no_line() {
+        let folded = "x:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: \"abc\\\n    def-s3cret\"\n";
+        for old in [None, Some("x: 1\n")] {
+            let diff = report("f", old, folded, true).unwrap();
+            assert_eq!(diff, format!("f: {SECRET_NOT_SHOWN}\n"));
+        }
+        assert!(
+            report("f", Some("a\n"), "b\n", true)
+                .unwrap()
+                .contains("+b")
+        );
     }
 }

@@ -63,6 +63,35 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
     })
 }
 
+/// True when the name the model knows closest to `name` (its "did you mean") names a secret:
+/// a value under a misspelled secret name (`secret_manager_passphrse`,
+/// `CN_GOOGLE_SECRET_MANAGER_PASSPRASE`) is as secret as under the right one. Both the whole
+/// name and its last `.` segment are tried, against profile keys, their last segment and
+/// variable names.
+pub fn nearly_names_a_secret(name: &str) -> bool {
+    static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    let known = KNOWN.get_or_init(|| {
+        let model = Model::get();
+        crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
+            let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
+            [v.key.as_str(), leaf, v.env.as_str()]
+        }))
+    });
+    // Only a name close to a secret's name can have a secret as its nearest name: the few
+    // secret names are tried first, so that the many names near no secret (200,000 `[env]`
+    // entries) cost a handful of comparisons each.
+    static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    let secret =
+        SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    [name, leaf].iter().any(|n| {
+        secret.suggest(n).is_some()
+            && known
+                .suggest(n)
+                .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
+    })
+}
+
 /// True when a profile key is a secret variable's key (any edition).
 pub fn is_secret_key(key: &str) -> bool {
     Model::get().vars.iter().any(|v| v.secret && v.key == key)
@@ -70,13 +99,17 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
 /// the name, to the end of the line; and for a `name: SECRET` line (a Kubernetes `env` item), the
-/// value of a `value:` line right after it.
+/// value of a `value:` line right after it. A value that goes on over more lines (a quote or a
+/// TOML `"""` that closes on a later line, or never; a YAML `|` / `>` block) is masked to its end.
 pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut value_next = false;
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
+    while start < text.len() {
+        let line_end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
+        let body = text[start..line_end].trim_end_matches(['\n', '\r']);
         let lower = body.to_ascii_lowercase();
         let named = needles()
             .iter()
@@ -87,15 +120,82 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
             None if value_next => value_line(body),
             None => None,
         };
+        value_next = named.is_some() && value_at.is_none();
+        let mut next = line_end;
         if let Some(at) = value_at
             && at < body.len()
+            && !is_reference(&body[at..])
         {
-            out.push(start + at..start + body.len());
+            let end = value_end(text, start, start + at).max(start + body.len());
+            out.push(start + at..end);
+            next = next.max(end);
         }
-        value_next = named.is_some() && value_at.is_none();
-        start += line.len();
+        start = next;
     }
     out
+}
+
+/// Where a value starting at `at` (on the line starting at `line`) ends when it goes on past its
+/// line: its closing quote (or `"""`), the end of its YAML block, or the end of the text when it
+/// never closes. Otherwise `at` (the caller masks to the end of the line).
+fn value_end(text: &str, line: usize, at: usize) -> usize {
+    let value = &text[at..];
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    for triple in ["\"\"\"", "\'\'\'"] {
+        if value.starts_with(triple) {
+            return text[at + 3..]
+                .find(triple)
+                .map_or(text.len(), |i| at + 3 + i + 3);
+        }
+    }
+    if let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+        let close = closing_quote(&text[at + 1..], quote).map_or(text.len(), |i| at + 1 + i + 1);
+        return if close > line_end { close } else { at };
+    }
+    if value.starts_with(['|', '>']) {
+        let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+        let own = indent(&text[line..]);
+        let mut end = line_end;
+        for next in text[line_end..].split_inclusive('\n').skip(1) {
+            if !next.trim().is_empty() && indent(next) <= own {
+                break;
+            }
+            end += next.len();
+        }
+        return end.min(text.len());
+    }
+    at
+}
+
+/// The offset of the closing `quote` in `rest`; a backslash escapes the next character within
+/// double quotes.
+fn closing_quote(rest: &str, quote: char) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quote == '"' => escaped = true,
+            c if c == quote => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// True for a TOML `{ file = "PATH" }` or `{ env = "NAME" }` reference: a path or a name, not
+/// the secret, so it is shown.
+fn is_reference(value: &str) -> bool {
+    let Some(inner) = value.strip_prefix('{') else {
+        return false;
+    };
+    let inner = inner.trim_start();
+    ["file", "env"].iter().any(|key| {
+        inner.strip_prefix(key).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.strip_prefix('=')
+                .is_some_and(|v| v.trim_start().starts_with('"'))
+        })
+    })
 }
 
 /// The offset of the value after the first `=` or `:` at or after `from` (blanks skipped).
@@ -130,6 +230,69 @@ pub fn mask_bytes(text: &str, ranges: &[Range<usize>]) -> String {
     out
 }
 
+/// A text with its secret values shown as [`MASK`] whatever their length (a mask as long as
+/// the value would tell its length), line by line so that line numbers stay; offsets into the
+/// original text are mapped onto it, so that a caret still points at the value.
+pub struct Masked {
+    pub text: String,
+    /// Each masked piece of the original text and where its mask starts in `text`.
+    cuts: Vec<(Range<usize>, usize)>,
+}
+
+impl Masked {
+    /// `text` with each range (clamped to char boundaries; newlines kept) shown as [`MASK`].
+    pub fn new(text: &str, ranges: &[Range<usize>]) -> Masked {
+        let mut pieces: Vec<Range<usize>> = Vec::new();
+        for range in ranges {
+            let start = crate::source::floor_char_boundary(text, range.start);
+            let end = crate::source::floor_char_boundary(text, range.end.max(start));
+            let mut at = start;
+            for line in text[start..end].split_inclusive('\n') {
+                let body = line.trim_end_matches(['\n', '\r']);
+                if !body.is_empty() {
+                    pieces.push(at..at + body.len());
+                }
+                at += line.len();
+            }
+        }
+        pieces.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::new();
+        for piece in pieces {
+            match merged.last_mut() {
+                Some(last) if piece.start <= last.end => last.end = last.end.max(piece.end),
+                _ => merged.push(piece),
+            }
+        }
+        let (mut out, mut cuts, mut at) = (String::with_capacity(text.len()), Vec::new(), 0);
+        for piece in merged {
+            out.push_str(&text[at..piece.start]);
+            cuts.push((piece.clone(), out.len()));
+            out.push_str(MASK);
+            at = piece.end;
+        }
+        out.push_str(&text[at..]);
+        Masked { text: out, cuts }
+    }
+
+    /// Where `offset` of the original text is in the masked one: an offset inside a masked
+    /// piece goes to the start of its mask, or to its end when `is_end`.
+    pub fn offset(&self, offset: usize, is_end: bool) -> usize {
+        let before = self
+            .cuts
+            .partition_point(|(r, _)| r.start < offset + usize::from(!is_end));
+        let Some((range, start)) = before.checked_sub(1).map(|i| &self.cuts[i]) else {
+            return offset;
+        };
+        if offset >= range.end {
+            start + MASK.len() + (offset - range.end)
+        } else if is_end {
+            start + MASK.len()
+        } else {
+            *start
+        }
+    }
+}
+
 /// `text` with the value part of every line naming a secret replaced by [`MASK`] (for diffs, where
 /// the lengths of values are not needed).
 pub fn mask_named_lines(text: &str) -> String {
@@ -158,8 +321,10 @@ impl Scrubber {
     /// Texts shorter than four characters are left alone (they would garble every message and
     /// identify nothing); quotes around a value are not part of it.
     pub fn new<'a>(secrets: impl IntoIterator<Item = &'a str>) -> Scrubber {
+        // Each line of a multi-line secret on its own too: a reader may quote one line of it.
         let mut texts: Vec<&str> = secrets
             .into_iter()
+            .flat_map(|s| std::iter::once(s).chain(s.lines()))
             .map(|s| s.trim().trim_matches(['"', '\'']))
             .filter(|s| s.chars().count() >= 4)
             .collect();
@@ -176,12 +341,45 @@ impl Scrubber {
         Scrubber { automaton }
     }
 
-    /// `message` with every secret text replaced by [`MASK`].
+    /// `message` with every secret text inside a quoted fragment (between backticks or double
+    /// quotes, where messages put the values they quote) replaced by [`MASK`]. A fragment that is
+    /// a name (a key path or variable name such as `google.bogus`) is left whole unless it is the
+    /// secret itself: masking a passphrase that happens to be a spec word (`google`) inside a
+    /// name would show the passphrase by its absence. Text outside quotes is never a value.
     pub fn scrub(&self, message: &str) -> String {
-        match &self.automaton {
-            Some(a) => a.replace_all(message, &vec![MASK; a.patterns_len()]),
-            None => message.to_string(),
+        let Some(automaton) = &self.automaton else {
+            return message.to_string();
+        };
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(open) = rest.find(['`', '"']) {
+            let quote = &rest[open..open + 1];
+            out.push_str(&rest[..=open]);
+            let inner = &rest[open + 1..];
+            let close = inner.find(quote).unwrap_or(inner.len());
+            out.push_str(&self.scrub_fragment(automaton, &inner[..close]));
+            rest = &inner[close..];
+            if let Some(after) = rest.strip_prefix(quote) {
+                out.push_str(quote);
+                rest = after;
+            }
         }
+        out.push_str(rest);
+        out
+    }
+
+    fn scrub_fragment(&self, automaton: &aho_corasick::AhoCorasick, fragment: &str) -> String {
+        let is_name = !fragment.is_empty()
+            && fragment
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        let whole_secret = automaton
+            .find(fragment)
+            .is_some_and(|m| m.start() == 0 && m.end() == fragment.len());
+        if is_name && !whole_secret {
+            return fragment.to_string();
+        }
+        automaton.replace_all(fragment, &vec![MASK; automaton.patterns_len()])
     }
 }
 
@@ -216,6 +414,66 @@ mod tests {
     }
 
     #[test]
+    fn a_value_over_several_lines_is_masked_to_its_end() {
+        let cases = [
+            (
+                "X=1\nCN_GOOGLE_SECRET_MANAGER_PASSPHRASE=\"Zq9a\nZq9b\nY=2\n",
+                "Zq9b\nY=2\n",
+            ),
+            (
+                "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE='Zq9a\nZq9b'\nY=2\n",
+                "Zq9b'",
+            ),
+            (
+                "secret_manager_passphrase = \"\"\"\nZq9a\nZq9b\"\"\"\ny = 2\n",
+                "Zq9b\"\"\"",
+            ),
+            (
+                "e:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: |\n    Zq9a\n\n    Zq9b\n  Y: 2\n",
+                "Zq9b\n",
+            ),
+        ];
+        for (text, masked_to) in cases {
+            let masked = mask_bytes(text, &named_ranges(text));
+            assert!(!masked.contains("Zq9"), "{masked}");
+            let end = text.find(masked_to).unwrap() + masked_to.len();
+            assert_eq!(masked[end..], text[end..], "{text:?} -> {masked:?}");
+        }
+    }
+
+    #[test]
+    fn a_reference_is_not_masked() {
+        let text = "secret_manager_passphrase = { file = \"nope/pass.txt\" }\n";
+        assert!(named_ranges(text).is_empty());
+        let literal = "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE={abc}\n";
+        assert_eq!(named_ranges(literal).len(), 1);
+    }
+
+    #[test]
+    fn a_mask_has_a_fixed_length_and_offsets_follow() {
+        let text = "k = \"longer-secret\" # c\nx = 1\n";
+        let masked = Masked::new(text, std::slice::from_ref(&(4..19)));
+        assert_eq!(masked.text, "k = **** # c\nx = 1\n");
+        assert_eq!((masked.offset(4, false), masked.offset(19, true)), (4, 8));
+        assert_eq!(masked.offset(10, true), 8);
+        assert_eq!(masked.offset(22, false), 11);
+        assert_eq!(masked.offset(2, false), 2);
+        let lines = Masked::new("a=\"s1\ns2\"\nb\n", std::slice::from_ref(&(2..9)));
+        assert_eq!(lines.text, "a=****\n****\nb\n");
+    }
+
+    #[test]
+    fn misspelled_secret_names_are_secret_names() {
+        assert!(nearly_names_a_secret("google.secret_manager_passphrse"));
+        assert!(nearly_names_a_secret(
+            "env.CN_GOOGLE_SECRET_MANAGER_PASSPRASE"
+        ));
+        assert!(nearly_names_a_secret("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
+        assert!(!nearly_names_a_secret("google.project_id"));
+        assert!(!nearly_names_a_secret("google.bogus"));
+    }
+
+    #[test]
     fn legacy_names_are_secret_names() {
         assert!(secret_var_of_env("GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE").is_some());
         assert!(secret_var_of_env("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE").is_some());
@@ -225,7 +483,20 @@ mod tests {
     #[test]
     fn scrub_leaves_short_texts() {
         let scrubber = Scrubber::new(["\"abcd\"", "ab"]);
-        assert_eq!(scrubber.scrub("value abcd here"), "value **** here");
-        assert_eq!(scrubber.scrub("value ab"), "value ab");
+        assert_eq!(scrubber.scrub("value `abcd` here"), "value `****` here");
+        assert_eq!(scrubber.scrub("value \"x abcd y"), "value \"x **** y");
+        assert_eq!(scrubber.scrub("value `ab`"), "value `ab`");
+    }
+
+    #[test]
+    fn scrub_never_touches_names_or_unquoted_text() {
+        let scrubber = Scrubber::new(["google"]);
+        let message = "unknown key `google.bogus` under google";
+        assert_eq!(scrubber.scrub(message), message);
+        assert_eq!(scrubber.scrub("got `google`"), "got `****`");
+        assert_eq!(
+            scrubber.scrub("needs KEY=VALUE, got \"k=google\""),
+            "needs KEY=VALUE, got \"k=****\""
+        );
     }
 }

@@ -136,6 +136,18 @@ impl Sources {
         }
     }
 
+    /// Adds a text that holds no secret value (the paths of `--set-file`): a line naming a
+    /// secret is shown as it is.
+    pub fn add_without_secrets(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<String>,
+    ) -> SourceId {
+        let id = self.add(name, text);
+        self.files[id.0].secrets.clear();
+        id
+    }
+
     /// The number of texts read in this run (each file once, each `--set` once).
     pub fn len(&self) -> usize {
         self.files.len()

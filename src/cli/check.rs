@@ -12,8 +12,8 @@ pub struct Stale {
 
 /// Compares each file with its rendering; returns the stale ones with what differs of each. The
 /// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
-/// is stale, never read forever.
-pub fn check_files(files: &[(PathBuf, Contents)]) -> Vec<Stale> {
+/// is stale, never read forever. With `include_secrets`, see [`crate::drift::report`].
+pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<Stale> {
     let mut stale = Vec::new();
     for (path, contents) in files {
         let text = match contents {
@@ -34,9 +34,12 @@ pub fn check_files(files: &[(PathBuf, Contents)]) -> Vec<Stale> {
             }
             Err(_) => None,
         };
-        if let Some(diff) =
-            crate::drift::report(&path.display().to_string(), on_disk.as_deref(), text)
-        {
+        if let Some(diff) = crate::drift::report(
+            &path.display().to_string(),
+            on_disk.as_deref(),
+            text,
+            include_secrets,
+        ) {
             stale.push(Stale {
                 path: path.clone(),
                 diff,

@@ -239,7 +239,9 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                 }
             }
         }
-        Some(dest) if args.check => outcome.stale = check_files(&dest.paths(files)),
+        Some(dest) if args.check => {
+            outcome.stale = check_files(&dest.paths(files), args.include_secrets)
+        }
         Some(dest) => {
             let options = WriteOptions {
                 private: args.include_secrets,

@@ -65,7 +65,7 @@ fn render_one(
 }
 
 /// The whole lines around a span, so that a huge file is never handed to the renderer whole;
-/// secret values in them masked byte for byte (the caret still points where it did).
+/// secret values in them shown as a mask of fixed length (the caret still points at them).
 struct Excerpt {
     text: String,
     first_line: usize,
@@ -79,10 +79,18 @@ impl Excerpt {
         let end = floor_char_boundary(text, span.end.max(start));
         let (first_line, line_start) = source.line_of(start);
         let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let secrets: Vec<std::ops::Range<usize>> = source
+            .secret_ranges()
+            .iter()
+            .filter(|s| s.start < line_end && line_start < s.end)
+            .map(|s| s.start.max(line_start) - line_start..s.end.min(line_end) - line_start)
+            .collect();
+        let masked = crate::redact::Masked::new(&text[line_start..line_end], &secrets);
+        let span = masked.offset(start - line_start, false)..masked.offset(end - line_start, true);
         Excerpt {
-            text: source.shown(line_start..line_end),
+            text: masked.text,
             first_line,
-            span: (start - line_start)..(end - line_start),
+            span,
         }
     }
 }

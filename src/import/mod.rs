@@ -213,9 +213,9 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
         },
     };
     for entry in &entries {
-        if crate::redact::secret_var_of_env(&entry.name).is_some()
-            && !matches!(entry.value, EnvValue::SecretRef { .. })
-        {
+        let secret_name = crate::redact::secret_var_of_env(&entry.name).is_some()
+            || crate::redact::nearly_names_a_secret(&entry.name);
+        if secret_name && !matches!(entry.value, EnvValue::SecretRef { .. }) {
             sources.mark_secret(entry.origin);
         }
     }

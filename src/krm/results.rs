@@ -60,6 +60,9 @@ impl Results {
         sources: &Sources,
         function: &FunctionInput,
     ) {
+        // The same masking as the human and JSON printers: a secret in a `data.set` line or
+        // quoted by a message is never echoed.
+        let scrubber = sources.scrubber();
         for d in &diagnostics.items {
             let severity = match d.severity() {
                 Severity::Error => "error",
@@ -71,7 +74,10 @@ impl Results {
                 .origin
                 .is_some_and(|o| sources.get(o.source).name.starts_with("--set"));
             let (field, place) = if from_set {
-                let line = d.origin.map(|o| sources.get(o.source).text.clone());
+                let line = d.origin.map(|o| {
+                    let source = sources.get(o.source);
+                    crate::redact::Masked::new(&source.text, source.secret_ranges()).text
+                });
                 (
                     super::input::SET_KEY,
                     format!("set `{}`: ", line.unwrap_or_default()),
@@ -80,9 +86,9 @@ impl Results {
                 let at = position.map_or(String::new(), |p| format!("{}:{}: ", p.line, p.column));
                 (super::input::PROFILE_KEY, format!("profile:{at}"))
             };
-            let mut message = format!("{place}{} {}", d.code.id(), d.message);
+            let mut message = format!("{place}{} {}", d.code.id(), scrubber.scrub(&d.message));
             for help in &d.help {
-                message.push_str(&format!(" (help: {help})"));
+                message.push_str(&format!(" (help: {})", scrubber.scrub(help)));
             }
             let result = self.push(severity, message);
             result.insert("resourceRef".into(), function.config_ref.clone());

@@ -218,7 +218,8 @@ pub fn parse_text(
 }
 
 /// Marks the value of every secret key (a literal, not a `{ env }` / `{ file }` reference) as a
-/// secret of its source, wherever it is written (a multi-line string, a quoted key, ...).
+/// secret of its source, wherever it is written (a multi-line string, a quoted key, ...); and of
+/// every key whose "did you mean" is a secret key (a misspelled passphrase key, in `[env]` too).
 fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
     for entry in &table.entries {
         let path = if prefix.is_empty() {
@@ -228,7 +229,12 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
         };
         match &entry.node.value {
             Value::Table(inner) => mark_secrets(inner, &path, sources),
-            _ if crate::redact::is_secret_key(&path) => sources.mark_secret(entry.node.origin),
+            _ if crate::redact::is_secret_key(&path)
+                || (!crate::redact::is_secret_key(prefix)
+                    && crate::redact::nearly_names_a_secret(&path)) =>
+            {
+                sources.mark_secret(entry.node.origin)
+            }
             _ => {}
         }
     }

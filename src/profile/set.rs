@@ -25,7 +25,11 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         SetKind::Value => "--set",
         SetKind::File => "--set-file",
     };
-    let id = sources.add(name, arg);
+    // A `--set-file` value is a path, never a secret: it is shown.
+    let id = match kind {
+        SetKind::Value => sources.add(name, arg),
+        SetKind::File => sources.add_without_secrets(name, arg),
+    };
     let mut diags = Diagnostics::default();
     let Some((key_text, value_text)) = arg.split_once('=') else {
         diags.push(
@@ -54,6 +58,10 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         }
     };
     let key = path.join(".");
+    if kind == SetKind::Value && crate::redact::nearly_names_a_secret(&key) {
+        // A misspelled secret key: its value is a secret all the same (never shown).
+        sources.mark_secret(value_origin);
+    }
     if let Some(problem) = shape_problem(&key, &key_origin) {
         diags.push(problem);
         return Err(diags);
