@@ -4,6 +4,7 @@
 
 mod support;
 
+use predicates::prelude::*;
 use std::path::Path;
 use support::svcgen;
 
@@ -256,4 +257,28 @@ fn a_secret_file_path_in_a_generated_comment_cannot_inject_lines() {
         !stdout.lines().any(|l| l.starts_with("INJECTED")),
         "a line of its own: {stdout}"
     );
+}
+
+/// An unquoted date in compose's `environment` is a YAML timestamp, which compose v2 refuses
+/// (`invalid jsonType time.Time`): import refuses it too, at its position, and says to quote it.
+#[test]
+fn an_unquoted_compose_date_is_refused_as_compose_refuses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("docker-compose.yml");
+    std::fs::write(
+        &file,
+        "services:\n  admin-ui:\n    image: x\n    environment:\n      CN_CONFIG_ADAPTER: 2001-12-14\n",
+    )
+    .unwrap();
+    support::svcgen()
+        .arg("import")
+        .arg(&file)
+        .args(["--edition", "B"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("E0223")
+                .and(predicate::str::contains("docker-compose.yml:5:26"))
+                .and(predicate::str::contains("quote it")),
+        );
 }

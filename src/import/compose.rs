@@ -323,7 +323,7 @@ fn unreadable_number(name: &str, raw: &str, why: &str, at: Origin) -> Diagnostic
         format!("`{name}: {raw}` is unquoted: {why}"),
     )
     .at(at)
-    .label("unquoted number")
+    .label("unquoted: typed by YAML")
     .help(format!(
         "quote the value as the container should get it: \"{raw}\""
     ))

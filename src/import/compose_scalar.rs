@@ -10,6 +10,13 @@
 /// The text compose passes on for the plain scalar `written`: `Ok(None)` when it is the text
 /// as written, `Err` (why) when svcgen cannot be sure.
 pub fn compose_text(written: &str) -> Result<Option<String>, String> {
+    if timestamp(written) {
+        return Err(
+            "compose reads it as a date (a YAML timestamp) and refuses it in `environment`: \
+             quote it"
+                .to_string(),
+        );
+    }
     if let Some(b) = boolean(written) {
         return Ok((b != written).then(|| b.to_string()));
     }
@@ -30,6 +37,37 @@ pub fn compose_text(written: &str) -> Result<Option<String>, String> {
             "compose reads it as the number {f:e}, which it writes in a form svcgen does not reproduce"
         )),
         Err(_) => Ok(None),
+    }
+}
+
+/// A plain scalar go-yaml v3 resolves to a timestamp: exactly four digits, `-`, a month and a
+/// day of one or two digits, then nothing or a time after `T`, `t` or a space (`2001-12-14`,
+/// `2001-12-14T21:59:43Z`). Compose then refuses the value (`invalid jsonType time.Time`).
+fn timestamp(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |from: usize, max: usize| {
+        bytes[from.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+            .min(max + 1)
+    };
+    if bytes.len() < 8 || digits(0, 4) != 4 || bytes[4] != b'-' {
+        return false;
+    }
+    let month = digits(5, 2);
+    if !(1..=2).contains(&month) || bytes.get(5 + month) != Some(&b'-') {
+        return false;
+    }
+    let day_at = 6 + month;
+    let day = digits(day_at, 2);
+    if !(1..=2).contains(&day) {
+        return false;
+    }
+    match &bytes[day_at + day..] {
+        [] => true,
+        [b'T' | b't' | b' ', first, ..] => first.is_ascii_digit(),
+        _ => false,
     }
 }
 
@@ -110,5 +148,26 @@ mod tests {
             );
         }
         assert!(compose_text("1e30").is_err());
+    }
+
+    #[test]
+    fn dates_are_refused_as_compose_refuses_them() {
+        for date in [
+            "2001-12-14",
+            "2001-1-2",
+            "2001-12-14T21:59:43Z",
+            "2001-12-14 21:59:43",
+        ] {
+            assert!(super::compose_text(date).is_err(), "{date}");
+        }
+        for text in [
+            "2001-12",
+            "20011-12-14",
+            "2001-12-14x",
+            "2001-123-1",
+            "1-2-3",
+        ] {
+            assert!(!super::timestamp(text), "{text}");
+        }
     }
 }
