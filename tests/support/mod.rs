@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: paths, the svcgen command, external tools.
 #![allow(dead_code)]
 
+pub mod expect;
 pub mod hostile;
 pub mod scenario;
 
