@@ -5,24 +5,22 @@
 
 mod support;
 
-use predicates::prelude::*;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
-use support::svcgen;
+use support::scenario::Test;
 
 const PROFILE: &str = "edition = \"B\"\n";
 
 use support::{file_names as names, write_file as write};
 
-/// `svcgen render PROFILES... --out-dir OUT`, run to completion.
-fn render_into(profiles: &[&Path], out: &Path) -> assert_cmd::assert::Assert {
-    svcgen()
+/// `svcgen render PROFILES... --out-dir OUT`, to run to completion.
+fn render_into(profiles: &[&Path], out: &Path) -> Test {
+    Test::new()
         .arg("render")
         .args(profiles)
         .arg("--out-dir")
         .arg(out)
-        .assert()
 }
 
 fn bin() -> PathBuf {
@@ -38,15 +36,11 @@ fn a_batch_profile_named_dot_dot_cannot_write_into_the_parent() {
     write(&profiles, "good.toml", PROFILE);
     let out = dir.path().join("work/out");
     std::fs::create_dir_all(&out).unwrap();
-    svcgen()
-        .args(["render"])
-        .arg(&profiles)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    render_into(&[&profiles], &out)
         .code(2)
-        .stderr(predicate::str::contains("...toml"))
-        .stderr(predicate::str::contains("cannot name an output folder"));
+        .stderr_has("...toml")
+        .stderr_has("cannot name an output folder")
+        .run();
     assert_eq!(
         names(&dir.path().join("work")),
         ["out"],
@@ -63,7 +57,8 @@ fn a_batch_profile_name_with_a_newline_is_refused() {
     let out = dir.path().join("out");
     render_into(&[&a, &b], &out)
         .code(2)
-        .stderr(predicate::str::contains("control character"));
+        .stderr_has("control character")
+        .run();
 }
 
 #[test]
@@ -81,7 +76,7 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
     std::os::unix::fs::symlink(&profile, &symlink).unwrap();
     let spelled = sub.join("../p.toml");
     for output in [&spelled, &link, &symlink, &base, &overlay, &value] {
-        svcgen()
+        Test::new()
             .arg("render")
             .arg(&profile)
             .arg("-f")
@@ -90,9 +85,9 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
             .arg(format!("wait.sleep_duration={}", value.display()))
             .args(["-t", "dotenv", "-o"])
             .arg(output)
-            .assert()
             .code(2)
-            .stderr(predicate::str::contains("is an input of this command"));
+            .stderr_has("is an input of this command")
+            .run();
     }
     assert_eq!(
         std::fs::read_to_string(&profile).unwrap(),
@@ -114,25 +109,24 @@ fn import_cannot_replace_its_input_and_migrate_in_place_can() {
     let input = write(dir.path(), "app.env", "CN_WAIT_MAX_TIME=300\n");
     let twin = dir.path().join("twin.env");
     std::fs::hard_link(&input, &twin).unwrap();
-    svcgen()
+    Test::new()
         .args(["import", "--edition", "B"])
         .arg(&input)
         .arg("-o")
         .arg(&twin)
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(
         std::fs::read_to_string(&input).unwrap(),
         "CN_WAIT_MAX_TIME=300\n"
     );
     // migrate --in-place is the one command that replaces its input, by design.
     let a = write(dir.path(), "a.toml", "edition = \"A\"\n");
-    svcgen()
+    Test::new()
         .args(["migrate", "--to", "B", "--in-place"])
         .arg(&a)
-        .assert()
-        .success();
+        .run();
     assert!(
         std::fs::read_to_string(&a)
             .unwrap()
@@ -154,10 +148,9 @@ fn a_link_out_of_the_output_folder_is_not_followed() {
     let b = write(dir.path(), "b.toml", PROFILE);
     render_into(&[&a, &b], &out)
         .code(2)
-        .stderr(predicate::str::contains("outside"));
-    render_into(&[&a], &out)
-        .code(2)
-        .stderr(predicate::str::contains("outside"));
+        .stderr_has("outside")
+        .run();
+    render_into(&[&a], &out).code(2).stderr_has("outside").run();
     assert_eq!(names(&outside), ["victim"]);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
 }
@@ -168,7 +161,7 @@ fn unchanged_outputs_are_not_rewritten() {
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("out");
     let render = || {
-        render_into(&[&profile], &out).success();
+        render_into(&[&profile], &out).run();
     };
     render();
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
@@ -255,7 +248,7 @@ fn wait_for_temp(dir: &Path) {
 /// with its temporary files written, before renaming them. Returns that run and the first `.env`.
 fn paused_second_render(dir: &Path, out: &Path) -> (std::process::Child, Vec<u8>) {
     let profile = write(dir, "p.toml", PROFILE);
-    render_into(&[&profile], out).success();
+    render_into(&[&profile], out).run();
     let before = std::fs::read(out.join(".env")).unwrap();
     std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
     let child = std::process::Command::new(bin())
@@ -311,7 +304,7 @@ fn the_next_run_sweeps_what_a_killed_run_left() {
     std::fs::create_dir_all(out.join("p/files/x")).unwrap();
     std::fs::write(out.join("p/files/x/.svcgen-left"), "secret").unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    render_into(&[&profile], &out).success();
+    render_into(&[&profile], &out).run();
     let mut names_now = names(&out);
     names_now.retain(|n| n != "keep.txt" && n != "p");
     assert_eq!(
@@ -428,14 +421,14 @@ fn import_cannot_replace_the_env_file_its_compose_file_reads() {
         .find(|n| n.ends_with(".env"))
         .expect("the fixture has an env_file");
     let before = std::fs::read(dir.path().join(&env_file)).unwrap();
-    svcgen()
+    Test::new()
         .arg("import")
         .arg(dir.path().join("docker-compose.yml"))
         .arg("-o")
         .arg(dir.path().join(&env_file))
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(std::fs::read(dir.path().join(&env_file)).unwrap(), before);
 }
 
@@ -444,7 +437,7 @@ fn check_waits_while_a_run_writes_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("out");
-    render_into(&[&profile], &out).success();
+    render_into(&[&profile], &out).run();
     let held = std::fs::File::open(&out).unwrap();
     held.lock().unwrap();
     let mut child = std::process::Command::new(bin())
@@ -480,7 +473,8 @@ fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
     let later = write(&out.join("a"), "k8s.yaml", "edition = \"B\"\n# keep\n");
     render_into(&[&a, &later], &out)
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(
         std::fs::read_to_string(&later).unwrap(),
         "edition = \"B\"\n# keep\n"
