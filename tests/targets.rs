@@ -6,17 +6,15 @@
 
 mod support;
 
-use support::hostile;
 use support::scenario::Test;
+use support::{hostile, resolve_file};
 
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::check_profile;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
-use svcgen::source::Sources;
 
 /// What the secret variable is given as when docker compose interpolates it in the tests.
 const SECRET: &str = "s3cret value $x";
@@ -24,14 +22,6 @@ const SECRET: &str = "s3cret value $x";
 const YAMLLINT: &str = r#"{extends: default, rules: {truthy: {allowed-values: ["true", "false"], check-keys: true}, octal-values: {forbid-implicit-octal: true, forbid-explicit-octal: true}}}"#;
 
 type Pairs = Vec<(String, String)>;
-
-fn resolve_file(path: &Path) -> Resolved {
-    let mut sources = Sources::new();
-    check_profile(path, &mut sources)
-        .unwrap()
-        .resolved
-        .unwrap_or_else(|| panic!("{} is valid", path.display()))
-}
 
 fn render_target(resolved: &Resolved, env: &[EnvVar], target: Target) -> String {
     let templates = Templates::load(None).unwrap();

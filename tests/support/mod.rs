@@ -226,3 +226,12 @@ pub fn file_names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// A profile that must be valid, resolved; panics, naming it, when it is not.
+pub fn resolve_file(path: &Path) -> svcgen::resolve::Resolved {
+    let mut sources = svcgen::source::Sources::new();
+    svcgen::pipeline::check_profile(path, &mut sources)
+        .unwrap()
+        .resolved
+        .unwrap_or_else(|| panic!("{} is valid", path.display()))
+}
