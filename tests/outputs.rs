@@ -8,7 +8,7 @@ mod support;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
-use support::scenario::Test;
+use support::scenario::{Running, Test};
 
 const PROFILE: &str = "edition = \"B\"\n";
 
@@ -246,21 +246,18 @@ fn wait_for_temp(dir: &Path) {
 
 /// Renders `dir/p.toml` into `out`, changes the profile and starts a second render that pauses
 /// with its temporary files written, before renaming them. Returns that run and the first `.env`.
-fn paused_second_render(dir: &Path, out: &Path) -> (std::process::Child, Vec<u8>) {
+/// The second run must not succeed: it is to be stopped.
+fn paused_second_render(dir: &Path, out: &Path) -> (Running, Vec<u8>) {
     let profile = write(dir, "p.toml", PROFILE);
     render_into(&[&profile], out).run();
     let before = std::fs::read(out.join(".env")).unwrap();
     std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
-    let child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(out)
+    let running = render_into(&[&profile], out)
         .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
-        .spawn()
-        .unwrap();
+        .code_is_not(0)
+        .spawn();
     wait_for_temp(out);
-    (child, before)
+    (running, before)
 }
 
 #[test]
@@ -268,15 +265,15 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
     for signal in ["TERM", "INT", "HUP", "QUIT", "USR1", "ALRM"] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let (mut child, before) = paused_second_render(dir.path(), &out);
+        let (running, before) = paused_second_render(dir.path(), &out);
         let killed = std::process::Command::new("kill")
             .arg(format!("-{signal}"))
-            .arg(child.id().to_string())
+            .arg(running.id().to_string())
             .status()
             .unwrap();
         assert!(killed.success());
-        let status = child.wait().unwrap();
-        assert!(!status.success(), "SIG{signal} ends the run");
+        // SIG{signal} ends the run, which does not succeed.
+        running.finish();
         assert_eq!(
             names(&out),
             support::OUT_DIR_FILES,
@@ -297,9 +294,9 @@ fn the_next_run_sweeps_what_a_killed_run_left() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
-    let (mut child, _) = paused_second_render(dir.path(), &out);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let (mut running, _) = paused_second_render(dir.path(), &out);
+    running.kill();
+    running.finish();
     assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
     std::fs::create_dir_all(out.join("p/files/x")).unwrap();
     std::fs::write(out.join("p/files/x/.svcgen-left"), "secret").unwrap();
@@ -328,21 +325,14 @@ fn a_second_run_waits_for_the_one_writing_the_folder() {
     // Another run holds the folder (svcgen locks the folder itself, with flock).
     let held = std::fs::File::open(&out).unwrap();
     held.lock().unwrap();
-    let mut child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = render_into(&[&profile], &out)
+        .stderr_has("another svcgen run")
+        .spawn();
     std::thread::sleep(Duration::from_millis(700));
-    assert!(child.try_wait().unwrap().is_none(), "it waits for the lock");
+    assert!(running.is_running(), "it waits for the lock");
     assert!(names(&out).is_empty(), "and writes nothing meanwhile");
     held.unlock().unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("another svcgen run"));
+    running.finish();
     assert_eq!(names(&out), support::OUT_DIR_FILES);
 }
 
@@ -361,34 +351,20 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     );
     let out = dir.path().join("out");
     let spawn = |p: &Path| {
-        std::process::Command::new(bin())
-            .arg("render")
-            .arg(p)
-            .arg("--out-dir")
-            .arg(&out)
+        render_into(&[p], &out)
             .arg("-q")
             .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "1")
-            .stderr(std::process::Stdio::null())
             .spawn()
-            .unwrap()
     };
-    let mut first = spawn(&a);
+    let first = spawn(&a);
     std::thread::sleep(Duration::from_millis(300));
-    let mut second = spawn(&b);
-    assert!(first.wait().unwrap().success());
-    assert!(second.wait().unwrap().success());
+    let second = spawn(&b);
+    first.finish();
+    second.finish();
     // Each run alone, for reference: the contested folder must be one of them, every file.
     let alone = |p: &Path, name: &str| {
         let folder = dir.path().join(name);
-        let status = std::process::Command::new(bin())
-            .arg("render")
-            .arg(p)
-            .arg("--out-dir")
-            .arg(&folder)
-            .arg("-q")
-            .status()
-            .unwrap();
-        assert!(status.success());
+        render_into(&[p], &folder).arg("-q").run();
         let files: Vec<(String, Vec<u8>)> = names(&folder)
             .into_iter()
             .map(|n| (n.clone(), std::fs::read(folder.join(&n)).unwrap()))
@@ -440,27 +416,11 @@ fn check_waits_while_a_run_writes_the_folder() {
     render_into(&[&profile], &out).run();
     let held = std::fs::File::open(&out).unwrap();
     held.lock().unwrap();
-    let mut child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--check")
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = render_into(&[&profile], &out).arg("--check").spawn();
     std::thread::sleep(Duration::from_millis(700));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "--check waits for the writer"
-    );
+    assert!(running.is_running(), "--check waits for the writer");
     held.unlock().unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    running.finish();
 }
 
 #[test]

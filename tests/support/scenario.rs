@@ -12,7 +12,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 /// The file name `profile` writes.
@@ -198,7 +198,36 @@ impl Test {
     /// Runs the command in the test's folder, checks every expectation (the exit code is 0
     /// unless [`Test::code`] said otherwise) and hands back the output and the folder.
     pub fn run(self) -> Ran {
-        let output = self.command().output().expect("svcgen runs");
+        let mut command = assert_cmd::Command::from_std(self.std_command());
+        if let Some(stdin) = &self.stdin {
+            command.write_stdin(stdin.clone());
+        }
+        if let Some(timeout) = self.timeout {
+            command.timeout(timeout);
+        }
+        let output = command.output().expect("svcgen runs");
+        self.check(output)
+    }
+
+    /// Starts the command without waiting for it (stdout and stderr piped, no stdin), e.g. to
+    /// signal it or to hold a lock meanwhile; [`Running::finish`] waits and checks.
+    pub fn spawn(self) -> Running {
+        assert!(
+            self.stdin.is_none() && self.timeout.is_none(),
+            "not for a spawned run"
+        );
+        let child = self
+            .std_command()
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("svcgen starts");
+        Running { child, test: self }
+    }
+
+    /// Checks every expectation against a finished run's output.
+    fn check(self, output: Output) -> Ran {
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         let context = format!(
@@ -230,9 +259,9 @@ impl Test {
         }
     }
 
-    /// The svcgen command with the test's folder, arguments, environment and stdin.
-    fn command(&self) -> assert_cmd::Command {
-        let mut command = super::svcgen();
+    /// The svcgen command with the test's folder, arguments and environment.
+    fn std_command(&self) -> Command {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("svcgen"));
         command
             .current_dir(self.current_dir.as_deref().unwrap_or(self.dir.path()))
             .args(&self.args);
@@ -242,13 +271,35 @@ impl Test {
                 None => command.env_remove(name),
             };
         }
-        if let Some(stdin) = &self.stdin {
-            command.write_stdin(stdin.clone());
-        }
-        if let Some(timeout) = self.timeout {
-            command.timeout(timeout);
-        }
         command
+    }
+}
+
+/// A run started by [`Test::spawn`], not yet finished.
+pub struct Running {
+    child: Child,
+    test: Test,
+}
+
+impl Running {
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// True while the command runs.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("the run's status").is_none()
+    }
+
+    /// Kills the command (SIGKILL).
+    pub fn kill(&mut self) {
+        self.child.kill().expect("the run is killed");
+    }
+
+    /// Waits for the command to end and checks every expectation, as [`Test::run`] does.
+    pub fn finish(self) -> Ran {
+        let output = self.child.wait_with_output().expect("the run ends");
+        self.test.check(output)
     }
 }
 
