@@ -49,6 +49,7 @@ pub struct Test {
     stdout_starts: Option<String>,
     stderr_has: Vec<String>,
     stderr_lacks: Vec<String>,
+    stderr_matches: Vec<String>,
 }
 
 impl Default for Test {
@@ -83,6 +84,7 @@ impl Test {
             stdout_starts: None,
             stderr_has: Vec::new(),
             stderr_lacks: Vec::new(),
+            stderr_matches: Vec::new(),
         }
     }
 
@@ -195,6 +197,12 @@ impl Test {
         self
     }
 
+    /// A regular expression stderr must match.
+    pub fn stderr_matches(mut self, pattern: &str) -> Test {
+        self.stderr_matches.push(pattern.to_string());
+        self
+    }
+
     /// Runs the command in the test's folder, checks every expectation (the exit code is 0
     /// unless [`Test::code`] said otherwise) and hands back the output and the folder.
     pub fn run(self) -> Ran {
@@ -253,6 +261,13 @@ impl Test {
         contains_all(&stdout, &self.stdout_lacks, false, "stdout", &context);
         contains_all(&stderr, &self.stderr_has, true, "stderr", &context);
         contains_all(&stderr, &self.stderr_lacks, false, "stderr", &context);
+        for pattern in &self.stderr_matches {
+            let regex = predicates::str::is_match(pattern).expect("a valid regular expression");
+            assert!(
+                predicates::Predicate::eval(&regex, &*stderr),
+                "stderr does not match {pattern:?}\n{context}"
+            );
+        }
         Ran {
             dir: self.dir,
             output,
