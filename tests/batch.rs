@@ -3,23 +3,16 @@
 
 mod support;
 
-use predicates::prelude::*;
-use support::svcgen;
-
-use support::{file_names as entries, write_file as write};
+use support::file_names as entries;
+use support::scenario::Test;
 
 #[test]
 fn several_profiles_render_into_one_folder_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
     let examples = support::examples();
-    svcgen()
-        .arg("render")
-        .args(&examples)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
-        .success();
+    let render =
+        |test: Test, out: &str| test.arg("render").args(&examples).args(["--out-dir", out]);
+    let ran = render(Test::new(), "out").run();
+    let out = ran.path("out");
     let expected: Vec<String> = examples
         .iter()
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
@@ -35,70 +28,47 @@ fn several_profiles_render_into_one_folder_each() {
         }
         assert_eq!(entries(&out.join(stem)), files, "{stem}");
     }
-    let single = dir.path().join("single");
-    svcgen()
+    let ran = ran
+        .again()
         .arg("render")
         .arg(&examples[0])
-        .arg("--out-dir")
-        .arg(&single)
-        .assert()
-        .success();
+        .args(["--out-dir", "single"])
+        .run();
     assert_eq!(
-        std::fs::read(single.join("k8s.yaml")).unwrap(),
+        std::fs::read(ran.path("single/k8s.yaml")).unwrap(),
         std::fs::read(out.join(&expected[0]).join("k8s.yaml")).unwrap(),
         "a batch renders each profile exactly as alone"
     );
-    svcgen()
-        .arg("render")
-        .args(&examples)
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--check")
-        .assert()
-        .success();
+    render(ran.again(), "out").arg("--check").run();
 }
 
 #[test]
 fn a_failing_profile_writes_nothing_and_the_others_render() {
-    let dir = tempfile::tempdir().unwrap();
-    let profiles = dir.path().join("profiles");
-    std::fs::create_dir(&profiles).unwrap();
-    write(&profiles, "good.toml", "edition = \"B\"\n");
-    write(
-        &profiles,
-        "bad.toml",
-        "edition = \"B\"\n[persistence]\ntype = \"postgres\"\n",
-    );
-    write(&profiles, "also-good.toml", "edition = \"A\"\n");
-    write(&profiles, "notes.txt", "not a profile");
-    let out = dir.path().join("out");
-    svcgen()
-        .arg("render")
-        .arg(&profiles)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    let ran = Test::new()
+        .file("profiles/good.toml", "edition = \"B\"\n")
+        .file(
+            "profiles/bad.toml",
+            "edition = \"B\"\n[persistence]\ntype = \"postgres\"\n",
+        )
+        .file("profiles/also-good.toml", "edition = \"A\"\n")
+        .file("profiles/notes.txt", "not a profile")
+        .args(["render", "profiles", "--out-dir", "out"])
         .code(1)
-        .stderr(
-            predicate::str::contains("bad.toml:3:8")
-                .and(predicate::str::contains("rendered 2 profile(s), 1 failed")),
-        );
-    assert_eq!(entries(&out), ["also-good", "good"]);
+        .stderr_has("bad.toml:3:8")
+        .stderr_has("rendered 2 profile(s), 1 failed")
+        .run();
+    assert_eq!(entries(&ran.path("out")), ["also-good", "good"]);
 }
 
 #[test]
 fn batch_diagnostics_as_json_are_one_array() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.toml", "edition = \"B\"\n[env]\nX = \"1\"\n");
-    let b = write(dir.path(), "b.toml", "edition = \"C\"\n");
-    let output = svcgen()
-        .args(["validate", "--format", "json"])
-        .arg(&a)
-        .arg(&b)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let ran = Test::new()
+        .file("a.toml", "edition = \"B\"\n[env]\nX = \"1\"\n")
+        .file("b.toml", "edition = \"C\"\n")
+        .args(["validate", "--format", "json", "a.toml", "b.toml"])
+        .code(1)
+        .run();
+    let json = ran.stdout_json();
     let codes: Vec<&str> = json
         .as_array()
         .unwrap()
@@ -110,41 +80,31 @@ fn batch_diagnostics_as_json_are_one_array() {
 
 #[test]
 fn batch_usage_errors() {
-    let dir = tempfile::tempdir().unwrap();
     let examples = support::examples();
-    svcgen()
+    Test::new()
         .arg("render")
         .args(&examples[..2])
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("--out-dir"));
-    std::fs::create_dir(dir.path().join("x")).unwrap();
-    let one = write(dir.path(), "p.toml", "edition = \"B\"\n");
-    let two = write(&dir.path().join("x"), "p.toml", "edition = \"B\"\n");
-    svcgen()
-        .arg("render")
-        .arg(&one)
-        .arg(&two)
-        .arg("--out-dir")
-        .arg(dir.path().join("out"))
-        .assert()
+        .stderr_has("--out-dir")
+        .run();
+    Test::new()
+        .file("p.toml", "edition = \"B\"\n")
+        .file("x/p.toml", "edition = \"B\"\n")
+        .args(["render", "p.toml", "x/p.toml", "--out-dir", "out"])
         .code(2)
-        .stderr(predicate::str::contains("two profiles are named p"));
-    let empty = dir.path().join("empty");
-    std::fs::create_dir(&empty).unwrap();
-    svcgen()
-        .arg("validate")
-        .arg(&empty)
-        .assert()
+        .stderr_has("two profiles are named p")
+        .run();
+    let test = Test::new();
+    std::fs::create_dir(test.path().join("empty")).unwrap();
+    test.args(["validate", "empty"])
         .code(2)
-        .stderr(predicate::str::contains("no *.toml profile"));
+        .stderr_has("no *.toml profile")
+        .run();
 }
 
 #[test]
 fn a_thousand_generated_profiles_render_in_one_process() {
-    let dir = tempfile::tempdir().unwrap();
-    let profiles = dir.path().join("profiles");
-    std::fs::create_dir(&profiles).unwrap();
+    let mut test = Test::new();
     for i in 0..1000 {
         let edition = if i % 2 == 0 { "A" } else { "B" };
         let text = format!(
@@ -152,20 +112,14 @@ fn a_thousand_generated_profiles_render_in_one_process() {
              [token_server]\nclient_id = \"client-{i}\"\n[deploy]\nname = \"admin-ui-{i}\"\n",
             8000 + i
         );
-        write(&profiles, &format!("tenant-{i:04}.toml"), &text);
+        test = test.file(&format!("profiles/tenant-{i:04}.toml"), &text);
     }
-    let out = dir.path().join("out");
-    svcgen()
-        .arg("render")
-        .arg(&profiles)
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--quiet")
-        .assert()
-        .success();
-    let rendered = entries(&out);
+    let ran = test
+        .args(["render", "profiles", "--out-dir", "out", "--quiet"])
+        .run();
+    let rendered = entries(&ran.path("out"));
     assert_eq!(rendered.len(), 1000);
-    let env = std::fs::read_to_string(out.join("tenant-0777").join(".env")).unwrap();
+    let env = ran.read("out/tenant-0777/.env");
     assert!(env.contains("CN_CONFIG_CONSUL_PORT=8777"));
     assert!(env.contains("CN_TOKEN_SERVER_CLIENT_ID=client-777"));
 }
@@ -174,8 +128,8 @@ fn a_thousand_generated_profiles_render_in_one_process() {
 /// (refused by the bounded reader), never skipped in silence.
 #[test]
 fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
+    let test = Test::new();
+    let input = test.path().join("in");
     std::fs::create_dir(&input).unwrap();
     std::fs::copy(&support::examples()[0], input.join("a.toml")).unwrap();
     let fifo = input.join("b.toml");
@@ -186,18 +140,12 @@ fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
             .unwrap()
             .success()
     );
-    std::os::unix::fs::symlink(dir.path().join("nowhere.toml"), input.join("c.toml")).unwrap();
-    svcgen()
-        .arg("render")
-        .arg(&input)
-        .arg("--out-dir")
-        .arg(dir.path().join("out"))
-        .timeout(std::time::Duration::from_secs(60))
-        .assert()
+    std::os::unix::fs::symlink(test.path().join("nowhere.toml"), input.join("c.toml")).unwrap();
+    test.args(["render", "in", "--out-dir", "out"])
+        .timeout(60)
         .code(2)
-        .stderr(
-            predicate::str::contains("b.toml")
-                .and(predicate::str::contains("c.toml"))
-                .and(predicate::str::contains("rendered 1 profile(s), 2 failed")),
-        );
+        .stderr_has("b.toml")
+        .stderr_has("c.toml")
+        .stderr_has("rendered 1 profile(s), 2 failed")
+        .run();
 }

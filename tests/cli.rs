@@ -3,21 +3,12 @@
 
 mod support;
 
-use predicates::prelude::*;
-use std::path::Path;
-use support::scenario::{PROFILE, Test};
-use support::svcgen;
+use support::scenario::{PROFILE, Test, google_passphrase_profile};
 
 const EXAMPLE: &str = "examples/b-consul-vault-sql.toml";
 
 fn example() -> std::path::PathBuf {
     support::repo().join(EXAMPLE)
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 const INVALID: &str = "edition = \"B\"\n[persistence]\ntype = \"postgres\"\n";
@@ -32,26 +23,21 @@ fn every_command_has_help_with_examples() {
         "completions",
         "man",
     ] {
-        svcgen()
+        Test::new()
             .args([command, "--help"])
-            .assert()
-            .success()
-            .stdout(predicate::str::contains("Examples:"));
+            .stdout_has("Examples:")
+            .run();
     }
-    svcgen()
-        .arg("--help")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Exit codes"));
+    Test::new().arg("--help").stdout_has("Exit codes").run();
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    svcgen()
+    Test::in_repo()
         .args(["render", EXAMPLE, "-t", "nope"])
-        .assert()
-        .code(2);
-    svcgen().arg("frobnicate").assert().code(2);
+        .code(2)
+        .run();
+    Test::new().arg("frobnicate").code(2).run();
 }
 
 #[test]
@@ -65,112 +51,61 @@ fn a_missing_profile_is_an_io_error_naming_the_path() {
 
 #[test]
 fn render_o_writes_the_file_and_check_reports_drift_with_a_diff() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join(".env");
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("");
-    let written = std::fs::read_to_string(&out).unwrap();
+    let render = |test: Test, args: &[&str]| test.arg("render").arg(example()).args(args);
+    let ran = render(Test::new(), &["-o", ".env"]).stdout_is("").run();
+    let written = ran.read(".env");
     assert!(written.contains("CN_SQL_DB_DIALECT=pgsql"));
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("-o")
-        .arg(&out)
-        .arg("--check")
-        .assert()
-        .success();
-    std::fs::write(&out, written.replace("=pgsql", "=mysql")).unwrap();
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("-o")
-        .arg(&out)
-        .arg("--check")
-        .assert()
+    let ran = render(ran.again(), &["-o", ".env", "--check"]).run();
+    std::fs::write(ran.path(".env"), written.replace("=pgsql", "=mysql")).unwrap();
+    let ran = render(ran.again(), &["-o", ".env", "--check"])
         .code(1)
-        .stdout(predicate::str::contains("-CN_SQL_DB_DIALECT=mysql"))
-        .stdout(predicate::str::contains("+CN_SQL_DB_DIALECT=pgsql"))
-        .stderr(predicate::str::contains("stale"));
+        .stdout_has("-CN_SQL_DB_DIALECT=mysql")
+        .stdout_has("+CN_SQL_DB_DIALECT=pgsql")
+        .stderr_has("stale")
+        .run();
     assert!(
-        std::fs::read_to_string(&out).unwrap().contains("=mysql\n"),
+        ran.read(".env").contains("=mysql\n"),
         "--check writes nothing"
     );
 }
 
 #[test]
 fn out_dir_writes_every_target_and_check_covers_them_all() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
-        .success();
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let render = |test: Test, args: &[&str]| test.arg("render").arg(example()).args(args);
+    let ran = render(Test::new(), &["--out-dir", "out"]).run();
     // The example names host files: the base holds copies of the non-secret ones under files/.
     let mut expected: Vec<&str> = support::OUT_DIR_FILES.to_vec();
     expected.insert(3, "files");
-    assert_eq!(names, expected);
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--check")
-        .assert()
-        .success();
-    std::fs::remove_file(out.join("k8s.yaml")).unwrap();
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--check")
-        .assert()
+    assert_eq!(support::file_names(&ran.path("out")), expected);
+    let ran = render(ran.again(), &["--out-dir", "out", "--check"]).run();
+    std::fs::remove_file(ran.path("out/k8s.yaml")).unwrap();
+    render(ran.again(), &["--out-dir", "out", "--check"])
         .code(1)
-        .stdout(predicate::str::contains("+++ ").and(predicate::str::contains("k8s.yaml")));
+        .stdout_has("+++ ")
+        .stdout_has("k8s.yaml")
+        .run();
 }
 
 #[test]
 fn an_invalid_profile_writes_nothing_and_leaves_existing_files_alone() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = write(dir.path(), "bad.toml", INVALID);
-    let out = dir.path().join("out");
-    std::fs::create_dir(&out).unwrap();
-    let old = write(&out, ".env", "OLD=1\n");
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
-        .code(1);
-    assert_eq!(std::fs::read_to_string(&old).unwrap(), "OLD=1\n");
+    let ran = Test::new()
+        .file("bad.toml", INVALID)
+        .file("out/.env", "OLD=1\n")
+        .args(["render", "bad.toml", "--out-dir", "out"])
+        .code(1)
+        .run();
+    assert_eq!(ran.read("out/.env"), "OLD=1\n");
     assert_eq!(
-        std::fs::read_dir(&out).unwrap().count(),
+        std::fs::read_dir(ran.path("out")).unwrap().count(),
         1,
         "no other file, no temporary file"
     );
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .arg("-o")
-        .arg(&old)
-        .assert()
-        .code(1);
-    assert_eq!(std::fs::read_to_string(&old).unwrap(), "OLD=1\n");
+    let ran = ran
+        .again()
+        .args(["render", "bad.toml", "-o", "out/.env"])
+        .code(1)
+        .run();
+    assert_eq!(ran.read("out/.env"), "OLD=1\n");
 }
 
 #[test]
@@ -229,56 +164,37 @@ fn a_read_only_output_folder_is_an_io_error_with_no_partial_file() {
 
 #[test]
 fn secrets_are_withheld_unless_asked_and_read_from_their_reference() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = write(
-        dir.path(),
-        "p.toml",
-        "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
-         [google]\nproject_id = \"p\"\nsecret_manager_passphrase = { env = \"SVCGEN_TEST_PASSPHRASE\" }\n",
-    );
-    svcgen()
-        .arg("render")
-        .arg(&profile)
+    let from_env = google_passphrase_profile("{ env = \"SVCGEN_TEST_PASSPHRASE\" }");
+    let ran = Test::new()
+        .file("p.toml", &from_env)
+        .args(["render", "p.toml"])
         .env("SVCGEN_TEST_PASSPHRASE", "hunter2")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("hunter2").not())
-        .stdout(predicate::str::contains("SVCGEN_TEST_PASSPHRASE"));
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .arg("--include-secrets")
+        .stdout_lacks("hunter2")
+        .stdout_has("SVCGEN_TEST_PASSPHRASE")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--include-secrets"])
         .env("SVCGEN_TEST_PASSPHRASE", "hunter2")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "CN_GOOGLE_SECRET_MANAGER_PASSPHRASE=hunter2\n",
-        ));
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .arg("--include-secrets")
+        .stdout_has("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE=hunter2\n")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--include-secrets"])
         .env_remove("SVCGEN_TEST_PASSPHRASE")
-        .assert()
         .code(1)
-        .stderr(
-            predicate::str::contains("E0215")
-                .and(predicate::str::contains("SVCGEN_TEST_PASSPHRASE")),
-        );
-    let file_profile = write(
-        dir.path(),
-        "f.toml",
-        "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
-         [google]\nproject_id = \"p\"\nsecret_manager_passphrase = { file = \"pass.txt\" }\n",
-    );
-    write(dir.path(), "pass.txt", "from-a-file\n");
-    svcgen()
-        .arg("render")
-        .arg(&file_profile)
-        .arg("--include-secrets")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("=from-a-file\n"));
+        .stderr_has("E0215")
+        .stderr_has("SVCGEN_TEST_PASSPHRASE")
+        .run();
+    ran.again()
+        .file(
+            "f.toml",
+            &google_passphrase_profile("{ file = \"pass.txt\" }"),
+        )
+        .file("pass.txt", "from-a-file\n")
+        .args(["render", "f.toml", "--include-secrets"])
+        .stdout_has("=from-a-file\n")
+        .run();
 }
 
 #[test]
@@ -306,269 +222,174 @@ fn json_diagnostics_deny_warnings_and_quiet() {
 
 #[test]
 fn human_diagnostics_have_no_color_off_a_terminal() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = write(dir.path(), "bad.toml", INVALID);
-    svcgen()
-        .arg("validate")
-        .arg(&bad)
-        .assert()
+    Test::new()
+        .file("bad.toml", INVALID)
+        .args(["validate", "bad.toml"])
         .code(1)
-        .stderr(predicate::str::contains("\u{1b}[").not())
-        .stderr(predicate::str::contains("bad.toml:3:8"))
-        .stderr(predicate::str::contains(
-            "allowed values: \"sql\", \"spanner\", \"couchbase\", \"hybrid\"",
-        ));
+        .stderr_lacks("\u{1b}[")
+        .stderr_has("bad.toml:3:8")
+        .stderr_has("allowed values: \"sql\", \"spanner\", \"couchbase\", \"hybrid\"")
+        .run();
 }
 
 #[test]
 fn explain_finds_names_and_keys_and_suggests_near_ones() {
-    svcgen()
+    Test::new()
         .args(["explain", "CN_SQL_DB_DIALECT"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("persistence.sql.dialect")
-                .and(predicate::str::contains("mysql, pgsql")),
-        );
-    svcgen()
+        .stdout_has("persistence.sql.dialect")
+        .stdout_has("mysql, pgsql")
+        .run();
+    Test::new()
         .args(["explain", "persistence.type", "--edition", "A"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("ldap, couchbase, hybrid")
-                .and(predicate::str::contains("sql, spanner").not()),
-        );
-    svcgen()
+        .stdout_has("ldap, couchbase, hybrid")
+        .stdout_lacks("sql, spanner")
+        .run();
+    Test::new()
         .args(["explain", "admin_ui.auth_method"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "restart of the configuration API service",
-        ));
-    svcgen()
+        .stdout_has("restart of the configuration API service")
+        .run();
+    Test::new()
         .args(["explain", "CN_CONSUL_HOST"])
-        .assert()
         .code(1)
-        .stderr(predicate::str::contains(
-            "did you mean `CN_CONFIG_CONSUL_HOST`",
-        ));
+        .stderr_has("did you mean `CN_CONFIG_CONSUL_HOST`")
+        .run();
 }
 
 #[test]
 fn output_is_byte_identical_across_runs() {
-    let first = svcgen()
-        .args(["render", "-t", "k8s", EXAMPLE])
-        .current_dir(support::repo())
-        .output()
-        .unwrap();
-    let second = svcgen()
-        .args(["render", "-t", "k8s", EXAMPLE])
-        .current_dir(support::repo())
-        .output()
-        .unwrap();
-    assert!(first.status.success());
-    assert_eq!(first.stdout, second.stdout);
+    let render = || Test::in_repo().args(["render", "-t", "k8s", EXAMPLE]).run();
+    assert_eq!(render().output.stdout, render().output.stdout);
 }
 
 #[test]
 fn minimal_keeps_selectors_and_changed_values_only() {
-    let out = svcgen()
+    Test::in_repo()
         .args(["render", "--minimal", EXAMPLE])
-        .current_dir(support::repo())
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("CN_CONFIG_ADAPTER=consul"),
-        "selectors stay even at their default"
-    );
-    assert!(text.contains("CN_SQL_DB_DIALECT=pgsql"));
-    assert!(!text.contains("CN_WAIT_MAX_TIME"), "defaults are left out");
+        // Selectors stay even at their default; defaults are left out.
+        .stdout_has("CN_CONFIG_ADAPTER=consul")
+        .stdout_has("CN_SQL_DB_DIALECT=pgsql")
+        .stdout_lacks("CN_WAIT_MAX_TIME")
+        .run();
 }
 
 #[test]
 fn user_templates_override_by_file_name_and_broken_ones_name_file_and_line() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
+    let render = |test: Test| test.arg("render").arg(example()).args(["--templates", "."]);
+    let ran = render(Test::new().file(
         "dotenv.env.j2",
         "{% for var in env %}{{ var.name|safe }}={{ var.value }}\n{% endfor %}",
-    );
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--templates")
-        .arg(dir.path())
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with("CN_CONFIG_ADAPTER=consul\n"));
-    write(dir.path(), "dotenv.env.j2", "ok\n{% for var in %}\n");
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--templates")
-        .arg(dir.path())
-        .assert()
+    ))
+    .stdout_starts_with("CN_CONFIG_ADAPTER=consul\n")
+    .run();
+    render(ran.again().file("dotenv.env.j2", "ok\n{% for var in %}\n"))
         .code(1)
-        .stderr(predicate::str::contains("dotenv.env.j2:2"));
+        .stderr_has("dotenv.env.j2:2")
+        .run();
 }
 
 #[test]
 fn schema_command_prints_the_checked_in_schema() {
     let checked_in =
         std::fs::read_to_string(support::repo().join("schemas/profile.schema.json")).unwrap();
-    svcgen()
-        .arg("schema")
-        .assert()
-        .success()
-        .stdout(checked_in.clone());
-    svcgen()
+    Test::new().arg("schema").stdout_is(&checked_in).run();
+    Test::in_repo()
         .args(["render", "-t", "schema", EXAMPLE])
-        .current_dir(support::repo())
-        .assert()
-        .success()
-        .stdout(checked_in);
+        .stdout_is(&checked_in)
+        .run();
 }
 
 #[test]
 fn completions_and_man_page() {
     for shell in ["bash", "zsh", "fish"] {
-        svcgen()
+        Test::new()
             .args(["completions", shell])
-            .assert()
-            .success()
-            .stdout(predicate::str::contains("render"));
+            .stdout_has("render")
+            .run();
     }
-    svcgen()
-        .arg("man")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(".TH svcgen 1"));
+    Test::new().arg("man").stdout_has(".TH svcgen 1").run();
 }
 
 #[test]
 fn an_output_folder_that_cannot_be_created_is_an_io_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let blocker = write(dir.path(), "file", "not a folder");
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("--out-dir")
-        .arg(blocker.join("out"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot create the folder"));
-    svcgen()
-        .arg("render")
-        .arg(example())
-        .arg("-o")
-        .arg(blocker.join("x.env"))
-        .assert()
-        .code(2);
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let render = |test: Test, args: &[&str]| test.arg("render").arg(example()).args(args);
+    let ran = render(
+        Test::new().file("file", "not a folder"),
+        &["--out-dir", "file/out"],
+    )
+    .code(2)
+    .stderr_has("cannot create the folder")
+    .run();
+    let ran = render(ran.again(), &["-o", "file/x.env"]).code(2).run();
+    assert_eq!(std::fs::read_dir(ran.dir.path()).unwrap().count(), 1);
 }
 
 #[test]
 fn a_fifo_is_refused_instead_of_blocking() {
-    let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("profile.toml");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let test = Test::new();
+    let made = std::process::Command::new("mkfifo")
+        .arg(test.path().join(PROFILE))
+        .status();
     if !made.is_ok_and(|s| s.success()) {
         support::skip("mkfifo", &support::how_to_get("mkfifo"));
         return;
     }
-    svcgen()
-        .arg("validate")
-        .arg(&fifo)
-        .timeout(std::time::Duration::from_secs(20))
-        .assert()
+    test.args(["validate", PROFILE])
+        .timeout(20)
         .code(2)
-        .stderr(predicate::str::contains("not a regular file"));
+        .stderr_has("not a regular file")
+        .run();
 }
 
 #[test]
 fn a_value_no_dotenv_spelling_suits_is_a_warning_naming_the_readers() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = write(
-        dir.path(),
-        "p.toml",
-        "edition = \"B\"\n[env]\nPRICE = \"it's $5\"\n",
-    );
-    let warned = || {
-        predicate::str::contains("W0327")
-            .and(predicate::str::contains("p.toml:3:9"))
-            .and(predicate::str::contains("python-dotenv"))
-            .and(predicate::str::contains("docker run --env-file"))
+    let warned = |test: Test| {
+        test.stderr_has("W0327")
+            .stderr_has("p.toml:3:9")
+            .stderr_has("python-dotenv")
+            .stderr_has("docker run --env-file")
     };
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("PRICE=\"it's $$5\"\n"))
-        .stderr(warned());
-    svcgen()
-        .arg("validate")
-        .arg(&profile)
-        .assert()
-        .success()
-        .stderr(warned());
-    svcgen()
-        .arg("render")
-        .arg(&profile)
-        .args(["-t", "dotenv", "--deny-warnings"])
-        .assert()
+    let ran = warned(
+        Test::new()
+            .file("p.toml", "edition = \"B\"\n[env]\nPRICE = \"it's $5\"\n")
+            .args(["render", "p.toml"])
+            .stdout_has("PRICE=\"it's $$5\"\n"),
+    )
+    .run();
+    let ran = warned(ran.again().args(["validate", "p.toml"])).run();
+    ran.again()
+        .args(["render", "p.toml", "-t", "dotenv", "--deny-warnings"])
         .code(1)
-        .stdout("");
+        .stdout_is("")
+        .run();
 }
 
 #[test]
 fn import_then_render_gives_back_the_environment() {
-    let dir = tempfile::tempdir().unwrap();
+    let dotenv_lines = |profile: &std::path::Path| -> Vec<String> {
+        let ran = Test::new()
+            .args(["render", "-t", "dotenv"])
+            .arg(profile)
+            .run();
+        ran.stdout()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
     for example in support::examples() {
-        let compose = svcgen()
+        let compose = Test::new()
             .args(["render", "-t", "compose"])
             .arg(&example)
-            .output()
-            .unwrap();
-        let compose_file = write(
-            dir.path(),
-            "docker-compose.yml",
-            &String::from_utf8(compose.stdout).unwrap(),
-        );
-        let profile = dir.path().join("imported.toml");
-        svcgen()
-            .arg("import")
-            .arg(&compose_file)
-            .arg("-o")
-            .arg(&profile)
-            .assert()
-            .success();
-        let again = svcgen()
-            .args(["render", "-t", "dotenv"])
-            .arg(&profile)
-            .output()
-            .unwrap();
-        let original = svcgen()
-            .args(["render", "-t", "dotenv"])
-            .arg(&example)
-            .output()
-            .unwrap();
-        assert!(
-            again.status.success(),
-            "{}: the imported profile renders",
-            example.display()
-        );
-        let lines = |out: &[u8]| -> Vec<String> {
-            String::from_utf8_lossy(out)
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(str::to_string)
-                .collect()
-        };
+            .run();
+        let compose_text = compose.stdout();
+        let imported = compose
+            .again()
+            .file("docker-compose.yml", &compose_text)
+            .args(["import", "docker-compose.yml", "-o", "imported.toml"])
+            .run();
         assert_eq!(
-            lines(&again.stdout),
-            lines(&original.stdout),
+            dotenv_lines(&imported.path("imported.toml")),
+            dotenv_lines(&example),
             "{}",
             example.display()
         );
@@ -577,69 +398,62 @@ fn import_then_render_gives_back_the_environment() {
 
 #[test]
 fn lint_reports_at_the_line_in_the_linted_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let env = write(
-        dir.path(),
-        "app.env",
-        "CN_CONFIG_CONSUL_VERIFY=yes\nCN_HYBRID_MAPPING={\"default\": \"sql\",}\n",
-    );
-    svcgen()
-        .arg("lint")
-        .arg(&env)
-        .args(["--edition", "B"])
-        .assert()
-        .code(1)
-        .stderr(
-            predicate::str::contains("app.env:1:25").and(predicate::str::contains("read as false")),
+    let ran = Test::new()
+        .file(
+            "app.env",
+            "CN_CONFIG_CONSUL_VERIFY=yes\nCN_HYBRID_MAPPING={\"default\": \"sql\",}\n",
         )
-        .stderr(predicate::str::contains("app.env:2:"));
-    let clean = write(dir.path(), "clean.env", "CN_CONFIG_ADAPTER=consul\n");
-    svcgen()
-        .arg("lint")
-        .arg(&clean)
-        .args(["--edition", "B"])
-        .assert()
-        .success();
-    svcgen()
-        .arg("lint")
-        .arg(dir.path().join("missing.env"))
-        .assert()
-        .code(2);
+        .args(["lint", "app.env", "--edition", "B"])
+        .code(1)
+        .stderr_has("app.env:1:25")
+        .stderr_has("read as false")
+        .stderr_has("app.env:2:")
+        .run();
+    let ran = ran
+        .again()
+        .file("clean.env", "CN_CONFIG_ADAPTER=consul\n")
+        .args(["lint", "clean.env", "--edition", "B"])
+        .run();
+    ran.again().args(["lint", "missing.env"]).code(2).run();
 }
 
 #[test]
 fn migrate_prints_or_rewrites_in_place_and_needs_a_target_for_ldap() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = write(
-        dir.path(),
-        "a.toml",
-        "# keep me\nedition = \"A\"\n[persistence]\ntype = \"ldap\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
-    );
-    svcgen()
-        .args(["migrate", "--to", "B"])
-        .arg(&profile)
-        .assert()
+    let ran = Test::new()
+        .file(
+            "a.toml",
+            "# keep me\nedition = \"A\"\n[persistence]\ntype = \"ldap\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
+        )
+        .args(["migrate", "--to", "B", "a.toml"])
         .code(1)
-        .stderr(predicate::str::contains("ldap"));
-    svcgen()
-        .args(["migrate", "--to", "B", "--ldap-to", "sql", "--in-place"])
-        .arg(&profile)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("changed:"));
-    let text = std::fs::read_to_string(&profile).unwrap();
+        .stderr_has("ldap")
+        .run();
+    let ran = ran
+        .again()
+        .args([
+            "migrate",
+            "--to",
+            "B",
+            "--ldap-to",
+            "sql",
+            "--in-place",
+            "a.toml",
+        ])
+        .stderr_has("changed:")
+        .run();
+    let text = ran.read("a.toml");
     assert!(text.starts_with("# keep me\n"), "comments kept:\n{text}");
     assert!(text.contains("base_url = \"https://auth.example.org\""));
-    svcgen().arg("validate").arg(&profile).assert().success();
+    ran.again().args(["validate", "a.toml"]).run();
 }
 
 /// `diff` names the argument when a layer stack has an empty part (`a.toml+`).
 #[test]
 fn a_layer_stack_with_an_empty_part_is_a_usage_error() {
     let example = support::examples()[0].display().to_string();
-    svcgen()
+    Test::new()
         .args(["diff", &format!("{example}+"), &example])
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("+`: a layer stack names a file"));
+        .stderr_has("+`: a layer stack names a file")
+        .run();
 }

@@ -10,20 +10,20 @@ mod support;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{examples, repo, svcgen, tool};
+use support::scenario::Test;
+use support::{examples, repo, tool};
 use svcgen::model::Model;
 
 /// Renders `profile` into `out` with extra arguments; panics unless it succeeds.
 fn render_into(profile: &Path, out: &Path, extra: &[&str]) {
-    svcgen()
+    Test::new()
         .arg("render")
         .arg(profile)
         .arg("--out-dir")
         .arg(out)
         .arg("-q")
         .args(extra)
-        .assert()
-        .success();
+        .run();
 }
 
 /// `kubectl kustomize OUT`, with no flag: every file the base names lies inside it (kustomize's
@@ -241,15 +241,14 @@ fn include_secrets_puts_the_passphrase_only_in_a_secret() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let marker = "Pass-7f3a9c-marker";
-    svcgen()
+    Test::new()
         .arg("render")
         .arg(repo().join("examples/b-google-spanner.toml"))
         .arg("--out-dir")
         .arg(&out)
         .args(["--include-secrets", "-q"])
         .env("ADMIN_UI_PASSPHRASE", marker)
-        .assert()
-        .success();
+        .run();
     for name in ["kustomization.yaml", "DEPLOY.md", "k8s-env.yaml"] {
         let text = std::fs::read_to_string(out.join(name)).unwrap();
         assert!(!text.contains(marker), "{name} holds the passphrase");
@@ -451,17 +450,17 @@ fn check_finds_a_copy_whose_host_file_changed() {
     let profile = copied_example(dir.path(), "a-ldap-plugins.toml");
     let out = dir.path().join("out");
     render_into(&profile, &out, &[]);
-    let check = || {
-        svcgen()
+    let check = |code: i32| {
+        Test::new()
             .arg("render")
             .arg(&profile)
             .arg("--out-dir")
             .arg(&out)
             .arg("--check")
-            .output()
-            .unwrap()
+            .code(code)
+            .run()
     };
-    assert!(check().status.success(), "fresh");
+    check(0); // fresh
     let archive = walk(&profile.parent().unwrap().join("files"))
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "zip"))
@@ -469,9 +468,7 @@ fn check_finds_a_copy_whose_host_file_changed() {
     let mut bytes = std::fs::read(&archive).unwrap();
     bytes.extend_from_slice(&[0, 0xff, 0x80]);
     std::fs::write(&archive, &bytes).unwrap();
-    let stale = check();
-    assert_eq!(stale.status.code(), Some(1));
-    let report = String::from_utf8_lossy(&stale.stdout);
+    let report = check(1).stdout();
     assert!(report.contains("binary file differs"), "{report}");
     assert!(!report.contains('\u{fffd}'), "no bytes dumped: {report}");
 }
@@ -609,16 +606,15 @@ fn objects_without_a_host_file_are_named_for_the_operator() {
 
 #[test]
 fn a_file_source_without_host_file_is_an_object_to_create() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = dir.path().join("p.toml");
-    std::fs::write(
-        &profile,
-        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
-         [deploy.files]\n\"token_server.cert_file\" = { configmap = \"auth-certs\", key = \"tls.crt\" }\n",
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    render_into(&profile, &out, &[]);
+    let ran = Test::new()
+        .file(
+            "p.toml",
+            "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
+             [deploy.files]\n\"token_server.cert_file\" = { configmap = \"auth-certs\", key = \"tls.crt\" }\n",
+        )
+        .args(["render", "p.toml", "--out-dir", "out", "-q"])
+        .run();
+    let out = ran.path("out");
     let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
     assert!(
         notes.contains("kubectl create configmap auth-certs"),
@@ -640,25 +636,18 @@ fn a_file_source_without_host_file_is_an_object_to_create() {
 
 #[test]
 fn a_variable_name_that_cannot_be_a_configmap_key_is_refused_at_its_position() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = dir.path().join("p.toml");
     let name = "A".repeat(300);
-    std::fs::write(
-        &profile,
-        format!("edition = \"B\"\n[env]\n{name} = \"x\"\n"),
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let assert = svcgen()
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .args(["--format", "json"])
-        .assert()
-        .code(1);
-    let report: Value = serde_json::from_slice(&assert.get_output().stdout)
-        .or_else(|_| serde_json::from_slice(&assert.get_output().stderr))
+    let ran = Test::new()
+        .file(
+            "p.toml",
+            &format!("edition = \"B\"\n[env]\n{name} = \"x\"\n"),
+        )
+        .args(["render", "p.toml", "--out-dir", "out", "--format", "json"])
+        .code(1)
+        .run();
+    let out = ran.path("out");
+    let report: Value = serde_json::from_slice(&ran.output.stdout)
+        .or_else(|_| serde_json::from_slice(&ran.output.stderr))
         .unwrap();
     let error = report
         .as_array()
@@ -675,13 +664,8 @@ fn a_variable_name_that_cannot_be_a_configmap_key_is_refused_at_its_position() {
 fn kustomize_base_snapshots() {
     insta::glob!("../examples", "*.toml", |path| {
         for target in ["kustomization", "deploy-notes"] {
-            let out = svcgen()
-                .args(["render", "-t", target])
-                .arg(path)
-                .output()
-                .unwrap();
-            assert!(out.status.success());
-            insta::assert_snapshot!(target, String::from_utf8(out.stdout).unwrap());
+            let ran = Test::new().args(["render", "-t", target]).arg(path).run();
+            insta::assert_snapshot!(target, String::from_utf8(ran.output.stdout).unwrap());
         }
     });
 }

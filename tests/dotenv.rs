@@ -9,16 +9,15 @@
 mod support;
 
 use support::hostile;
+use support::scenario::Test;
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::check_profile;
 use svcgen::render::dotenv_quote::{Reader, quote};
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
-use svcgen::source::Sources;
 
 type Values = BTreeMap<String, String>;
 
@@ -152,11 +151,7 @@ fn every_example_reads_back_exactly_with_all_three_readers() {
     let cases: Vec<_> = support::examples()
         .iter()
         .map(|example| {
-            let mut sources = Sources::new();
-            let resolved = check_profile(example, &mut sources)
-                .unwrap()
-                .resolved
-                .unwrap_or_else(|| panic!("{} is valid", example.display()));
+            let resolved = support::resolve_file(example);
             let env = environment(&resolved, EnvOptions::default()).unwrap();
             for var in env.iter().filter_map(|v| v.value.as_ref()) {
                 assert!(
@@ -183,18 +178,12 @@ fn the_docker_run_emulation_follows_moby() {
 #[test]
 fn the_cli_prints_the_same_env_as_the_library() {
     for example in support::examples() {
-        let out = support::svcgen()
+        let ran = Test::new()
             .args(["render", "-t", "dotenv"])
             .arg(&example)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", example.display());
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let mut sources = Sources::new();
-        let resolved = check_profile(&example, &mut sources)
-            .unwrap()
-            .resolved
-            .unwrap();
+            .run();
+        let stdout = String::from_utf8(ran.output.stdout).unwrap();
+        let resolved = support::resolve_file(&example);
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         for var in env.iter().filter(|v| v.value.is_some()) {
             assert!(
@@ -210,13 +199,8 @@ fn the_cli_prints_the_same_env_as_the_library() {
 #[test]
 fn dotenv_snapshots() {
     insta::glob!("../examples", "*.toml", |path| {
-        let out = support::svcgen()
-            .args(["render", "-t", "dotenv"])
-            .arg(path)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+        let ran = Test::new().args(["render", "-t", "dotenv"]).arg(path).run();
+        insta::assert_snapshot!(String::from_utf8(ran.output.stdout).unwrap());
     });
 }
 

@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
+use support::scenario::Test;
 use support::{repo, svcgen};
 
 fn resource_list(profile: &str, items: Value) -> String {
@@ -189,9 +190,12 @@ fn hostile_inputs_are_error_results_not_crashes() {
 #[test]
 fn stdin_beyond_the_limit_is_refused() {
     let big = "#".repeat(svcgen::krm::MAX_INPUT_BYTES as usize + 10);
-    let output = svcgen().arg("krm").write_stdin(big).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("at most"));
+    Test::new()
+        .arg("krm")
+        .stdin(&big)
+        .code(2)
+        .stderr_has("at most")
+        .run();
 }
 
 #[test]

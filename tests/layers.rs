@@ -3,9 +3,8 @@
 
 mod support;
 
-use predicates::prelude::*;
 use std::path::Path;
-use support::svcgen;
+use support::scenario::Test;
 use svcgen::pipeline::check_layers;
 use svcgen::profile::{Layers, SetKind};
 use svcgen::render::{EnvOptions, environment};
@@ -126,104 +125,73 @@ fn extends_chain_then_overlays_then_set() {
 
 #[test]
 fn a_diagnostic_names_the_layer_that_supplied_the_value() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "base.toml",
-        "edition = \"B\"\n[persistence]\ntype = \"sql\"\nsql = { port = 70000 }\n",
-    );
-    let prod = write(
-        dir.path(),
-        "prod.toml",
-        "extends = \"base.toml\"\n[wait]\nmax_time = 60\n",
-    );
-    svcgen()
-        .args(["validate", "--format", "json"])
-        .arg(&prod)
-        .assert()
+    let ran = Test::new()
+        .file(
+            "base.toml",
+            "edition = \"B\"\n[persistence]\ntype = \"sql\"\nsql = { port = 70000 }\n",
+        )
+        .file(
+            "prod.toml",
+            "extends = \"base.toml\"\n[wait]\nmax_time = 60\n",
+        )
+        .args(["validate", "--format", "json", "prod.toml"])
         .code(1)
-        .stdout(
-            predicate::str::contains("base.toml\"").and(predicate::str::contains("\"line\": 4")),
-        );
-    let over = write(dir.path(), "fix.toml", "[persistence.sql]\nport = 5432\n");
-    svcgen()
-        .arg("validate")
-        .arg(&prod)
-        .arg("-f")
-        .arg(&over)
-        .assert()
-        .success();
-    svcgen()
-        .arg("validate")
-        .arg(&prod)
-        .args(["--set", "persistence.sql.port=0"])
-        .assert()
+        .stdout_has("base.toml\"")
+        .stdout_has("\"line\": 4")
+        .run();
+    let ran = ran
+        .again()
+        .file("fix.toml", "[persistence.sql]\nport = 5432\n")
+        .args(["validate", "prod.toml", "-f", "fix.toml"])
+        .run();
+    let ran = ran
+        .again()
+        .args(["validate", "prod.toml", "--set", "persistence.sql.port=0"])
         .code(1)
-        .stderr(predicate::str::contains("--> --set:1:22"));
-    svcgen()
-        .arg("validate")
-        .arg(&prod)
-        .args(["--set", "persistence.sql.prot=1"])
-        .assert()
+        .stderr_has("--> --set:1:22")
+        .run();
+    ran.again()
+        .args(["validate", "prod.toml", "--set", "persistence.sql.prot=1"])
         .code(1)
-        .stderr(
-            predicate::str::contains("--set:1:1").and(predicate::str::contains(
-                "did you mean `persistence.sql.port`",
-            )),
-        );
+        .stderr_has("--set:1:1")
+        .stderr_has("did you mean `persistence.sql.port`")
+        .run();
 }
 
 #[test]
 fn extends_cycles_self_and_missing_files_are_errors_naming_the_chain() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = write(
-        dir.path(),
-        "a.toml",
-        "extends = \"b.toml\"\nedition = \"B\"\n",
-    );
-    write(dir.path(), "b.toml", "extends = \"a.toml\"\n");
-    svcgen().arg("validate").arg(&a).assert().code(1).stderr(
-        predicate::str::contains("E0218")
-            .and(predicate::str::is_match("a.toml -> .*b.toml -> .*a.toml").unwrap()),
-    );
-    let me = write(
-        dir.path(),
-        "me.toml",
-        "extends = \"me.toml\"\nedition = \"B\"\n",
-    );
-    svcgen()
-        .arg("validate")
-        .arg(&me)
-        .assert()
+    let ran = Test::new()
+        .file("a.toml", "extends = \"b.toml\"\nedition = \"B\"\n")
+        .file("b.toml", "extends = \"a.toml\"\n")
+        .args(["validate", "a.toml"])
         .code(1)
-        .stderr(predicate::str::contains("cycle"));
-    let missing = write(
-        dir.path(),
-        "m.toml",
-        "edition = \"B\"\nextends = \"nope.toml\"\n",
-    );
-    svcgen()
-        .arg("validate")
-        .arg(&missing)
-        .assert()
+        .stderr_has("E0218")
+        .stderr_matches("a.toml -> .*b.toml -> .*a.toml")
+        .run();
+    let ran = ran
+        .again()
+        .file("me.toml", "extends = \"me.toml\"\nedition = \"B\"\n")
+        .args(["validate", "me.toml"])
         .code(1)
-        .stderr(
-            predicate::str::contains("cannot extend \"nope.toml\"")
-                .and(predicate::str::contains("m.toml:2:11")),
-        );
-    svcgen()
-        .arg("validate")
-        .arg(&a)
-        .arg("-f")
-        .arg(dir.path().join("absent.toml"))
-        .assert()
-        .code(2);
+        .stderr_has("cycle")
+        .run();
+    let ran = ran
+        .again()
+        .file("m.toml", "edition = \"B\"\nextends = \"nope.toml\"\n")
+        .args(["validate", "m.toml"])
+        .code(1)
+        .stderr_has("cannot extend \"nope.toml\"")
+        .stderr_has("m.toml:2:11")
+        .run();
+    ran.again()
+        .args(["validate", "a.toml", "-f", "absent.toml"])
+        .code(2)
+        .run();
 }
 
 #[test]
 fn the_documented_layered_render_works() {
-    svcgen()
-        .current_dir(support::repo())
+    Test::in_repo()
         .args([
             "render",
             "examples/layers/prod.toml",
@@ -234,22 +202,16 @@ fn the_documented_layered_render_works() {
             "-t",
             "dotenv",
         ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("CN_WAIT_MAX_TIME=600"))
-        .stdout(predicate::str::contains(
-            "CN_SQL_DB_HOST=db.eu.prod.internal",
-        ))
-        .stdout(predicate::str::contains("CN_SQL_DB_NAME=svc_prod"))
-        .stdout(predicate::str::contains(
-            "CN_TOKEN_SERVER_CLIENT_ID=2001.prod",
-        ));
+        .stdout_has("CN_WAIT_MAX_TIME=600")
+        .stdout_has("CN_SQL_DB_HOST=db.eu.prod.internal")
+        .stdout_has("CN_SQL_DB_NAME=svc_prod")
+        .stdout_has("CN_TOKEN_SERVER_CLIENT_ID=2001.prod")
+        .run();
 }
 
 #[test]
 fn explain_shows_the_layer_in_effect_and_what_it_overrides() {
-    svcgen()
-        .current_dir(support::repo())
+    Test::in_repo()
         .args([
             "explain",
             "config.consul.host",
@@ -258,100 +220,82 @@ fn explain_shows_the_layer_in_effect_and_what_it_overrides() {
             "-f",
             "examples/layers/eu.toml",
         ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "\"consul.eu.internal\", set at examples/layers/eu.toml:4:8",
-        ))
-        .stdout(predicate::str::contains(
-            "overrides config.consul.host set at examples/layers/base.toml:7:19",
-        ));
+        .stdout_has("\"consul.eu.internal\", set at examples/layers/eu.toml:4:8")
+        .stdout_has("overrides config.consul.host set at examples/layers/base.toml:7:19")
+        .run();
 }
 
 #[test]
 fn diff_snapshots_restart_rule_and_edition_switch() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = write(
-        dir.path(),
-        "a.toml",
-        "edition = \"A\"\n[admin_ui]\nauth_method = \"casa\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
-    );
-    let b = write(
-        dir.path(),
-        "b.toml",
-        "edition = \"B\"\n[admin_ui]\nauth_method = \"basic\"\n[wait]\nmax_time = 300\n",
-    );
-    let a2 = write(
-        dir.path(),
-        "a2.toml",
-        "edition = \"A\"\n[admin_ui]\nauth_method = \"basic\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
-    );
-    let text = |args: &[&Path], json: bool| {
-        let mut cmd = svcgen();
-        cmd.arg("diff").args(args);
-        if json {
-            cmd.args(["--format", "json"]);
-        }
-        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
-    };
-    insta::assert_snapshot!("diff-edition-switch", text(&[&a, &b], false));
-    insta::assert_snapshot!("diff-restart", text(&[&a, &a2], false));
-    insta::assert_snapshot!("diff-restart-json", text(&[&a, &a2], true));
-    svcgen()
-        .arg("diff")
-        .arg(&a)
-        .arg(&a)
-        .arg("--exit-code")
-        .assert()
-        .success()
-        .stdout("no difference in the environment\n");
-    svcgen()
-        .arg("diff")
-        .arg(&a)
-        .arg(&a2)
-        .arg("--exit-code")
-        .assert()
-        .code(1);
+    let mut test = Test::new()
+        .file(
+            "a.toml",
+            "edition = \"A\"\n[admin_ui]\nauth_method = \"casa\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
+        )
+        .file(
+            "b.toml",
+            "edition = \"B\"\n[admin_ui]\nauth_method = \"basic\"\n[wait]\nmax_time = 300\n",
+        )
+        .file(
+            "a2.toml",
+            "edition = \"A\"\n[admin_ui]\nauth_method = \"basic\"\n[token_server]\nbase_hostname = \"auth.example.org\"\n",
+        );
+    for (snapshot, args) in [
+        ("diff-edition-switch", &["a.toml", "b.toml"][..]),
+        ("diff-restart", &["a.toml", "a2.toml"]),
+        (
+            "diff-restart-json",
+            &["a.toml", "a2.toml", "--format", "json"],
+        ),
+    ] {
+        let ran = test.arg("diff").args(args).run();
+        insta::assert_snapshot!(
+            snapshot,
+            String::from_utf8(ran.output.stdout.clone()).unwrap()
+        );
+        test = ran.again();
+    }
+    let ran = test
+        .args(["diff", "a.toml", "a.toml", "--exit-code"])
+        .stdout_is("no difference in the environment\n")
+        .run();
+    ran.again()
+        .args(["diff", "a.toml", "a2.toml", "--exit-code"])
+        .code(1)
+        .run();
 }
 
 #[test]
 fn diff_accepts_layer_stacks() {
-    svcgen()
-        .current_dir(support::repo())
+    Test::in_repo()
         .args([
             "diff",
             "examples/layers/prod.toml",
             "examples/layers/prod.toml+examples/layers/eu.toml",
         ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "~ CN_SQL_DB_HOST: \"db.prod.internal\" -> \"db.eu.prod.internal\"",
-        ))
-        .stdout(predicate::str::contains("+ TZ = \"Europe/Berlin\""));
+        .stdout_has("~ CN_SQL_DB_HOST: \"db.prod.internal\" -> \"db.eu.prod.internal\"")
+        .stdout_has("+ TZ = \"Europe/Berlin\"")
+        .run();
 }
 
 /// `--set` gives one value: a table of the model or `extends` is refused at `--set`, never
 /// silently replaced or ignored.
 #[test]
 fn set_refuses_a_table_and_extends() {
-    let example = support::repo().join("examples/a-couchbase-google.toml");
-    svcgen()
-        .arg("validate")
-        .arg(&example)
-        .args(["--set", "google=1"])
-        .assert()
-        .code(1)
-        .stderr(
-            predicate::str::contains("E0203")
-                .and(predicate::str::contains("--set:1:1"))
-                .and(predicate::str::contains("google.project_id")),
-        );
-    svcgen()
-        .arg("validate")
-        .arg(&example)
-        .args(["--set", "extends=nonexistent.toml"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("E0218").and(predicate::str::contains("--overlay")));
+    let validate = |set: &str| {
+        Test::new()
+            .arg("validate")
+            .arg(support::repo().join("examples/a-couchbase-google.toml"))
+            .args(["--set", set])
+            .code(1)
+    };
+    validate("google=1")
+        .stderr_has("E0203")
+        .stderr_has("--set:1:1")
+        .stderr_has("google.project_id")
+        .run();
+    validate("extends=nonexistent.toml")
+        .stderr_has("E0218")
+        .stderr_has("--overlay")
+        .run();
 }

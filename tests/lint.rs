@@ -1,7 +1,8 @@
 //! `lint` on the deployments in `tests/lint/` (`.env` files, compose files, ConfigMaps and a
 //! Deployment): every rule reported at the file, line and column of the input.
 //!
-//! Each fixture ends with expectation comments, as in `tests/invalid/`:
+//! Each fixture ends with the expectation lines of `tests/support/expect.rs`, as in
+//! `tests/invalid/`:
 //!
 //! ```text
 //! # expect: W0313 7:40 `yes` is read as false by the container
@@ -14,6 +15,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use support::expect::{Fixture, Reported, check_fixtures, compare, listing, reported_from_json};
 use svcgen::import::{ReadOptions, read_file};
 use svcgen::lint::lint;
 use svcgen::model::Edition;
@@ -31,107 +33,29 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
-#[derive(Debug, PartialEq)]
-struct Found {
-    code: String,
-    file: String,
-    line: u64,
-    column: u64,
-    text: String,
-}
-
-impl std::fmt::Display for Found {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} {}:{}:{} {}",
-            self.code, self.file, self.line, self.column, self.text
-        )
-    }
-}
-
-fn run(path: &Path) -> Vec<Found> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let edition = text
-        .lines()
-        .find_map(|l| l.strip_prefix("# edition: "))
-        .and_then(|e| Edition::parse(e.trim()));
+/// The diagnostics of `lint` on a fixture, as the edition its `# edition:` line names.
+fn run(path: &Path, fixture: &Fixture) -> Result<Vec<Reported>, String> {
+    let edition = fixture.edition.as_deref().and_then(Edition::parse);
     let mut sources = Sources::new();
     let read = read_file(path, &ReadOptions::default(), &mut sources).unwrap();
     let diags = lint(&read, edition, &sources);
-    let json = svcgen::diag::json::to_json(&diags, &sources);
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|d| Found {
-            code: d["code"].as_str().unwrap().to_string(),
-            file: d["file"].as_str().unwrap_or("-").to_string(),
-            line: d["line"].as_u64().unwrap_or(0),
-            column: d["column"].as_u64().unwrap_or(0),
-            text: format!(
-                "{} | {}",
-                d["message"].as_str().unwrap(),
-                d["help"].as_str().unwrap_or("")
-            ),
-        })
-        .collect()
-}
-
-/// (code, line, column, fragment) of each `# expect:` line.
-fn expectations(path: &Path) -> Vec<(String, u64, u64, String)> {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .filter_map(|l| l.strip_prefix("# expect: "))
-        .map(|rest| {
-            let mut parts = rest.splitn(3, ' ');
-            let code = parts.next().unwrap().to_string();
-            let (line, column) = parts.next().unwrap().split_once(':').unwrap();
-            let fragment = parts.next().unwrap_or_default().to_string();
-            (
-                code,
-                line.parse().unwrap(),
-                column.parse().unwrap(),
-                fragment,
-            )
-        })
-        .collect()
+    reported_from_json(&svcgen::diag::json::to_json(&diags, &sources))
 }
 
 #[test]
 fn every_fixture_reports_exactly_its_expectations() {
-    let files = fixtures();
-    assert!(files.len() >= MIN_FIXTURES, "only {} fixtures", files.len());
-    let mut failures = String::new();
-    for path in &files {
-        let found = run(path);
-        let expected = expectations(path);
-        let shown = path.display().to_string();
-        let matches = |e: &(String, u64, u64, String), f: &Found| {
-            f.code == e.0
-                && f.line == e.1
-                && f.column == e.2
-                && f.text.contains(&e.3)
-                && f.file == shown
+    check_fixtures(&fixtures(), MIN_FIXTURES, |path, fixture| {
+        let reported = match run(path, fixture) {
+            Ok(reported) => reported,
+            Err(e) => return vec![e],
         };
-        let missing: Vec<_> = expected
-            .iter()
-            .filter(|e| !found.iter().any(|f| matches(e, f)))
-            .collect();
-        let extra: Vec<_> = found
-            .iter()
-            .filter(|f| !expected.iter().any(|e| matches(e, f)))
-            .collect();
-        if expected.is_empty() || !missing.is_empty() || !extra.is_empty() {
-            failures.push_str(&format!("\n{shown}:\n"));
-            for e in missing {
-                failures.push_str(&format!("  missing: {} {}:{} {}\n", e.0, e.1, e.2, e.3));
-            }
-            for f in extra {
-                failures.push_str(&format!("  unexpected: {f}\n"));
-            }
+        let shown = path.display().to_string();
+        let mut problems = compare(&fixture.expect, &reported, |file| file == shown);
+        if !problems.is_empty() {
+            problems.push(listing(&reported, ""));
         }
-    }
-    assert!(failures.is_empty(), "{failures}");
+        problems
+    });
 }
 
 #[test]
@@ -143,8 +67,8 @@ fn every_rule_is_covered_on_each_kind_of_input() {
             Some("yml") => "compose",
             _ => "k8s",
         };
-        for (code, ..) in expectations(&path) {
-            seen.push((code, kind));
+        for expectation in Fixture::read(&path).expect {
+            seen.push((expectation.code, kind));
         }
     }
     let rules = [

@@ -5,24 +5,22 @@
 
 mod support;
 
-use predicates::prelude::*;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
-use support::svcgen;
+use support::scenario::{Running, Test};
 
 const PROFILE: &str = "edition = \"B\"\n";
 
 use support::{file_names as names, write_file as write};
 
-/// `svcgen render PROFILES... --out-dir OUT`, run to completion.
-fn render_into(profiles: &[&Path], out: &Path) -> assert_cmd::assert::Assert {
-    svcgen()
+/// `svcgen render PROFILES... --out-dir OUT`, to run to completion.
+fn render_into(profiles: &[&Path], out: &Path) -> Test {
+    Test::new()
         .arg("render")
         .args(profiles)
         .arg("--out-dir")
         .arg(out)
-        .assert()
 }
 
 fn bin() -> PathBuf {
@@ -38,15 +36,11 @@ fn a_batch_profile_named_dot_dot_cannot_write_into_the_parent() {
     write(&profiles, "good.toml", PROFILE);
     let out = dir.path().join("work/out");
     std::fs::create_dir_all(&out).unwrap();
-    svcgen()
-        .args(["render"])
-        .arg(&profiles)
-        .arg("--out-dir")
-        .arg(&out)
-        .assert()
+    render_into(&[&profiles], &out)
         .code(2)
-        .stderr(predicate::str::contains("...toml"))
-        .stderr(predicate::str::contains("cannot name an output folder"));
+        .stderr_has("...toml")
+        .stderr_has("cannot name an output folder")
+        .run();
     assert_eq!(
         names(&dir.path().join("work")),
         ["out"],
@@ -63,7 +57,8 @@ fn a_batch_profile_name_with_a_newline_is_refused() {
     let out = dir.path().join("out");
     render_into(&[&a, &b], &out)
         .code(2)
-        .stderr(predicate::str::contains("control character"));
+        .stderr_has("control character")
+        .run();
 }
 
 #[test]
@@ -81,7 +76,7 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
     std::os::unix::fs::symlink(&profile, &symlink).unwrap();
     let spelled = sub.join("../p.toml");
     for output in [&spelled, &link, &symlink, &base, &overlay, &value] {
-        svcgen()
+        Test::new()
             .arg("render")
             .arg(&profile)
             .arg("-f")
@@ -90,9 +85,9 @@ fn an_output_is_never_one_of_the_inputs_however_it_is_spelled() {
             .arg(format!("wait.sleep_duration={}", value.display()))
             .args(["-t", "dotenv", "-o"])
             .arg(output)
-            .assert()
             .code(2)
-            .stderr(predicate::str::contains("is an input of this command"));
+            .stderr_has("is an input of this command")
+            .run();
     }
     assert_eq!(
         std::fs::read_to_string(&profile).unwrap(),
@@ -114,25 +109,24 @@ fn import_cannot_replace_its_input_and_migrate_in_place_can() {
     let input = write(dir.path(), "app.env", "CN_WAIT_MAX_TIME=300\n");
     let twin = dir.path().join("twin.env");
     std::fs::hard_link(&input, &twin).unwrap();
-    svcgen()
+    Test::new()
         .args(["import", "--edition", "B"])
         .arg(&input)
         .arg("-o")
         .arg(&twin)
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(
         std::fs::read_to_string(&input).unwrap(),
         "CN_WAIT_MAX_TIME=300\n"
     );
     // migrate --in-place is the one command that replaces its input, by design.
     let a = write(dir.path(), "a.toml", "edition = \"A\"\n");
-    svcgen()
+    Test::new()
         .args(["migrate", "--to", "B", "--in-place"])
         .arg(&a)
-        .assert()
-        .success();
+        .run();
     assert!(
         std::fs::read_to_string(&a)
             .unwrap()
@@ -154,10 +148,9 @@ fn a_link_out_of_the_output_folder_is_not_followed() {
     let b = write(dir.path(), "b.toml", PROFILE);
     render_into(&[&a, &b], &out)
         .code(2)
-        .stderr(predicate::str::contains("outside"));
-    render_into(&[&a], &out)
-        .code(2)
-        .stderr(predicate::str::contains("outside"));
+        .stderr_has("outside")
+        .run();
+    render_into(&[&a], &out).code(2).stderr_has("outside").run();
     assert_eq!(names(&outside), ["victim"]);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
 }
@@ -168,7 +161,7 @@ fn unchanged_outputs_are_not_rewritten() {
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("out");
     let render = || {
-        render_into(&[&profile], &out).success();
+        render_into(&[&profile], &out).run();
     };
     render();
     let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
@@ -253,21 +246,18 @@ fn wait_for_temp(dir: &Path) {
 
 /// Renders `dir/p.toml` into `out`, changes the profile and starts a second render that pauses
 /// with its temporary files written, before renaming them. Returns that run and the first `.env`.
-fn paused_second_render(dir: &Path, out: &Path) -> (std::process::Child, Vec<u8>) {
+/// The second run must not succeed: it is to be stopped.
+fn paused_second_render(dir: &Path, out: &Path) -> (Running, Vec<u8>) {
     let profile = write(dir, "p.toml", PROFILE);
-    render_into(&[&profile], out).success();
+    render_into(&[&profile], out).run();
     let before = std::fs::read(out.join(".env")).unwrap();
     std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
-    let child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(out)
+    let running = render_into(&[&profile], out)
         .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
-        .spawn()
-        .unwrap();
+        .code_is_not(0)
+        .spawn();
     wait_for_temp(out);
-    (child, before)
+    (running, before)
 }
 
 #[test]
@@ -275,15 +265,15 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
     for signal in ["TERM", "INT", "HUP", "QUIT", "USR1", "ALRM"] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let (mut child, before) = paused_second_render(dir.path(), &out);
+        let (running, before) = paused_second_render(dir.path(), &out);
         let killed = std::process::Command::new("kill")
             .arg(format!("-{signal}"))
-            .arg(child.id().to_string())
+            .arg(running.id().to_string())
             .status()
             .unwrap();
         assert!(killed.success());
-        let status = child.wait().unwrap();
-        assert!(!status.success(), "SIG{signal} ends the run");
+        // SIG{signal} ends the run, which does not succeed.
+        running.finish();
         assert_eq!(
             names(&out),
             support::OUT_DIR_FILES,
@@ -304,14 +294,14 @@ fn the_next_run_sweeps_what_a_killed_run_left() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
-    let (mut child, _) = paused_second_render(dir.path(), &out);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let (mut running, _) = paused_second_render(dir.path(), &out);
+    running.kill();
+    running.finish();
     assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
     std::fs::create_dir_all(out.join("p/files/x")).unwrap();
     std::fs::write(out.join("p/files/x/.svcgen-left"), "secret").unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    render_into(&[&profile], &out).success();
+    render_into(&[&profile], &out).run();
     let mut names_now = names(&out);
     names_now.retain(|n| n != "keep.txt" && n != "p");
     assert_eq!(
@@ -335,21 +325,14 @@ fn a_second_run_waits_for_the_one_writing_the_folder() {
     // Another run holds the folder (svcgen locks the folder itself, with flock).
     let held = std::fs::File::open(&out).unwrap();
     held.lock().unwrap();
-    let mut child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = render_into(&[&profile], &out)
+        .stderr_has("another svcgen run")
+        .spawn();
     std::thread::sleep(Duration::from_millis(700));
-    assert!(child.try_wait().unwrap().is_none(), "it waits for the lock");
+    assert!(running.is_running(), "it waits for the lock");
     assert!(names(&out).is_empty(), "and writes nothing meanwhile");
     held.unlock().unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("another svcgen run"));
+    running.finish();
     assert_eq!(names(&out), support::OUT_DIR_FILES);
 }
 
@@ -368,34 +351,20 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     );
     let out = dir.path().join("out");
     let spawn = |p: &Path| {
-        std::process::Command::new(bin())
-            .arg("render")
-            .arg(p)
-            .arg("--out-dir")
-            .arg(&out)
+        render_into(&[p], &out)
             .arg("-q")
             .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "1")
-            .stderr(std::process::Stdio::null())
             .spawn()
-            .unwrap()
     };
-    let mut first = spawn(&a);
+    let first = spawn(&a);
     std::thread::sleep(Duration::from_millis(300));
-    let mut second = spawn(&b);
-    assert!(first.wait().unwrap().success());
-    assert!(second.wait().unwrap().success());
+    let second = spawn(&b);
+    first.finish();
+    second.finish();
     // Each run alone, for reference: the contested folder must be one of them, every file.
     let alone = |p: &Path, name: &str| {
         let folder = dir.path().join(name);
-        let status = std::process::Command::new(bin())
-            .arg("render")
-            .arg(p)
-            .arg("--out-dir")
-            .arg(&folder)
-            .arg("-q")
-            .status()
-            .unwrap();
-        assert!(status.success());
+        render_into(&[p], &folder).arg("-q").run();
         let files: Vec<(String, Vec<u8>)> = names(&folder)
             .into_iter()
             .map(|n| (n.clone(), std::fs::read(folder.join(&n)).unwrap()))
@@ -428,14 +397,14 @@ fn import_cannot_replace_the_env_file_its_compose_file_reads() {
         .find(|n| n.ends_with(".env"))
         .expect("the fixture has an env_file");
     let before = std::fs::read(dir.path().join(&env_file)).unwrap();
-    svcgen()
+    Test::new()
         .arg("import")
         .arg(dir.path().join("docker-compose.yml"))
         .arg("-o")
         .arg(dir.path().join(&env_file))
-        .assert()
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(std::fs::read(dir.path().join(&env_file)).unwrap(), before);
 }
 
@@ -444,30 +413,14 @@ fn check_waits_while_a_run_writes_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("out");
-    render_into(&[&profile], &out).success();
+    render_into(&[&profile], &out).run();
     let held = std::fs::File::open(&out).unwrap();
     held.lock().unwrap();
-    let mut child = std::process::Command::new(bin())
-        .arg("render")
-        .arg(&profile)
-        .arg("--out-dir")
-        .arg(&out)
-        .arg("--check")
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = render_into(&[&profile], &out).arg("--check").spawn();
     std::thread::sleep(Duration::from_millis(700));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "--check waits for the writer"
-    );
+    assert!(running.is_running(), "--check waits for the writer");
     held.unlock().unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    running.finish();
 }
 
 #[test]
@@ -480,7 +433,8 @@ fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
     let later = write(&out.join("a"), "k8s.yaml", "edition = \"B\"\n# keep\n");
     render_into(&[&a, &later], &out)
         .code(2)
-        .stderr(predicate::str::contains("is an input of this command"));
+        .stderr_has("is an input of this command")
+        .run();
     assert_eq!(
         std::fs::read_to_string(&later).unwrap(),
         "edition = \"B\"\n# keep\n"

@@ -4,8 +4,8 @@
 
 mod support;
 
-use predicates::prelude::*;
 use std::path::Path;
+use support::scenario::Test;
 use support::svcgen;
 
 /// Runs svcgen in `dir`: exit code, stdout, stderr.
@@ -263,22 +263,15 @@ fn a_secret_file_path_in_a_generated_comment_cannot_inject_lines() {
 /// (`invalid jsonType time.Time`): import refuses it too, at its position, and says to quote it.
 #[test]
 fn an_unquoted_compose_date_is_refused_as_compose_refuses_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("docker-compose.yml");
-    std::fs::write(
-        &file,
-        "services:\n  admin-ui:\n    image: x\n    environment:\n      CN_CONFIG_ADAPTER: 2001-12-14\n",
-    )
-    .unwrap();
-    support::svcgen()
-        .arg("import")
-        .arg(&file)
-        .args(["--edition", "B"])
-        .assert()
+    Test::new()
+        .file(
+            "docker-compose.yml",
+            "services:\n  admin-ui:\n    image: x\n    environment:\n      CN_CONFIG_ADAPTER: 2001-12-14\n",
+        )
+        .args(["import", "docker-compose.yml", "--edition", "B"])
         .code(1)
-        .stderr(
-            predicate::str::contains("E0223")
-                .and(predicate::str::contains("docker-compose.yml:5:26"))
-                .and(predicate::str::contains("quote it")),
-        );
+        .stderr_has("E0223")
+        .stderr_has("docker-compose.yml:5:26")
+        .stderr_has("quote it")
+        .run();
 }

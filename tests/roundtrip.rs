@@ -8,7 +8,7 @@ use support::hostile;
 
 use proptest::prelude::*;
 use svcgen::import::{EnvValue, ImportOptions, ReadOptions, import, read_text};
-use svcgen::pipeline::{check_profile, check_text};
+use svcgen::pipeline::check_text;
 use svcgen::render::{EnvOptions, EnvVar, RenderError, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
 use svcgen::source::Sources;
@@ -85,11 +85,7 @@ fn reimport(file: &str, text: &str) -> (String, Resolved) {
 #[test]
 fn every_example_survives_render_import_render_through_each_target() {
     for example in support::examples() {
-        let mut sources = Sources::new();
-        let resolved = check_profile(&example, &mut sources)
-            .unwrap()
-            .resolved
-            .unwrap();
+        let resolved = support::resolve_file(&example);
         let env = environment(&resolved, EnvOptions::default()).unwrap();
         for (target, file) in TARGETS {
             let label = format!("{} via {}", example.display(), target.name());

@@ -1,6 +1,7 @@
 //! The editor JSON Schema: the checked-in file is fresh, it is valid draft-07, the external
-//! validators (check-jsonschema, taplo) accept every valid profile and reject every profile in
-//! `tests/schema-invalid/` for the key its `# schema-expect:` line names, and svcgen agrees.
+//! validators (check-jsonschema, taplo) accept every valid profile and reject every profile of
+//! `tests/invalid/` that has a `# schema-expect: KEY.PATH` line for that key, and svcgen agrees
+//! (the format of those lines: tests/support/expect.rs).
 //!
 //! Regenerate the checked-in schema with `UPDATE_SCHEMA=1 cargo test --test schema`.
 
@@ -8,10 +9,13 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::expect::Fixture;
 use support::{repo, tool};
 
 const SCHEMA: &str = "schemas/profile.schema.json";
-const EXPECT: &str = "# schema-expect:";
+
+/// The invalid profiles the schema must reject: the former `tests/schema-invalid/`.
+const MIN_SCHEMA_INVALID: usize = 49;
 
 fn schema_path() -> PathBuf {
     repo().join(SCHEMA)
@@ -29,13 +33,28 @@ fn valid_profiles() -> Vec<PathBuf> {
     out
 }
 
-/// The key path a profile of `tests/schema-invalid/` must be rejected for.
+/// The profiles of `tests/invalid/` the schema must reject, each with the key path it must be
+/// rejected for (its `# schema-expect:` line).
+fn schema_invalid_profiles() -> Vec<(PathBuf, String)> {
+    profiles("tests/invalid")
+        .into_iter()
+        .filter_map(|p| Fixture::read(&p).schema_expect.map(|key| (p, key)))
+        .collect()
+}
+
+/// The paths of [`schema_invalid_profiles`].
+fn schema_invalid_paths() -> Vec<PathBuf> {
+    schema_invalid_profiles()
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The key path a profile of [`schema_invalid_profiles`] must be rejected for.
 fn expected_key(profile: &Path) -> String {
-    let text = std::fs::read_to_string(profile).expect("readable profile");
-    text.lines()
-        .find_map(|l| l.strip_prefix(EXPECT))
-        .map(|k| k.trim().to_string())
-        .unwrap_or_else(|| panic!("{}: no `{EXPECT} KEYPATH` line", profile.display()))
+    Fixture::read(profile)
+        .schema_expect
+        .unwrap_or_else(|| panic!("{}: no `# schema-expect:` line", profile.display()))
 }
 
 fn name(path: &Path) -> String {
@@ -280,15 +299,12 @@ fn valid_profiles_are_valid_for_svcgen() {
 
 #[test]
 fn there_are_enough_invalid_profiles() {
-    let invalid = profiles("tests/schema-invalid");
+    let invalid = schema_invalid_profiles();
     assert!(
-        invalid.len() >= 15,
-        "only {} profiles in tests/schema-invalid",
+        invalid.len() >= MIN_SCHEMA_INVALID,
+        "only {} profiles of tests/invalid have a `# schema-expect:` line",
         invalid.len()
     );
-    for profile in &invalid {
-        expected_key(profile);
-    }
 }
 
 #[test]
@@ -296,9 +312,7 @@ fn invalid_profiles_are_rejected_by_check_jsonschema_for_their_key() {
     let Some(exe) = tool("check-jsonschema") else {
         return;
     };
-    for (profile, output) in run_all(&profiles("tests/schema-invalid"), |p| {
-        check_jsonschema(&exe, p)
-    }) {
+    for (profile, output) in run_all(&schema_invalid_paths(), |p| check_jsonschema(&exe, p)) {
         let text = output_text(&output);
         let key = expected_key(&profile);
         assert!(
@@ -326,7 +340,7 @@ fn invalid_profiles_are_rejected_by_check_jsonschema_for_their_key() {
 #[test]
 fn invalid_profiles_are_rejected_by_taplo_for_their_key() {
     let Some(exe) = tool("taplo") else { return };
-    for (profile, output) in run_all(&profiles("tests/schema-invalid"), |p| taplo(&exe, p)) {
+    for (profile, output) in run_all(&schema_invalid_paths(), |p| taplo(&exe, p)) {
         let text = output_text(&output);
         let key = expected_key(&profile);
         assert!(
@@ -347,7 +361,7 @@ fn invalid_profiles_are_rejected_by_taplo_for_their_key() {
 #[test]
 fn invalid_profiles_are_invalid_for_svcgen_too() {
     // The schema must never be stricter than `svcgen validate`.
-    for profile in profiles("tests/schema-invalid") {
+    for profile in schema_invalid_paths() {
         let mut sources = svcgen::source::Sources::new();
         let checked =
             svcgen::pipeline::check_profile(&profile, &mut sources).expect("readable profile");

@@ -9,6 +9,7 @@ mod support;
 
 use proptest::prelude::*;
 use std::path::Path;
+use support::scenario::Test;
 use support::svcgen;
 
 const SECRET_KEY: &str = "secret_manager_passphrase";
@@ -239,25 +240,18 @@ fn diff_reports_a_changed_literal_secret_without_its_value() {
 
 #[test]
 fn check_with_include_secrets_says_stale_without_showing_either_value() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("p.toml"), profile("new-secret-1", "")).unwrap();
-    svcgen()
-        .current_dir(dir.path())
+    let ran = Test::new()
+        .file("p.toml", &profile("new-secret-1", ""))
         .args(["render", "p.toml", "-o", "out.env", "--include-secrets"])
-        .assert()
-        .success();
-    let written = std::fs::read_to_string(dir.path().join("out.env")).unwrap();
+        .run();
+    let written = ran.read("out.env");
     assert!(
         written.contains("new-secret-1"),
         "the asked-for output holds it"
     );
-    std::fs::write(
-        dir.path().join("out.env"),
-        written.replace("new-secret-1", "old-secret-2"),
-    )
-    .unwrap();
-    let out = svcgen()
-        .current_dir(dir.path())
+    let ran = ran
+        .again()
+        .file("out.env", &written.replace("new-secret-1", "old-secret-2"))
         .args([
             "render",
             "p.toml",
@@ -266,14 +260,9 @@ fn check_with_include_secrets_says_stale_without_showing_either_value() {
             "--include-secrets",
             "--check",
         ])
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.status.code(), Some(1), "{text}");
+        .code(1)
+        .run();
+    let text = format!("{}{}", ran.stdout(), ran.stderr());
     assert!(
         text.contains("out.env: stale; it holds secret values, so the difference is not shown"),
         "{text}"
@@ -286,21 +275,15 @@ fn check_with_include_secrets_says_stale_without_showing_either_value() {
 
 #[test]
 fn a_secret_under_its_legacy_name_is_imported_as_a_reference() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("a.env"),
-        "CN_CONFIG_ADAPTER=google\nCN_SECRET_ADAPTER=google\nGOOGLE_PROJECT_ID=p\n\
-         GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE=legacy-secret-3\n",
-    )
-    .unwrap();
-    let out = svcgen()
-        .current_dir(dir.path())
+    let ran = Test::new()
+        .file(
+            "a.env",
+            "CN_CONFIG_ADAPTER=google\nCN_SECRET_ADAPTER=google\nGOOGLE_PROJECT_ID=p\n\
+             GLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE=legacy-secret-3\n",
+        )
         .args(["import", "a.env", "--edition", "B"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+        .run();
+    let (stdout, stderr) = (ran.stdout(), ran.stderr());
     assert!(
         !stdout.contains("legacy-secret-3") && !stderr.contains("legacy-secret-3"),
         "{stdout}{stderr}"

@@ -6,16 +6,15 @@
 
 mod support;
 
-use support::hostile;
+use support::scenario::Test;
+use support::{hostile, resolve_file};
 
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use svcgen::pipeline::check_profile;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
-use svcgen::source::Sources;
 
 /// What the secret variable is given as when docker compose interpolates it in the tests.
 const SECRET: &str = "s3cret value $x";
@@ -23,14 +22,6 @@ const SECRET: &str = "s3cret value $x";
 const YAMLLINT: &str = r#"{extends: default, rules: {truthy: {allowed-values: ["true", "false"], check-keys: true}, octal-values: {forbid-implicit-octal: true, forbid-explicit-octal: true}}}"#;
 
 type Pairs = Vec<(String, String)>;
-
-fn resolve_file(path: &Path) -> Resolved {
-    let mut sources = Sources::new();
-    check_profile(path, &mut sources)
-        .unwrap()
-        .resolved
-        .unwrap_or_else(|| panic!("{} is valid", path.display()))
-}
 
 fn render_target(resolved: &Resolved, env: &[EnvVar], target: Target) -> String {
     let templates = Templates::load(None).unwrap();
@@ -319,13 +310,12 @@ fn render_examples_to_disk() -> (tempfile::TempDir, Vec<PathBuf>) {
     let mut outs = Vec::new();
     for example in support::examples() {
         let out = dir.path().join(example.file_stem().unwrap());
-        support::svcgen()
+        Test::new()
             .arg("render")
             .arg(&example)
             .arg("--out-dir")
             .arg(&out)
-            .assert()
-            .success();
+            .run();
         outs.push(out);
     }
     (dir, outs)
@@ -440,22 +430,14 @@ proptest! {
 
 #[test]
 fn the_k8s_manifest_never_contains_a_secret_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = dir.path().join("p.toml");
-    std::fs::write(
-        &profile,
-        "edition = \"B\"\n[secret]\nadapter = \"google\"\n[config]\nadapter = \"google\"\n\
-         [google]\nproject_id = \"p\"\nsecret_manager_passphrase = \"literal-passphrase-value\"\n",
-    )
-    .unwrap();
+    let profile = "edition = \"B\"\n[secret]\nadapter = \"google\"\n[config]\nadapter = \"google\"\n\
+         [google]\nproject_id = \"p\"\nsecret_manager_passphrase = \"literal-passphrase-value\"\n";
     for target in ["k8s", "k8s-env", "compose", "dotenv"] {
-        let out = support::svcgen()
-            .args(["render", "-t", target])
-            .arg(&profile)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
+        let ran = Test::new()
+            .file("p.toml", profile)
+            .args(["render", "-t", target, "p.toml"])
+            .run();
+        let text = String::from_utf8(ran.output.stdout).unwrap();
         assert!(
             !text.contains("literal-passphrase-value"),
             "{target} leaks the secret:\n{text}"
@@ -465,29 +447,19 @@ fn the_k8s_manifest_never_contains_a_secret_value() {
             "{target} names the secret"
         );
     }
-    let out = support::svcgen()
-        .args(["render", "-t", "dotenv", "--include-secrets"])
-        .arg(&profile)
-        .output()
-        .unwrap();
-    assert!(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .contains("=literal-passphrase-value\n")
-    );
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "-t", "dotenv", "--include-secrets", "p.toml"])
+        .stdout_has("=literal-passphrase-value\n")
+        .run();
 }
 
 #[test]
 fn target_snapshots() {
     insta::glob!("../examples", "*.toml", |path| {
         for target in ["compose", "k8s-env", "k8s"] {
-            let out = support::svcgen()
-                .args(["render", "-t", target])
-                .arg(path)
-                .output()
-                .unwrap();
-            assert!(out.status.success());
-            insta::assert_snapshot!(target, String::from_utf8(out.stdout).unwrap());
+            let ran = Test::new().args(["render", "-t", target]).arg(path).run();
+            insta::assert_snapshot!(target, String::from_utf8(ran.output.stdout).unwrap());
         }
     });
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: paths, the svcgen command, external tools.
 #![allow(dead_code)]
 
+pub mod expect;
 pub mod hostile;
 pub mod scenario;
 
@@ -224,4 +225,13 @@ pub fn file_names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// A profile that must be valid, resolved; panics, naming it, when it is not.
+pub fn resolve_file(path: &Path) -> svcgen::resolve::Resolved {
+    let mut sources = svcgen::source::Sources::new();
+    svcgen::pipeline::check_profile(path, &mut sources)
+        .unwrap()
+        .resolved
+        .unwrap_or_else(|| panic!("{} is valid", path.display()))
 }
