@@ -14,13 +14,13 @@ mod hybrid;
 mod interpolate;
 mod k8s;
 mod profile;
-mod remap;
+mod reading;
 mod values;
 mod yaml;
 
-pub(crate) use analyze::analyze;
+pub(crate) use analyze::{Analysis, analyze};
 pub use edition::{Inferred, infer_edition};
-pub(crate) use profile::cross_check;
+pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, import};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
