@@ -150,20 +150,17 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// How to write the mapping: every category with the first backend, as the container reads it.
 fn example(var: &Var) -> String {
-    let backend = var
-        .allowed
-        .as_ref()
-        .and_then(|a| a.first())
-        .cloned()
-        .unwrap_or_default();
-    let pairs = var
-        .mapping_keys
-        .iter()
-        .map(|k| format!("\"{k}\":\"{backend}\""))
-        .collect::<Vec<_>>()
-        .join(",");
-    format!("write a JSON object of every category, such as {{{pairs}}}")
+    let backend = var.allowed.as_ref().and_then(|a| a.first());
+    let backend = Value::from(backend.map_or("", String::as_str));
+    let object: serde_json::Map<String, Value> = (var.mapping_keys.iter())
+        .map(|k| (k.clone(), backend.clone()))
+        .collect();
+    format!(
+        "write a JSON object of every category, such as {}",
+        Value::Object(object)
+    )
 }
 
 #[cfg(test)]

@@ -318,6 +318,23 @@ fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics)
     slots.into_iter().flatten().collect()
 }
 
+/// Reads `text` as `format` (the readers' unit tests).
+#[cfg(test)]
+fn read_as(
+    format: Format,
+    name: &str,
+    text: &str,
+    service: Option<&str>,
+    dir: Option<&Path>,
+) -> Read {
+    let options = ReadOptions {
+        format: Some(format),
+        service,
+        base_dir: dir,
+    };
+    read_text(name, text, &options, &mut Sources::new())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,18 +35,11 @@ pub struct Imported {
     pub diagnostics: Diagnostics,
 }
 
-/// Codes of the profile check that say nothing about the input: names outside the spec, which
-/// the reading already reported with the container's view (W0317, E0202), and file sources that
-/// a profile declares and an environment cannot.
-const PROFILE_ONLY: [Code; 7] = [
-    Code::EnvPassthrough,
-    Code::SecretInProfile,
-    Code::EnvIsSpecVar,
-    Code::UnusedSource,
-    Code::SecretInConfigMap,
-    Code::HostPathMissing,
-    Code::OtherEdition,
-];
+/// The profile check's warning that an `[env]` name is passed through unchecked: the reading
+/// already said, with the container's view, that the spec does not have the name (W0317). The
+/// other codes about a profile's own form (file sources, `[env]` names of the spec or of the
+/// other edition, secrets in clear text) cannot arise: the profile made here has none of them.
+const PROFILE_ONLY: [Code; 1] = [Code::EnvPassthrough];
 
 /// Builds the profile of what was read. `Err` holds every diagnostic when there is an error:
 /// the profile could not carry the environment as it is.
@@ -156,6 +149,10 @@ fn check(
     found
         .items
         .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
+    for d in &mut found.items {
+        // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
+        d.fixes.clear();
+    }
     (checked.resolved, found)
 }
 
@@ -217,13 +214,21 @@ fn profile_table(
         value: Value::String(t.to_string()),
         origin: file,
     };
-    table.entries.push(entry("edition", file, text(edition.as_str())));
+    table
+        .entries
+        .push(entry("edition", file, text(edition.as_str())));
     for setting in &analysis.settings {
         let name_origin = read.entries[setting.entry].name_origin;
-        let (path, leaf) = setting.var.key.rsplit_once('.').unwrap_or(("", &setting.var.key));
-        table_at(&mut table, path, name_origin)
-            .entries
-            .push(entry(leaf, name_origin, setting.node.clone()));
+        let (path, leaf) = setting
+            .var
+            .key
+            .rsplit_once('.')
+            .unwrap_or(("", &setting.var.key));
+        table_at(&mut table, path, name_origin).entries.push(entry(
+            leaf,
+            name_origin,
+            setting.node.clone(),
+        ));
     }
     let env: Vec<Entry> = analysis
         .extras
