@@ -186,3 +186,51 @@ impl Positions {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::EnvValue;
+
+    fn entry(sources: &Sources, value: std::ops::Range<usize>, text: &str) -> EnvEntry {
+        let source = sources.ids().next().expect("one source");
+        EnvEntry {
+            name: "P".into(),
+            value: EnvValue::Text(text.into()),
+            name_origin: Origin::new(source, 0..1),
+            origin: Origin::new(source, value),
+        }
+    }
+
+    fn item_spans(node: &Node) -> Vec<std::ops::Range<usize>> {
+        match &node.value {
+            Value::Array(items) => items.iter().map(|i| i.origin.span()).collect(),
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn list_items_are_at_their_place_when_the_value_is_written_as_is() {
+        let mut sources = Sources::new();
+        sources.add("a.env", "P=a,bb\n");
+        let as_is = entry(&sources, 2..6, "a,bb");
+        let node = list("a,bb", Positions::of(&as_is, "a,bb", &sources));
+        assert_eq!(item_spans(&node), [2..3, 4..6]);
+        // Text that is not written as it is (unquoted, unescaped): the whole value.
+        let other = entry(&sources, 2..6, "a,b");
+        let node = list("a,b", Positions::of(&other, "a,b", &sources));
+        assert_eq!(item_spans(&node), [2..6, 2..6]);
+    }
+
+    #[test]
+    fn only_digits_that_fit_are_a_number() {
+        assert_eq!(whole_number("8080", false), Some(8080));
+        assert_eq!(whole_number("-5", false), None);
+        assert_eq!(whole_number("-5", true), Some(-5));
+        assert_eq!(whole_number("-", true), None);
+        assert_eq!(whole_number("", false), None);
+        assert_eq!(whole_number("+5", true), None);
+        assert_eq!(whole_number("99999999999999999999", false), None);
+        assert_eq!(whole_number("5m", true), None);
+    }
+}
