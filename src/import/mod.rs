@@ -15,10 +15,11 @@ mod interpolate;
 mod k8s;
 mod profile;
 mod reading;
+mod unread;
 mod values;
 mod yaml;
 
-pub(crate) use analyze::{Analysis, analyze};
+pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, import};

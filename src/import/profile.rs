@@ -6,6 +6,7 @@
 //! and across values, and its diagnostics point at the input's lines.
 
 use super::analyze::{Analysis, analyze};
+use super::unread::depends_on_unread;
 use super::{EnvValue, Read};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
@@ -149,6 +150,7 @@ fn check(
     found
         .items
         .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
+    found.items.retain(|d| !depends_on_unread(d, read, analysis));
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();
