@@ -150,7 +150,9 @@ fn check(
     found
         .items
         .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
-    found.items.retain(|d| !depends_on_unread(d, read, analysis));
+    found
+        .items
+        .retain(|d| !depends_on_unread(d, read, analysis));
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();

@@ -26,7 +26,7 @@ pub fn node(
     match var.ty {
         VarType::Bool => Some(boolean(&entry.name, text, at, diags)),
         VarType::Port => Some(number(text, at, false)),
-        VarType::Integer if var.falls_back => falling_back(var, &entry.name, text, at, diags),
+        VarType::Integer if var.falls_back => falling_back(var, entry, text, diags),
         VarType::Integer => Some(number(text, at, true)),
         VarType::PluginList => Some(list(text, Positions::of(entry, text, sources))),
         VarType::HybridMapping => {
@@ -103,17 +103,12 @@ fn number(text: &str, at: Origin, signed: bool) -> Node {
 
 /// An integer the container replaces when it cannot use it: below the minimum it uses the
 /// minimum, and text that is not an integer gives the default (the profile leaves it out).
-fn falling_back(
-    var: &Var,
-    name: &str,
-    text: &str,
-    at: Origin,
-    diags: &mut Diagnostics,
-) -> Option<Node> {
+fn falling_back(var: &Var, entry: &EnvEntry, text: &str, diags: &mut Diagnostics) -> Option<Node> {
+    let (name, at) = (&entry.name, entry.origin);
     let min = var.min.unwrap_or(1);
     let unit = var.unit.map_or("", |u| u.words());
     match whole_number(text, true) {
-        Some(n) if n >= min => return Some(number(text, at, true)),
+        Some(n) if n >= min => Some(number(text, at, true)),
         Some(n) => {
             let d = Diagnostic::new(
                 Code::FallsBack,
