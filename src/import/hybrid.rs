@@ -22,14 +22,30 @@ pub fn table(
 ) -> Option<Node> {
     let object = parse_object(var, entry, text, at, diags)?;
     let mut entries = Vec::with_capacity(object.len());
+    // Members are found in the order written, each after the one before: linear in the text.
+    let mut cursor = 0;
     for (key, value) in &object {
-        let key_at = text.find(&format!("\"{key}\"")).unwrap_or(0);
-        let value_at = value_offset(text, key_at + key.len() + 2);
         let len = match value {
             Value::String(s) => s.len() + 2,
             _ => 1,
         };
-        let origin = at.at(value_at, len);
+        let found = text
+            .get(cursor..)
+            .and_then(|rest| rest.find(&format!("\"{key}\"")));
+        // A key written with escapes is not found as its text: the whole value, and no more
+        // searching (that would make the work grow with the square of the text).
+        let (key_origin, origin) = match found {
+            Some(i) => {
+                let key_at = cursor + i;
+                let value_at = value_offset(text, key_at + key.len() + 2);
+                cursor = value_at + len;
+                (at.at(key_at, key.len() + 2), at.at(value_at, len))
+            }
+            None => {
+                cursor = usize::MAX;
+                (at.origin, at.origin)
+            }
+        };
         let Some(value) = member(value) else {
             diags.push(backend_not_a_string(
                 format!("`{}`: `{key}` must name a backend, found null", entry.name),
@@ -40,7 +56,7 @@ pub fn table(
         };
         entries.push(Entry {
             key: key.clone(),
-            key_origin: at.at(key_at, key.len() + 2),
+            key_origin,
             node: Node { value, origin },
         });
     }
@@ -166,6 +182,45 @@ fn example(var: &Var) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::EnvValue;
+    use crate::model::{Model, VarType};
+    use crate::source::{Origin, Sources};
+
+    /// The key and value spans of each member of the mapping written as `json` in a .env line.
+    fn spans(json: &str) -> Vec<(String, std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let mut sources = Sources::new();
+        let source = sources.add("a.env", format!("M={json}\n"));
+        let entry = EnvEntry {
+            name: "M".into(),
+            value: EnvValue::Text(json.into()),
+            name_origin: Origin::new(source, 0..1),
+            origin: Origin::new(source, 2..2 + json.len()),
+        };
+        let var = (Model::get().vars.iter())
+            .find(|v| v.ty == VarType::HybridMapping)
+            .expect("the model has a mapping");
+        let at = Positions::of(&entry, json, &sources);
+        let mut diags = Diagnostics::default();
+        let node = table(var, &entry, json, at, &mut diags).expect("an object");
+        let crate::profile::Value::Table(t) = node.value else {
+            panic!("not a table")
+        };
+        (t.entries.iter())
+            .map(|e| (e.key.clone(), e.key_origin.span(), e.node.origin.span()))
+            .collect()
+    }
+
+    #[test]
+    fn members_are_at_their_place_and_an_escaped_key_at_the_whole_value() {
+        let found = spans(r#"{"default": "sql", "user":1}"#);
+        assert_eq!(found[0], ("default".into(), 3..12, 14..19));
+        assert_eq!(found[1], ("user".into(), 21..27, 28..29));
+        let found = spans(r#"{"us\u0065r":"sql","default":"sql"}"#);
+        let whole = 2..2 + r#"{"us\u0065r":"sql","default":"sql"}"#.len();
+        // The model's order: `default` first; after the escaped key nothing is searched.
+        assert_eq!(found[0], ("default".into(), whole.clone(), whole.clone()));
+        assert_eq!(found[1], ("user".into(), whole.clone(), whole));
+    }
 
     #[test]
     fn json_positions_become_byte_offsets() {
