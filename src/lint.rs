@@ -3,15 +3,17 @@
 //!
 //! The container reads its environment leniently and silently: a boolean other than `true`-like
 //! words is false, a non-integer wait time falls back to its default, a misspelled name is
-//! ignored. Lint says so for each, with the same readers `import` uses, then runs the profile's
-//! cross-field rules (plain http, sleep above max time, required values) on what it read.
+//! ignored. Lint says so for each, with the reading `import` uses, then checks the values read as
+//! a profile's (wrong types, allowed values, plain http, sleep above max time, required values),
+//! with resolve's one wording for each.
 
 use crate::diag::{Code, Diagnostics};
-use crate::import::{Read, analyze, cross_check};
+use crate::import::{Read, analyze, profile_check};
 use crate::model::Edition;
 use crate::source::Sources;
 
-/// Codes of the cross-field check that depend on values an error made unreadable.
+/// Codes of the profile check that depend on every value: when a value could not be read (an
+/// error of the file), they would report what is not so.
 const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
 
 /// Every problem of what `read` found, for `edition` or the edition its variables decide.
@@ -28,22 +30,12 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .cloned()
             .collect(),
     });
-    // Variables of both editions: no profile can hold them, so no cross-field check.
-    let conflict = analysis.edition.is_none()
-        && analysis
-            .diagnostics
-            .items
-            .iter()
-            .any(|d| d.code == Code::OtherEdition);
-    if !conflict {
-        let had_errors = diags.has_errors();
-        let edition = analysis.edition.unwrap_or(Edition::B);
-        let more = cross_check(read, &analysis, edition)
-            .items
-            .into_iter()
-            .filter(|d| !(had_errors && NEED_ALL_VALUES.contains(&d.code)));
-        diags.extend_new(more);
-    }
+    let had_errors = diags.has_errors();
+    let more = profile_check(read, &analysis, analysis.read_as, sources)
+        .items
+        .into_iter()
+        .filter(|d| !(had_errors && NEED_ALL_VALUES.contains(&d.code)));
+    diags.items.extend(more);
     diags.sort();
     diags
 }

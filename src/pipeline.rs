@@ -50,7 +50,14 @@ fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &S
             };
         }
     };
-    let (resolved, diagnostics) = resolve(&table, source, Options { sources });
+    check_table(source, &table, sources)
+}
+
+/// Checks a profile table made in memory (an imported or linted environment), whose origins
+/// point into `sources`: its diagnostics are at the lines of the file it was made from, and a
+/// problem of the profile as a whole is at the start of `source`.
+pub fn check_table(source: SourceId, table: &Table, sources: &Sources) -> Checked {
+    let (resolved, diagnostics) = resolve(table, source, Options { sources });
     Checked {
         resolved,
         diagnostics,

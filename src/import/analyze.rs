@@ -1,45 +1,51 @@
-//! The spec model's checks on an environment as it is, shared by `import` and `lint`: each
-//! variable's name and value are checked the way the container reads them, and turned into the
-//! value a profile holds. Diagnostics point at the name or value in the file that was read.
+//! An environment as it is, read the way the container reads it, shared by `import` and `lint`:
+//! each variable's name is looked up in the spec model (unknown, legacy and other-edition names
+//! are reported here) and its text turned into the value a profile holds, at its place in the
+//! file. The values' own checks are resolve's: [`super::profile`] runs the profile made of them.
 
 use super::edition::{Inferred, infer_edition};
-use super::values::{ProfileValue, secret_ref_elsewhere, value};
+use super::values::{secret_ref_elsewhere, value};
 use super::{EnvEntry, EnvValue};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Applies, Condition, Edition, Lookup, Model, Var};
+use crate::model::{Edition, Model, Var};
+use crate::profile::Node;
 use crate::resolve::is_env_name;
-use crate::resolve::not_applied;
 use crate::source::{Origin, Sources};
 use crate::suggest::Suggester;
-use std::collections::HashSet;
 
-/// A spec variable of the edition with its profile value.
+/// A spec variable of the edition with its profile value (its origin the value's in the file).
 #[derive(Debug, Clone)]
 pub struct Setting {
     pub var: &'static Var,
-    pub value: ProfileValue,
+    pub node: Node,
     /// The entry it came from (index into the entries analysed).
     pub entry: usize,
 }
 
 /// The result of checking an environment against the model.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Analysis {
     /// The edition given or decided by the variables; `None` when undecided.
     pub edition: Option<Edition>,
-    /// Spec variables that apply, in the model's order.
+    /// The edition the values were read for: the decided one, else the one most variables are
+    /// for (edition B when they do not say).
+    pub read_as: Edition,
+    /// Spec variables of the edition with a value, in the model's order.
     pub settings: Vec<Setting>,
+    /// Keys of variables given a value that was not read: one the container cannot take (an
+    /// error here), or (`lint`) one the shell fills in. What depends on them is not known.
+    pub unread: Vec<&'static str>,
     /// Entries (indexes) that are not spec variables, for `[env]`, in order.
     pub extras: Vec<usize>,
     pub diagnostics: Diagnostics,
 }
 
-/// Checks every entry against the model for `edition` (or the edition the variables decide).
-/// Without a decided edition, values are checked against edition B's rules where both editions
-/// have the variable, and the diagnostics say that the edition must be given.
+/// Reads every entry for `edition` (or the edition the variables decide). Without a decided
+/// edition, values are read as edition B's where both editions have the variable, and the
+/// diagnostics say that the edition must be given.
 ///
-/// For `lint`, a value the deploying shell fills in (`${NAME}`) is unknown and not checked; for
-/// an import it is kept as literal text, which its variable's checks must accept.
+/// For `lint`, a value the deploying shell fills in (`${NAME}`) is unknown and left out; for an
+/// import it is kept as literal text, which its variable's checks must accept.
 pub fn analyze(
     entries: &[EnvEntry],
     edition: Option<Edition>,
@@ -51,16 +57,16 @@ pub fn analyze(
     let (decided, check_as) = decide(entries, edition, sources, &mut diags);
     let mut settings = Vec::new();
     let mut extras = Vec::new();
-    let mut invalid: HashSet<&str> = HashSet::new();
+    let mut unread = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         if let Some(var) = legacy_secret(entry, entries, check_as) {
             // A secret under an old name: never copied into `[env]` in clear text, but read as
             // the variable it was meant to be, from the environment.
             unknown_name(model, entry, &mut diags);
-            let value = value(var, entry, check_as, sources, &mut diags);
-            settings.extend(value.map(|value| Setting {
+            let node = value(var, entry, sources, &mut diags);
+            settings.extend(node.map(|node| Setting {
                 var,
-                value,
+                node,
                 entry: i,
             }));
             continue;
@@ -86,28 +92,28 @@ pub fn analyze(
         {
             diags.push(from_shell(entry, shell, text, for_lint));
             if for_lint {
-                invalid.insert(var.key.as_str());
+                unread.push(var.key.as_str());
                 continue;
             }
         }
         if unused_default_mapping(model, var, entry, entries, check_as) {
             continue; // the spec's own default, unread unless the type is the mixed one
         }
-        match value(var, entry, check_as, sources, &mut diags) {
-            Some(value) => settings.push(Setting {
+        match value(var, entry, sources, &mut diags) {
+            Some(node) => settings.push(Setting {
                 var,
-                value,
+                node,
                 entry: i,
             }),
-            None => {
-                invalid.insert(var.key.as_str());
-            }
+            None => unread.push(var.key.as_str()),
         }
     }
-    let settings = applying(model, check_as, settings, entries, &invalid, &mut diags);
+    settings.sort_by_key(|s| model.vars.iter().position(|v| std::ptr::eq(v, s.var)));
     Analysis {
         edition: decided,
+        read_as: check_as,
         settings,
+        unread,
         extras,
         diagnostics: diags,
     }
@@ -377,85 +383,4 @@ fn from_shell(entry: &EnvEntry, shell: &str, text: &str, for_lint: bool) -> Diag
     .at(entry.origin)
     .label("placeholder")
     .help("write the value itself; only the passphrase can be read from the environment (`{ env = \"NAME\" }`)")
-}
-
-/// Keeps the settings whose group applies; the others have no effect and are reported.
-fn applying(
-    model: &Model,
-    edition: Edition,
-    settings: Vec<Setting>,
-    entries: &[EnvEntry],
-    invalid: &HashSet<&str>,
-    diags: &mut Diagnostics,
-) -> Vec<Setting> {
-    let found = Found {
-        model,
-        edition,
-        settings: &settings,
-        invalid,
-    };
-    let mut kept: Vec<Setting> = Vec::new();
-    for setting in &settings {
-        let group = model.group(&setting.var.group);
-        if Condition::applies(&group.when, &found) != Applies::No {
-            kept.push(setting.clone());
-            continue;
-        }
-        let entry = &entries[setting.entry];
-        if matches!(entry.value, EnvValue::SecretRef { whole: true, .. }) {
-            // Only possibly in a whole Secret: nothing was written that has no effect.
-            continue;
-        }
-        diags.push(
-            not_applied(&entry.name, &group.when, entry.name_origin)
-                .help("the container ignores it; it is left out of the profile"),
-        );
-    }
-    let order = |s: &Setting| model.vars.iter().position(|v| std::ptr::eq(v, s.var));
-    kept.sort_by_key(order);
-    kept
-}
-
-/// The settings an import found, as the values `when` conditions are evaluated over.
-struct Found<'a> {
-    model: &'a Model,
-    edition: Edition,
-    settings: &'a [Setting],
-    /// Keys whose value was given but is invalid.
-    invalid: &'a HashSet<&'a str>,
-}
-
-impl Lookup for Found<'_> {
-    fn value(&self, key: &str) -> Option<String> {
-        match self.settings.iter().find(|s| s.var.key == key) {
-            Some(s) => s.value.env_text(),
-            None => self
-                .model
-                .var_by_key(key, self.edition)?
-                .default
-                .value()
-                .map(str::to_string),
-        }
-    }
-
-    fn backends(&self) -> Vec<String> {
-        let rule = &self.model.backends;
-        match self.value(&rule.selector) {
-            Some(selected) if selected == rule.mixed => self
-                .settings
-                .iter()
-                .find(|s| s.var.key == rule.mapping)
-                .map(|s| match &s.value {
-                    ProfileValue::Mapping(pairs) => pairs.iter().map(|(_, b)| b.clone()).collect(),
-                    _ => Vec::new(),
-                })
-                .unwrap_or_default(),
-            Some(selected) => vec![selected],
-            None => Vec::new(),
-        }
-    }
-
-    fn invalid(&self, key: &str) -> bool {
-        self.invalid.contains(key)
-    }
 }

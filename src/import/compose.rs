@@ -384,17 +384,11 @@ pub fn typed(name: &str, typed: Typed, raw: &str, at: Origin) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, ReadOptions, read_text};
+    use super::super::{Format, read_as};
     use super::*;
 
     fn read(text: &str, service: Option<&str>, dir: Option<&Path>) -> super::super::Read {
-        let mut sources = Sources::new();
-        let options = ReadOptions {
-            format: Some(Format::Compose),
-            service,
-            base_dir: dir,
-        };
-        read_text("docker-compose.yml", text, &options, &mut sources)
+        read_as(Format::Compose, "docker-compose.yml", text, service, dir)
     }
 
     fn pairs(read: &super::super::Read) -> Vec<(String, EnvValue)> {

@@ -1,72 +1,95 @@
 //! `CN_HYBRID_MAPPING` as the container reads it: strict JSON (a trailing comma stops it at
-//! start-up), an object of the data categories, each naming a backend of the edition. JSON
-//! errors are reported at their position in the file when the value is written there as is.
+//! start-up) that must be an object. JSON errors are reported at their position in the file when
+//! the value is written there as is. The object becomes the profile's mapping table, each key and
+//! value at its place in the file, for resolve to check its categories and backends.
 
 use super::EnvEntry;
-use super::values::not_allowed;
+use super::reading::Positions;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Edition, Var};
+use crate::model::Var;
+use crate::profile::{Entry, Node, Table};
 use crate::resolve::backend_not_a_string;
-use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
 use serde_json::Value;
 
-/// The mapping as (category, backend) pairs in the model's order, or `None` with diagnostics.
-pub fn mapping(
+/// The mapping as a profile table (data categories in the model's order, others after), or
+/// `None` with a diagnostic when the text is not a JSON object a profile can hold.
+pub fn table(
     var: &Var,
     entry: &EnvEntry,
     text: &str,
-    edition: Edition,
-    sources: &Sources,
+    at: Positions,
     diags: &mut Diagnostics,
-) -> Option<Vec<(String, String)>> {
-    let verbatim = sources
-        .get(entry.origin.source)
-        .text
-        .get(entry.origin.span())
-        == Some(text);
-    let at = Positions {
-        origin: entry.origin,
-        verbatim,
-    };
+) -> Option<Node> {
     let object = parse_object(var, entry, text, at, diags)?;
-    let mut ok = true;
+    let mut entries = Vec::with_capacity(object.len());
+    // Members are found in the order written, each after the one before: linear in the text.
+    let mut cursor = 0;
     for (key, value) in &object {
-        ok &= check_pair(var, entry, text, at, edition, (key, value), diags);
+        let len = match value {
+            Value::String(s) => s.len() + 2,
+            _ => 1,
+        };
+        let found = text
+            .get(cursor..)
+            .and_then(|rest| rest.find(&format!("\"{key}\"")));
+        // A key written with escapes is not found as its text: the whole value, and no more
+        // searching (that would make the work grow with the square of the text).
+        let (key_origin, origin) = match found {
+            Some(i) => {
+                let key_at = cursor + i;
+                let value_at = value_offset(text, key_at + key.len() + 2);
+                cursor = value_at + len;
+                (at.at(key_at, key.len() + 2), at.at(value_at, len))
+            }
+            None => {
+                cursor = usize::MAX;
+                (at.origin, at.origin)
+            }
+        };
+        let Some(value) = member(value) else {
+            diags.push(backend_not_a_string(
+                format!("`{}`: `{key}` must name a backend, found null", entry.name),
+                origin,
+                var.allowed.as_deref().unwrap_or_default(),
+            ));
+            return None;
+        };
+        entries.push(Entry {
+            key: key.clone(),
+            key_origin,
+            node: Node { value, origin },
+        });
     }
-    ok &= all_categories(var, entry, &object, diags);
-    if !ok {
-        return None;
-    }
-    Some(
-        var.mapping_keys
-            .iter()
-            .map(|k| {
-                let backend = object[k.as_str()].as_str().unwrap_or_default().to_string();
-                (k.clone(), backend)
-            })
-            .collect(),
-    )
+    let rank = |e: &Entry| var.mapping_keys.iter().position(|k| *k == e.key);
+    entries.sort_by_key(|e| rank(e).unwrap_or(usize::MAX));
+    Some(Node {
+        value: crate::profile::Value::Table(Table { entries }),
+        origin: entry.origin,
+    })
 }
 
-/// Where a part of the value is in the file: at its own place when the value is written there
-/// as is, else the whole entry.
-#[derive(Clone, Copy)]
-struct Positions {
-    origin: Origin,
-    verbatim: bool,
+/// The offset of the value after a key ending at `after` (past `:` and spaces).
+fn value_offset(text: &str, after: usize) -> usize {
+    let after = after.min(text.len());
+    text.get(after..)
+        .and_then(|rest| rest.find(|c: char| c != ':' && !c.is_whitespace()))
+        .map_or(after, |i| after + i)
 }
 
-impl Positions {
-    fn at(self, offset: usize, len: usize) -> Origin {
-        let origin = self.origin;
-        if self.verbatim {
-            let start = (origin.start + offset).min(origin.end);
-            Origin::new(origin.source, start..(start + len).min(origin.end))
-        } else {
-            origin
-        }
-    }
+/// A JSON member as the profile value of the same kind (nested arrays and objects empty: only
+/// their kind matters to the checks); `None` for null, which a profile cannot hold.
+fn member(value: &Value) -> Option<crate::profile::Value> {
+    use crate::profile::Value as V;
+    Some(match value {
+        Value::Null => return None,
+        Value::Bool(b) => V::Bool(*b),
+        Value::Number(n) => n
+            .as_i64()
+            .map_or_else(|| V::Float(n.as_f64().unwrap_or_default()), V::Integer),
+        Value::String(s) => V::String(s.clone()),
+        Value::Array(_) => V::Array(Vec::new()),
+        Value::Object(_) => V::Table(Table::default()),
+    })
 }
 
 /// The value read as strict JSON, which must be an object.
@@ -118,102 +141,6 @@ fn parse_object(
     }
 }
 
-/// True when the key is a data category and its value a backend of the edition.
-fn check_pair(
-    var: &Var,
-    entry: &EnvEntry,
-    text: &str,
-    at: Positions,
-    edition: Edition,
-    (key, value): (&String, &Value),
-    diags: &mut Diagnostics,
-) -> bool {
-    let name = &entry.name;
-    let allowed = var.allowed.as_deref().unwrap_or_default();
-    let key_at = text.find(&format!("\"{key}\"")).unwrap_or(0);
-    if !var.mapping_keys.contains(key) {
-        diags.push(
-            Diagnostic::new(
-                Code::HybridKeyUnknown,
-                format!("`{name}` has no data category `{key}`"),
-            )
-            .at(at.at(key_at, key.len() + 2))
-            .label("not a data category")
-            .help(format!("the categories: {}", var.mapping_keys.join(", ")))
-            .suggest(did_you_mean(
-                key,
-                var.mapping_keys.iter().map(String::as_str),
-            )),
-        );
-        return false;
-    }
-    let value_at = |len: usize| {
-        let after = key_at + key.len() + 2;
-        let found = text[after..]
-            .find(|c: char| c != ':' && !c.is_whitespace())
-            .map_or(after, |i| after + i);
-        at.at(found, len)
-    };
-    match value {
-        Value::String(backend) if allowed.contains(backend) => true,
-        Value::String(backend) => {
-            let d = not_allowed(
-                var,
-                name,
-                allowed,
-                backend,
-                value_at(backend.len() + 2),
-                edition,
-            );
-            diags.push(d.label(format!("not a backend of edition {edition}")));
-            false
-        }
-        other => {
-            diags.push(backend_not_a_string(
-                format!(
-                    "`{name}`: `{key}` must name a backend, found {}",
-                    json_kind(other)
-                ),
-                value_at(1),
-                allowed,
-            ));
-            false
-        }
-    }
-}
-
-/// True when the object names every data category; reports the missing ones together.
-fn all_categories(
-    var: &Var,
-    entry: &EnvEntry,
-    object: &serde_json::Map<String, Value>,
-    diags: &mut Diagnostics,
-) -> bool {
-    let missing: Vec<&String> = var
-        .mapping_keys
-        .iter()
-        .filter(|k| !object.contains_key(k.as_str()))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let list = missing
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    diags.push(
-        Diagnostic::new(
-            Code::HybridKeyMissing,
-            format!("`{}` lacks the data categories {list}", entry.name),
-        )
-        .at(entry.origin)
-        .label("incomplete mapping")
-        .help(example(var)),
-    );
-    false
-}
-
 /// The byte offset of a 1-based line and column of serde_json (columns count bytes).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text
@@ -239,25 +166,61 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// How to write the mapping: every category with the first backend, as the container reads it.
 fn example(var: &Var) -> String {
-    let backend = var
-        .allowed
-        .as_ref()
-        .and_then(|a| a.first())
-        .cloned()
-        .unwrap_or_default();
-    let pairs = var
-        .mapping_keys
-        .iter()
-        .map(|k| format!("\"{k}\":\"{backend}\""))
-        .collect::<Vec<_>>()
-        .join(",");
-    format!("write a JSON object of every category, such as {{{pairs}}}")
+    let backend = var.allowed.as_ref().and_then(|a| a.first());
+    let backend = Value::from(backend.map_or("", String::as_str));
+    let object: serde_json::Map<String, Value> = (var.mapping_keys.iter())
+        .map(|k| (k.clone(), backend.clone()))
+        .collect();
+    format!(
+        "write a JSON object of every category, such as {}",
+        Value::Object(object)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::EnvValue;
+    use crate::model::{Model, VarType};
+    use crate::source::{Origin, Sources};
+
+    /// The key and value spans of each member of the mapping written as `json` in a .env line.
+    fn spans(json: &str) -> Vec<(String, std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let mut sources = Sources::new();
+        let source = sources.add("a.env", format!("M={json}\n"));
+        let entry = EnvEntry {
+            name: "M".into(),
+            value: EnvValue::Text(json.into()),
+            name_origin: Origin::new(source, 0..1),
+            origin: Origin::new(source, 2..2 + json.len()),
+        };
+        let var = (Model::get().vars.iter())
+            .find(|v| v.ty == VarType::HybridMapping)
+            .expect("the model has a mapping");
+        let at = Positions::of(&entry, json, &sources);
+        let mut diags = Diagnostics::default();
+        let node = table(var, &entry, json, at, &mut diags).expect("an object");
+        let crate::profile::Value::Table(t) = node.value else {
+            panic!("not a table")
+        };
+        (t.entries.iter())
+            .map(|e| (e.key.clone(), e.key_origin.span(), e.node.origin.span()))
+            .collect()
+    }
+
+    #[test]
+    fn members_are_at_their_place_and_an_escaped_key_at_the_whole_value() {
+        let found = spans(r#"{"default": "sql", "user":1}"#);
+        assert_eq!(found[0], ("default".into(), 3..12, 14..19));
+        assert_eq!(found[1], ("user".into(), 21..27, 28..29));
+        let found = spans(r#"{"us\u0065r":"sql","default":"sql"}"#);
+        let whole = 2..2 + r#"{"us\u0065r":"sql","default":"sql"}"#.len();
+        // The model's order: `default` first; after the escaped key nothing is searched.
+        assert_eq!(found[0], ("default".into(), whole.clone(), whole.clone()));
+        assert_eq!(found[1], ("user".into(), whole.clone(), whole));
+    }
 
     #[test]
     fn json_positions_become_byte_offsets() {

@@ -540,18 +540,11 @@ fn value_from(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, Read, ReadOptions, read_text};
+    use super::super::{Format, Read, read_as};
     use super::*;
-    use crate::source::Sources;
 
     fn read(text: &str, service: Option<&str>) -> Read {
-        let mut sources = Sources::new();
-        let options = ReadOptions {
-            format: Some(Format::Kubernetes),
-            service,
-            base_dir: None,
-        };
-        read_text("k8s.yaml", text, &options, &mut sources)
+        read_as(Format::Kubernetes, "k8s.yaml", text, service, None)
     }
 
     const MANIFEST: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: env}\ndata:\n  A: \"1\"\n  B: \"from map\"\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app, namespace: ns}\nspec:\n  template:\n    spec:\n      containers:\n        - name: main\n          envFrom:\n            - configMapRef: {name: env}\n          env:\n            - name: B\n              value: \"x $$(A) $(A)\"\n            - name: S\n              valueFrom:\n                secretKeyRef: {name: sec, key: S}\n";

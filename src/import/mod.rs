@@ -14,13 +14,14 @@ mod hybrid;
 mod interpolate;
 mod k8s;
 mod profile;
-mod remap;
+mod reading;
+mod unread;
 mod values;
 mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
-pub(crate) use profile::cross_check;
+pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, import};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -316,6 +317,23 @@ fn effective(entries: Vec<EnvEntry>, sources: &Sources, diags: &mut Diagnostics)
         slots.push(Some(entry));
     }
     slots.into_iter().flatten().collect()
+}
+
+/// Reads `text` as `format` (the readers' unit tests).
+#[cfg(test)]
+fn read_as(
+    format: Format,
+    name: &str,
+    text: &str,
+    service: Option<&str>,
+    dir: Option<&Path>,
+) -> Read {
+    let options = ReadOptions {
+        format: Some(format),
+        service,
+        base_dir: dir,
+    };
+    read_text(name, text, &options, &mut Sources::new())
 }
 
 #[cfg(test)]

@@ -1,21 +1,21 @@
 //! Writing an analysed environment as a profile: spec variables under their profile keys in the
 //! model's order (typed: booleans, numbers, lists, the hybrid mapping as a table, secrets as
 //! `{ env = "NAME" }`), spec defaults left out, other variables under `[env]`, and the deployment
-//! names read along when they differ from the defaults. The profile is then checked like any
-//! other, and what that finds is reported at the input's lines.
+//! names read along when they differ from the defaults. The same values, each with the origin of
+//! its text in the input, are checked as a profile first: resolve does every check of a value
+//! and across values, and its diagnostics point at the input's lines.
 
 use super::analyze::{Analysis, analyze};
-use super::remap::SpanMap;
-use super::values::ProfileValue;
-use super::{EnvEntry, Read};
-use crate::diag::{Code, Diagnostics};
+use super::unread::depends_on_unread;
+use super::{EnvValue, Read};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
-use crate::pipeline::check_text;
+use crate::pipeline::check_table;
+use crate::profile::{Entry, Node, Table, Value};
 use crate::resolve::Resolved;
 use crate::resolve::formats::{k8s_label, k8s_subdomain};
 use crate::source::{Origin, Sources};
-use std::collections::HashMap;
-use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, Value};
+use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
 /// How to import.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,17 +36,11 @@ pub struct Imported {
     pub diagnostics: Diagnostics,
 }
 
-/// Codes of the profile check that say nothing about the input (they concern the profile's own
-/// form, or file sources a profile declares and an environment cannot).
-const PROFILE_ONLY: [Code; 7] = [
-    Code::EnvPassthrough,
-    Code::SecretInProfile,
-    Code::EnvIsSpecVar,
-    Code::UnusedSource,
-    Code::SecretInConfigMap,
-    Code::HostPathMissing,
-    Code::OtherEdition,
-];
+/// The profile check's warning that an `[env]` name is passed through unchecked: the reading
+/// already said, with the container's view, that the spec does not have the name (W0317). The
+/// other codes about a profile's own form (file sources, `[env]` names of the spec or of the
+/// other edition, secrets in clear text) cannot arise: the profile made here has none of them.
+const PROFILE_ONLY: [Code; 1] = [Code::EnvPassthrough];
 
 /// Builds the profile of what was read. `Err` holds every diagnostic when there is an error:
 /// the profile could not carry the environment as it is.
@@ -76,21 +70,39 @@ pub fn import(
         diags.sort();
         return Err(diags);
     }
+    let (deploy, (resolved, found)) = with_deploy_names(read, &analysis, edition, sources);
+    diags.extend(found);
+    diags.sort();
+    let Some(resolved) = resolved.filter(|_| !diags.has_errors()) else {
+        return Err(diags);
+    };
     let header = format!(
         "Imported by svcgen from {} ({}).",
         crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
-    let mut deploy: Vec<(&str, String)> = Vec::new();
-    let (mut profile, mut checked) = build_and_check(
-        read,
-        &analysis,
+    let written = Written {
+        header: &header,
+        deploy: &deploy,
+        keep_defaults: options.keep_defaults,
+    };
+    Ok(Imported {
+        profile: written.text(read, &analysis, &resolved),
         edition,
-        &header,
-        &deploy,
-        options.keep_defaults,
-    );
-    // Names first: the Secret's default name follows the deployment's name.
+        diagnostics: diags,
+    })
+}
+
+/// The deployment names read along that the profile takes (names first: the Secret's default
+/// name follows the deployment's name), with the check of the profile that holds them.
+fn with_deploy_names(
+    read: &Read,
+    analysis: &Analysis,
+    edition: Edition,
+    sources: &Sources,
+) -> (Vec<(&'static str, String)>, Checked) {
+    let mut deploy: Vec<(&str, String)> = Vec::new();
+    let mut checked = check(read, analysis, edition, &deploy, sources);
     for secret_stage in [false, true] {
         let Some(resolved) = &checked.0 else {
             break;
@@ -101,70 +113,61 @@ pub fn import(
         }
         let mut next = deploy.clone();
         next.extend(more);
-        let (p, c) = build_and_check(
-            read,
-            &analysis,
-            edition,
-            &header,
-            &next,
-            options.keep_defaults,
-        );
+        let c = check(read, analysis, edition, &next, sources);
         if c.0.is_some() {
-            (deploy, profile, checked) = (next, p, c);
+            (deploy, checked) = (next, c);
         }
     }
-    let (resolved, found) = checked;
-    diags.extend(found);
-    diags.sort();
-    if resolved.is_none() || diags.has_errors() {
-        return Err(diags);
-    }
-    Ok(Imported {
-        profile,
-        edition,
-        diagnostics: diags,
-    })
+    (deploy, checked)
 }
 
-/// The cross-field checks of the profile an analysis makes, at the input's lines (for `lint`).
-/// Plugin archives are left out: an environment never says where they come from.
-pub fn cross_check(read: &Read, analysis: &Analysis, edition: Edition) -> Diagnostics {
-    let mut diags = build_and_check(read, analysis, edition, "", &[], false).1.1;
+/// Every check of the profile an analysis makes, at the input's lines (for `lint`). Plugin
+/// archives are left out: an environment never says where they come from.
+pub fn profile_check(
+    read: &Read,
+    analysis: &Analysis,
+    edition: Edition,
+    sources: &Sources,
+) -> Diagnostics {
+    let mut diags = check(read, analysis, edition, &[], sources).1;
     diags.items.retain(|d| d.code != Code::PluginWithoutArchive);
     diags
 }
 
 type Checked = (Option<Resolved>, Diagnostics);
 
-fn build_and_check(
+/// Resolves the profile of the analysed values, keeping the diagnostics about the input.
+fn check(
     read: &Read,
     analysis: &Analysis,
     edition: Edition,
-    header: &str,
     deploy: &[(&str, String)],
-    keep_defaults: bool,
-) -> (String, Checked) {
-    let (text, origins) = build(
-        &read.entries,
-        analysis,
-        edition,
-        header,
-        deploy,
-        keep_defaults,
-    );
-    let mut scratch = Sources::new();
-    let checked = check_text("imported profile", &text, None, &mut scratch);
-    let map = SpanMap::new(&text, &origins);
-    let mut found = Diagnostics::default();
-    found.extend_new(
-        checked
-            .diagnostics
-            .items
-            .into_iter()
-            .filter(|d| !PROFILE_ONLY.contains(&d.code))
-            .map(|d| map.map(d)),
-    );
-    (text, (checked.resolved, found))
+    sources: &Sources,
+) -> Checked {
+    let table = profile_table(read, analysis, edition, deploy);
+    let checked = check_table(read.source, &table, sources);
+    let mut found = checked.diagnostics;
+    found
+        .items
+        .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
+    found
+        .items
+        .retain(|d| !depends_on_unread(d, read, analysis));
+    for d in &mut found.items {
+        // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
+        d.fixes.clear();
+    }
+    (checked.resolved, found)
+}
+
+/// True for "has no effect" about a variable only a whole Secret (`envFrom: secretRef`) may
+/// hand over: the Secret may not hold it at all, so nothing was written that has no effect.
+fn in_whole_secret(read: &Read, d: &Diagnostic) -> bool {
+    d.code == Code::NotApplied
+        && read.entries.iter().any(|e| {
+            matches!(e.value, EnvValue::SecretRef { whole: true, .. })
+                && Some(e.name_origin) == d.origin
+        })
 }
 
 /// The `[deploy]` names read along that differ from what the profile gives without them: the
@@ -201,71 +204,159 @@ fn deploy_settings(
     out
 }
 
-/// The profile text, and for each key path written, the input origins of its name and value.
-fn build(
-    entries: &[EnvEntry],
+/// The profile of the analysed values as a table, each key and value at the origin of the
+/// name and text it was read from: the table that resolve checks.
+fn profile_table(
+    read: &Read,
     analysis: &Analysis,
     edition: Edition,
-    header: &str,
     deploy: &[(&str, String)],
-    keep_defaults: bool,
-) -> (String, HashMap<String, (Origin, Origin)>) {
-    let mut doc = DocumentMut::new();
-    let mut origins = HashMap::new();
-    let mut position = 0;
-    doc.insert("edition", toml_edit::value(edition.as_str()));
-    if !header.is_empty()
-        && let Some(mut key) = doc.as_table_mut().key_mut("edition")
-    {
-        key.leaf_decor_mut().set_prefix(format!("# {header}\n"));
-    }
+) -> Table {
+    let file = Origin::new(read.source, 0..0);
+    let mut table = Table::default();
+    let text = |t: &str| Node {
+        value: Value::String(t.to_string()),
+        origin: file,
+    };
+    table
+        .entries
+        .push(entry("edition", file, text(edition.as_str())));
     for setting in &analysis.settings {
-        let var = setting.var;
-        let is_default = setting
-            .value
-            .env_text()
-            .is_some_and(|t| Some(t.as_str()) == var.default.value());
-        if is_default && !keep_defaults && !var.selector {
-            continue;
-        }
-        let (path, leaf) = var.key.rsplit_once('.').unwrap_or(("", var.key.as_str()));
-        let table = table_at(&mut doc, path, &mut position);
-        table.insert(leaf, Item::Value(toml_value(&setting.value)));
-        let entry = &entries[setting.entry];
-        origins.insert(var.key.clone(), (entry.name_origin, entry.origin));
+        let name_origin = read.entries[setting.entry].name_origin;
+        let (path, leaf) = setting
+            .var
+            .key
+            .rsplit_once('.')
+            .unwrap_or(("", &setting.var.key));
+        table_at(&mut table, path, name_origin).entries.push(entry(
+            leaf,
+            name_origin,
+            setting.node.clone(),
+        ));
     }
-    if !analysis.extras.is_empty() {
-        let table = table_at(&mut doc, "env", &mut position);
-        for &i in &analysis.extras {
-            let entry = &entries[i];
-            let text = entry.value.text().unwrap_or_default();
-            table.insert(&entry.name, toml_edit::value(text));
-            origins.insert(
-                format!("env.{}", entry.name),
-                (entry.name_origin, entry.origin),
-            );
-        }
+    let env: Vec<Entry> = analysis
+        .extras
+        .iter()
+        .map(|&i| {
+            let e = &read.entries[i];
+            let value = e.value.text().unwrap_or_default().to_string();
+            let node = Node {
+                value: Value::String(value),
+                origin: e.origin,
+            };
+            entry(&e.name, e.name_origin, node)
+        })
+        .collect();
+    if !env.is_empty() {
+        table_at(&mut table, "env", file).entries = env;
     }
-    if !deploy.is_empty() {
-        let model = Model::get();
-        let table = table_at(&mut doc, "deploy", &mut position);
-        for (key, value) in deploy {
-            debug_assert!(model.setting(&format!("deploy.{key}")).is_some());
-            table.insert(key, toml_edit::value(value.as_str()));
-        }
+    for (key, value) in deploy {
+        let at = table_at(&mut table, "deploy", file);
+        at.entries.push(entry(key, file, text(value)));
     }
-    (doc.to_string(), origins)
+    table
 }
 
-/// The table at a dotted path, created (in order) when missing.
-fn table_at<'d>(doc: &'d mut DocumentMut, path: &str, position: &mut isize) -> &'d mut Table {
+fn entry(key: &str, key_origin: Origin, node: Node) -> Entry {
+    Entry {
+        key: key.to_string(),
+        key_origin,
+        node,
+    }
+}
+
+/// The table at a dotted path of a profile table, created (at `origin`) when missing.
+fn table_at<'t>(mut table: &'t mut Table, path: &str, origin: Origin) -> &'t mut Table {
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let index = match table.entries.iter().position(|e| e.key == part) {
+            Some(i) => i,
+            None => {
+                let node = Node {
+                    value: Value::Table(Table::default()),
+                    origin,
+                };
+                table.entries.push(entry(part, origin, node));
+                table.entries.len() - 1
+            }
+        };
+        table = match &mut table.entries[index].node.value {
+            Value::Table(inner) => inner,
+            _ => unreachable!("the profile table has only tables on key paths"),
+        };
+    }
+    table
+}
+
+/// How the profile text is written.
+struct Written<'a> {
+    header: &'a str,
+    deploy: &'a [(&'a str, String)],
+    keep_defaults: bool,
+}
+
+impl Written<'_> {
+    /// The profile text: the checked values whose group applies (defaults left out unless
+    /// kept; the selectors always written), then `[env]` and `[deploy]`.
+    fn text(&self, read: &Read, analysis: &Analysis, resolved: &Resolved) -> String {
+        let mut doc = DocumentMut::new();
+        let mut position = 0;
+        doc.insert("edition", toml_edit::value(resolved.edition.as_str()));
+        if let Some(mut key) = doc.as_table_mut().key_mut("edition") {
+            key.leaf_decor_mut()
+                .set_prefix(format!("# {}\n", self.header));
+        }
+        for setting in &analysis.settings {
+            let var = setting.var;
+            let Some(set) = resolved
+                .vars
+                .iter()
+                .find(|r| std::ptr::eq(r.var, var) && r.origin.is_some())
+            else {
+                continue; // its group does not apply (reported by resolve)
+            };
+            // A secret reference has no text, so it is never the default.
+            let text = set.value.env_text();
+            let is_default = text.is_some_and(|t| Some(t.as_str()) == var.default.value());
+            if is_default && !self.keep_defaults && !var.selector {
+                continue;
+            }
+            let (path, leaf) = var.key.rsplit_once('.').unwrap_or(("", var.key.as_str()));
+            let table = doc_table_at(&mut doc, path, &mut position);
+            table.insert(leaf, Item::Value(toml_value(&setting.node.value)));
+        }
+        if !analysis.extras.is_empty() {
+            let table = doc_table_at(&mut doc, "env", &mut position);
+            for &i in &analysis.extras {
+                let entry = &read.entries[i];
+                let text = entry.value.text().unwrap_or_default();
+                table.insert(&entry.name, toml_edit::value(text));
+            }
+        }
+        if !self.deploy.is_empty() {
+            let model = Model::get();
+            let table = doc_table_at(&mut doc, "deploy", &mut position);
+            for (key, value) in self.deploy {
+                debug_assert!(model.setting(&format!("deploy.{key}")).is_some());
+                table.insert(key, toml_edit::value(value.as_str()));
+            }
+        }
+        doc.to_string()
+    }
+}
+
+/// The table at a dotted path of the TOML document, created (in order) when missing.
+fn doc_table_at<'d>(
+    doc: &'d mut DocumentMut,
+    path: &str,
+    position: &mut isize,
+) -> &'d mut toml_edit::Table {
     let mut table = doc.as_table_mut();
     if path.is_empty() {
         return table;
     }
     for part in path.split('.') {
         if !table.contains_key(part) {
-            let mut new = Table::new();
+            let mut new = toml_edit::Table::new();
             *position += 1;
             new.set_position(Some(*position));
             new.set_implicit(true);
@@ -279,29 +370,26 @@ fn table_at<'d>(doc: &'d mut DocumentMut, path: &str, position: &mut isize) -> &
     table
 }
 
-fn toml_value(value: &ProfileValue) -> Value {
+/// A profile value as TOML: tables inline (the hybrid mapping, `{ env = "NAME" }`).
+fn toml_value(value: &Value) -> toml_edit::Value {
     match value {
-        ProfileValue::Text(t) => Value::from(t.as_str()),
-        ProfileValue::Bool(b) => Value::from(*b),
-        ProfileValue::Int(n) => Value::from(*n),
-        ProfileValue::List(items) => {
+        Value::String(t) | Value::Datetime(t) => toml_edit::Value::from(t.as_str()),
+        Value::Bool(b) => toml_edit::Value::from(*b),
+        Value::Integer(n) => toml_edit::Value::from(*n),
+        Value::Float(f) => toml_edit::Value::from(*f),
+        Value::Array(items) => {
             let mut array = Array::new();
             for item in items {
-                array.push(item.as_str());
+                array.push(toml_value(&item.value));
             }
-            Value::Array(array)
+            toml_edit::Value::Array(array)
         }
-        ProfileValue::Mapping(pairs) => {
-            let mut table = InlineTable::new();
-            for (k, v) in pairs {
-                table.insert(k, Value::from(v.as_str()));
+        Value::Table(table) => {
+            let mut inline = InlineTable::new();
+            for entry in &table.entries {
+                inline.insert(&entry.key, toml_value(&entry.node.value));
             }
-            Value::InlineTable(table)
-        }
-        ProfileValue::EnvRef(name) => {
-            let mut table = InlineTable::new();
-            table.insert("env", Value::from(name.as_str()));
-            Value::InlineTable(table)
+            toml_edit::Value::InlineTable(inline)
         }
     }
 }
