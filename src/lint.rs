@@ -12,10 +12,6 @@ use crate::import::{Read, analyze, profile_check};
 use crate::model::Edition;
 use crate::source::Sources;
 
-/// Codes of the profile check that depend on every value: when a value could not be read (an
-/// error of the file), they would report what is not so.
-const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
-
 /// Every problem of what `read` found, for `edition` or the edition its variables decide.
 pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnostics {
     let analysis = analyze(&read.entries, edition, sources, true);
@@ -31,11 +27,8 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .collect(),
     });
     let had_errors = diags.has_errors();
-    let more = profile_check(read, &analysis, analysis.read_as, sources)
-        .items
-        .into_iter()
-        .filter(|d| !(had_errors && NEED_ALL_VALUES.contains(&d.code)));
-    diags.items.extend(more);
+    let more = profile_check(read, &analysis, analysis.read_as, sources, had_errors);
+    diags.items.extend(more.items);
     diags.sort();
     diags
 }

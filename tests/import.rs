@@ -286,6 +286,23 @@ fn values_a_profile_cannot_hold_are_errors_at_their_place() {
     assert!(listing.contains("E0204 .env:3:19"), "{listing}");
 }
 
+/// A file that cannot be read whole (here: a missing `env_file`) still has its values checked:
+/// every mistake is reported at once, not one run after another.
+#[test]
+fn an_unreadable_part_does_not_hide_the_value_errors() {
+    let mut sources = Sources::new();
+    let text = "services:\n  ui:\n    env_file: [missing.env]\n    environment:\n      CN_AUTH_BASE_URL: https://a.example\n      CN_SQL_DB_DIALECT: postgres\n";
+    let options = ReadOptions {
+        format: Some(Format::Compose),
+        ..ReadOptions::default()
+    };
+    let read = read_text("compose.yml", text, &options, &mut sources);
+    let diags = import(&read, ImportOptions::default(), &sources).unwrap_err();
+    let listing = listing(&diags, &sources);
+    assert!(listing.contains("E0220 compose.yml:3:16"), "{listing}");
+    assert!(listing.contains("E0204 compose.yml:6:26"), "{listing}");
+}
+
 #[test]
 fn every_fixture_is_used() {
     let mut names: Vec<String> = std::fs::read_dir(support::repo().join("tests/import"))

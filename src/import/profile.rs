@@ -62,14 +62,18 @@ pub fn import(
             .cloned()
             .collect(),
     });
-    let Some(edition) = analysis.edition else {
+    let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
+        // No profile can be written; the values are still checked, as lint checks them.
+        diags.extend(profile_check(
+            read,
+            &analysis,
+            analysis.read_as,
+            sources,
+            true,
+        ));
         diags.sort();
         return Err(diags);
     };
-    if diags.has_errors() {
-        diags.sort();
-        return Err(diags);
-    }
     let (deploy, (resolved, found)) = with_deploy_names(read, &analysis, edition, sources);
     diags.extend(found);
     diags.sort();
@@ -121,16 +125,25 @@ fn with_deploy_names(
     (deploy, checked)
 }
 
-/// Every check of the profile an analysis makes, at the input's lines (for `lint`). Plugin
-/// archives are left out: an environment never says where they come from.
+/// Codes of the profile check that depend on every value: when the file already has an error
+/// (a value or a file that could not be read), they would report what is not so.
+const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
+
+/// Every check of the profile an analysis makes, at the input's lines (for `lint`, and for an
+/// import that already failed, so that every mistake is reported at once). Plugin archives are
+/// left out: an environment never says where they come from. `after_errors`: the reading
+/// already found an error, so the checks that need every value are left out.
 pub fn profile_check(
     read: &Read,
     analysis: &Analysis,
     edition: Edition,
     sources: &Sources,
+    after_errors: bool,
 ) -> Diagnostics {
     let mut diags = check(read, analysis, edition, &[], sources).1;
-    diags.items.retain(|d| d.code != Code::PluginWithoutArchive);
+    diags.items.retain(|d| {
+        d.code != Code::PluginWithoutArchive && !(after_errors && NEED_ALL_VALUES.contains(&d.code))
+    });
     diags
 }
 
