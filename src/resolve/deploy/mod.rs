@@ -3,6 +3,7 @@
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
 mod checks;
+pub mod names;
 mod settings;
 mod source;
 mod sources;
@@ -109,7 +110,7 @@ pub fn deploy(
     let tag =
         text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
     let secret_name =
-        text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
+        text("deploy.secret_name", diags).unwrap_or_else(|| names::default_secret_name(&name));
     let replicas = reader.int("deploy.replicas", diags);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
