@@ -91,12 +91,8 @@ pub fn deploy(
         Some((Value::Table(t), _)) => t,
         Some((other, entry)) => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!("`deploy` must be a table, found {}", other.type_name()),
-                )
-                .at(entry.node.origin)
-                .label("expected a table"),
+                Diagnostic::wrong_type("deploy", "a table", other.type_name())
+                    .at(entry.node.origin),
             );
             &empty
         }
@@ -178,12 +174,8 @@ fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnosti
             match &entry.node.value {
                 Value::Table(inner) => check_level(model, inner, &path, diags),
                 other => diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!("`{path}` must be a table, found {}", other.type_name()),
-                    )
-                    .at(entry.node.origin)
-                    .label("expected a table"),
+                    Diagnostic::wrong_type(&path, "a table", other.type_name())
+                        .at(entry.node.origin),
                 ),
             }
         }
