@@ -185,7 +185,7 @@ pub fn plan_for<'a>(
         to_create.insert(
             0,
             ToCreate {
-                kind: "Secret",
+                kind: K8sKind::Secret.name(),
                 name: secret.name.clone(),
                 keys: secret
                     .keys
