@@ -13,11 +13,12 @@ pub const TEMPLATE: &str = "docs.md.j2";
 
 /// The Markdown reference of one edition, or of both (`None`) with edition-specific rows marked.
 pub fn reference(edition: Option<Edition>, templates: &Templates) -> Result<String, TemplateError> {
-    let context = context(Model::get(), edition);
-    templates.render(
-        TEMPLATE,
-        minijinja::Value::from(minijinja::value::Serde(&context)),
-    )
+    templates.render(TEMPLATE, template_context(edition))
+}
+
+/// The context `docs.md.j2` receives (described by the comment at its top).
+pub(crate) fn template_context(edition: Option<Edition>) -> minijinja::Value {
+    minijinja::Value::from(minijinja::value::Serde(&context(Model::get(), edition)))
 }
 
 /// The file name of a reference under `docs/`: `reference.md`, `reference-A.md`, `reference-B.md`.

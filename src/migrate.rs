@@ -422,23 +422,24 @@ fn set_value(doc: &mut DocumentMut, path: &str, mut value: Value) {
 }
 
 /// Renames `old` to `new` in a table or inline table with a new value, at the same place and
-/// with the same comments.
-fn rename(parent: &mut Item, old: &str, new: &str, mut value: Value) {
+/// with the same comments: every entry is taken out and put back in order.
+fn rename(parent: &mut Item, old: &str, new: &str, value: Value) {
+    // The new value in the old one's place: with its comments and spacing.
+    let keep_decor = |old: &Value| {
+        let mut value = value.clone();
+        *value.decor_mut() = old.decor().clone();
+        value
+    };
     if let Some(table) = parent.as_table_mut() {
         let keys: Vec<String> = table.iter().map(|(k, _)| k.to_string()).collect();
         let mut entries: Vec<(Key, Item)> =
             keys.iter().filter_map(|k| table.remove_entry(k)).collect();
-        for (key, item) in entries.iter_mut() {
-            if key.get() == old {
-                let mut renamed = Key::new(new);
-                *renamed.leaf_decor_mut() = key.leaf_decor().clone();
-                *key = renamed;
-                if let Item::Value(v) = item {
-                    *value.decor_mut() = v.decor().clone();
-                }
-                *item = Item::Value(value.clone());
-            }
-        }
+        rename_entry(&mut entries, old, new, |item| {
+            *item = Item::Value(match item {
+                Item::Value(v) => keep_decor(v),
+                _ => value.clone(),
+            });
+        });
         for (key, item) in entries {
             table.insert_formatted(&key, item);
         }
@@ -446,18 +447,21 @@ fn rename(parent: &mut Item, old: &str, new: &str, mut value: Value) {
         let keys: Vec<String> = table.iter().map(|(k, _)| k.to_string()).collect();
         let mut entries: Vec<(Key, Value)> =
             keys.iter().filter_map(|k| table.remove_entry(k)).collect();
-        for (key, v) in entries.iter_mut() {
-            if key.get() == old {
-                let mut renamed = Key::new(new);
-                *renamed.leaf_decor_mut() = key.leaf_decor().clone();
-                *key = renamed;
-                *value.decor_mut() = v.decor().clone();
-                *v = value.clone();
-            }
-        }
+        rename_entry(&mut entries, old, new, |v| *v = keep_decor(v));
         for (key, v) in entries {
             table.insert_formatted(&key, v);
         }
+    }
+}
+
+/// Renames the entry `old` (if any) to `new`, keeping the key's comments, and lets `put` give it
+/// its new value.
+fn rename_entry<V>(entries: &mut [(Key, V)], old: &str, new: &str, mut put: impl FnMut(&mut V)) {
+    for (key, v) in entries.iter_mut().filter(|(k, _)| k.get() == old) {
+        let mut renamed = Key::new(new);
+        *renamed.leaf_decor_mut() = key.leaf_decor().clone();
+        *key = renamed;
+        put(v);
     }
 }
 

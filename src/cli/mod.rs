@@ -307,6 +307,14 @@ impl LayerArgs {
 }
 
 impl ProfileArg {
+    /// [`expand`](Self::expand) for a command: its error printed, `Err` is the exit code.
+    pub fn expand_or_exit(&self) -> Result<Vec<PathBuf>, u8> {
+        self.expand().map_err(|e| {
+            report::io_error(&e);
+            EXIT_IO
+        })
+    }
+
     /// The profile files: folders are replaced by the `*.toml` files in them, sorted.
     pub fn expand(&self) -> Result<Vec<PathBuf>, String> {
         let mut out = Vec::new();

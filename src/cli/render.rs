@@ -72,12 +72,9 @@ struct Outcome {
 const IN_FLIGHT_PER_WORKER: usize = 4;
 
 pub fn run(args: &RenderArgs) -> u8 {
-    let profiles = match args.profile.expand() {
+    let profiles = match args.profile.expand_or_exit() {
         Ok(p) => p,
-        Err(e) => {
-            io_error(&e);
-            return EXIT_IO;
-        }
+        Err(code) => return code,
     };
     let batch = profiles.len() > 1 || args.profile.profiles.iter().any(|p| p.is_dir());
     if let Some(problem) = usage_problem(args, batch, &profiles) {

@@ -1,6 +1,6 @@
 //! `svcgen validate`: check profiles, print every problem.
 
-use super::report::{Reporter, io_error};
+use super::report::Reporter;
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
 use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, Target, render_checked};
@@ -24,12 +24,9 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: &ValidateArgs) -> u8 {
-    let profiles = match args.profile.expand() {
+    let profiles = match args.profile.expand_or_exit() {
         Ok(p) => p,
-        Err(e) => {
-            io_error(&e);
-            return EXIT_IO;
-        }
+        Err(code) => return code,
     };
     let templates = match super::render::load_templates(args.templates.as_deref()) {
         Ok(t) => t,

@@ -64,6 +64,16 @@ impl Diagnostic {
         }
     }
 
+    /// A value of the wrong TOML type ([`Code::WrongType`]): "`key` must be {expected}, found
+    /// {found}", labelled with what is expected, in one wording; the caller places it.
+    pub fn wrong_type(key: &str, expected: &str, found: &str) -> Diagnostic {
+        Diagnostic::new(
+            Code::WrongType,
+            format!("`{key}` must be {expected}, found {found}"),
+        )
+        .label(format!("expected {expected}"))
+    }
+
     pub fn at(mut self, origin: Origin) -> Diagnostic {
         self.origin = Some(origin);
         self

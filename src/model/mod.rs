@@ -105,24 +105,12 @@ impl Model {
 
     /// Every distinct env name, in model order.
     pub fn env_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for var in &self.vars {
-            if !names.contains(&var.env.as_str()) {
-                names.push(&var.env);
-            }
-        }
-        names
+        distinct(self.vars.iter().map(|v| v.env.as_str()))
     }
 
     /// Every distinct profile key, in model order.
     pub fn keys(&self) -> Vec<&str> {
-        let mut keys: Vec<&str> = Vec::new();
-        for var in &self.vars {
-            if !keys.contains(&var.key.as_str()) {
-                keys.push(&var.key);
-            }
-        }
-        keys
+        distinct(self.vars.iter().map(|v| v.key.as_str()))
     }
 
     /// Variables that select groups (`config.adapter`, ...), in model order, for one edition.
@@ -134,6 +122,18 @@ impl Model {
     pub fn var_of_type(&self, edition: Edition, ty: VarType) -> Option<&Var> {
         self.vars_of(edition).find(|v| v.ty == ty)
     }
+}
+
+/// The first of each text, in order: a variable has one entry per edition, and its name and key
+/// are listed once.
+fn distinct<'a>(texts: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for text in texts {
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -2,9 +2,7 @@
 //! that `validate` fails wherever `render` would: reading secrets that are asked for, values a
 //! target cannot carry (or that a reader would read differently), and each template rendered.
 
-use super::{
-    EnvOptions, RenderError, Target, TemplateError, Templates, dotenv, environment, render_in,
-};
+use super::{EnvOptions, Input, Target, TemplateError, Templates, checks, environment, format};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::Resolved;
 use std::path::Path;
@@ -39,19 +37,22 @@ pub fn render_checked(
             return out;
         }
     };
+    let input = Input {
+        resolved,
+        env: &env,
+        folder,
+        options,
+    };
     for &target in targets {
-        if target == Target::Dotenv {
-            let found = dotenv::check(&env);
-            let stop = found.has_errors();
-            out.diagnostics.extend(found);
-            if stop {
-                continue;
-            }
+        let found = checks::target(target, &env);
+        let stop = found.has_errors();
+        out.diagnostics.extend(found);
+        if stop {
+            continue;
         }
-        match render_in(target, resolved, &env, templates, folder, options) {
+        match format(target, &input, templates) {
             Ok(text) => out.files.push((target, text)),
-            Err(RenderError::Invalid(diags)) => out.diagnostics.extend(diags),
-            Err(RenderError::Template(error)) => {
+            Err(error) => {
                 out.diagnostics.push(Diagnostic::new(
                     Code::Unwritable,
                     format!("the {} target could not be rendered", target.name()),

@@ -2,13 +2,11 @@
 //! bind mounts of every file the container reads that has a host path.
 
 use super::paths::host_reference;
-use super::{EnvVar, RenderError, Templates, to_value};
-use crate::resolve::Resolved;
-use minijinja::context;
+use super::{Input, to_value};
+use minijinja::{Value, context};
 use serde::Serialize;
-use std::path::Path;
 
-const TEMPLATE: &str = "compose.yaml.j2";
+pub const TEMPLATE: &str = "compose.yaml.j2";
 
 #[derive(Serialize)]
 struct Mount<'a> {
@@ -17,31 +15,23 @@ struct Mount<'a> {
     container_path: &'a str,
 }
 
-pub fn render(
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-    folder: Option<&Path>,
-) -> Result<String, RenderError> {
-    let deploy = &resolved.deploy;
+pub fn context(input: &Input) -> Value {
+    let deploy = &input.resolved.deploy;
     let mounts: Vec<Mount<'_>> = deploy
         .files
         .iter()
         .filter_map(|f| {
             f.host.as_deref().map(|host| Mount {
-                host: host_reference(host, f.host_path.as_deref(), folder),
+                host: host_reference(host, f.host_path.as_deref(), input.folder),
                 container_path: &f.container_path,
             })
         })
         .collect();
-    let context = context! {
-        edition => resolved.edition.as_str(),
+    context! {
+        edition => input.resolved.edition.as_str(),
         name => &deploy.name,
         image => &deploy.image,
-        env => to_value(env),
+        env => to_value(input.env),
         mounts => to_value(&mounts),
-    };
-    templates
-        .render(TEMPLATE, context)
-        .map_err(RenderError::Template)
+    }
 }

@@ -1,7 +1,7 @@
 //! The environment as renderers see it: one ordered list of names and string values, computed once
 //! from a [`Resolved`] profile and shared by every target.
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::resolve::{Resolved, SecretSource, Typed};
 
 use crate::source::Origin;
@@ -54,12 +54,7 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             Typed::Secret(source) if options.include_secrets => match source.read() {
                 Ok(v) => (Some(v), None::<String>),
                 Err(why) => {
-                    diags.push(
-                        Diagnostic::new(Code::SecretUnavailable, format!("cannot read `{}`: {why}", rv.var.key))
-                            .at_opt(rv.origin)
-                            .label("secret reference")
-                            .help("set the variable or create the file, or render without --include-secrets"),
-                    );
+                    diags.push(super::checks::unreadable_secret(rv, &why));
                     continue;
                 }
             },

@@ -1,22 +1,14 @@
 //! The `k8s-env` target: the `env:` list of a container spec, secrets as `secretKeyRef`.
 
-use super::{EnvVar, RenderError, Templates, to_value};
-use crate::resolve::Resolved;
-use minijinja::context;
+use super::{Input, to_value};
+use minijinja::{Value, context};
 
-const TEMPLATE: &str = "k8s-env.yaml.j2";
+pub const TEMPLATE: &str = "k8s-env.yaml.j2";
 
-pub fn render(
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-) -> Result<String, RenderError> {
-    let context = context! {
-        edition => resolved.edition.as_str(),
-        secret_name => &resolved.deploy.secret_name,
-        env => to_value(env),
-    };
-    templates
-        .render(TEMPLATE, context)
-        .map_err(RenderError::Template)
+pub fn context(input: &Input) -> Value {
+    context! {
+        edition => input.resolved.edition.as_str(),
+        secret_name => &input.resolved.deploy.secret_name,
+        env => to_value(input.env),
+    }
 }

@@ -3,11 +3,10 @@
 //! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
 //! the operator must create.
 
-use super::hash::hashed_name;
 use super::paths::host_reference;
 use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
-use crate::resolve::deploy::{FileSource, K8sKind};
+use crate::resolve::deploy::{FileSource, K8sKind, names};
 use serde::Serialize;
 use std::path::Path;
 
@@ -77,8 +76,10 @@ pub struct Volume<'a> {
 
 #[derive(Serialize)]
 pub struct Generated {
-    /// `secret` or `configmap`.
+    /// `secret` or `configmap` (the generator's word).
     pub kind: &'static str,
+    /// `Secret` or `ConfigMap` (the object's kind, as in [`ToCreate`]).
+    pub kind_name: &'static str,
     pub name: String,
     /// `key` and the host file, relative to the output folder.
     pub files: Vec<Pair>,
@@ -133,7 +134,7 @@ fn host_copy(file: &FileSource, options: EnvOptions) -> Option<HostCopy<'_>> {
     }
     let folder = if secret { SECRETS_FOLDER } else { FILES_FOLDER };
     Some(HostCopy {
-        relative: format!("{folder}/{}/{}", k8s.name, k8s.key),
+        relative: names::host_copy_path(folder, &k8s.name, &k8s.key),
         host_path,
         key: &file.key,
         origin: file.origin,
@@ -184,7 +185,7 @@ pub fn plan_for<'a>(
         to_create.insert(
             0,
             ToCreate {
-                kind: "Secret",
+                kind: K8sKind::Secret.name(),
                 name: secret.name.clone(),
                 keys: secret
                     .keys
@@ -205,9 +206,9 @@ pub fn plan_for<'a>(
         namespace: deploy.namespace.as_deref(),
         image: &deploy.image,
         replicas: deploy.replicas,
-        selector: labels[..2].to_vec(),
+        selector: labels[..names::SELECTOR_LABELS].to_vec(),
         labels,
-        configmap_name: hashed_name(&format!("{}-env", deploy.name), &pairs(&configmap_data)),
+        configmap_name: names::configmap_name(&deploy.name, &pairs(&configmap_data)),
         configmap_data,
         env_secret,
         volumes: volumes(&deploy.files),
@@ -246,19 +247,13 @@ fn pairs(items: &[Pair]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `app.kubernetes.io/*` labels: the selector's two first, then the ones that may change.
+/// The labels of every object ([`names::labels`]), as template pairs.
 fn labels(resolved: &Resolved) -> Vec<Pair> {
     let deploy = &resolved.deploy;
-    let mut labels = vec![
-        pair("app.kubernetes.io/name", deploy.name.clone()),
-        pair("app.kubernetes.io/instance", deploy.name.clone()),
-    ];
-    let tag = deploy.image.rsplit(':').next().unwrap_or_default();
-    if crate::resolve::formats::k8s_label_value(tag).is_ok() {
-        labels.push(pair("app.kubernetes.io/version", tag.to_string()));
-    }
-    labels.push(pair("app.kubernetes.io/managed-by", "svcgen".to_string()));
-    labels
+    names::labels(&deploy.name, &deploy.image)
+        .into_iter()
+        .map(|(name, value)| pair(name, value))
+        .collect()
 }
 
 /// The Secret of the secret variables: generated with their values under `--include-secrets`
@@ -276,7 +271,7 @@ fn env_secret(resolved: &Resolved, env: &[EnvVar]) -> Option<EnvSecret> {
     let base = &resolved.deploy.secret_name;
     if data.len() == secrets.len() {
         Some(EnvSecret {
-            name: hashed_name(base, &pairs(&data)),
+            name: names::generated_secret_name(base, &pairs(&data)),
             generated: true,
             data,
             keys,
@@ -299,29 +294,15 @@ fn volumes(files: &[FileSource]) -> Vec<Volume<'_>> {
         .filter_map(|(index, file)| {
             let k8s = file.k8s.as_ref()?;
             Some(Volume {
-                name: volume_name(index, file),
-                kind: kind_key(k8s.kind),
+                name: names::volume_name(index, file),
+                kind: k8s.kind.key(),
                 source: &k8s.name,
                 key: &k8s.key,
-                path: file.container_path.rsplit('/').next().unwrap_or("file"),
+                path: names::file_name(&file.container_path),
                 mount_path: &file.container_path,
             })
         })
         .collect()
-}
-
-fn kind_key(kind: K8sKind) -> &'static str {
-    match kind {
-        K8sKind::Secret => "secret",
-        K8sKind::ConfigMap => "configmap",
-    }
-}
-
-fn kind_name(kind: K8sKind) -> &'static str {
-    match kind {
-        K8sKind::Secret => "Secret",
-        K8sKind::ConfigMap => "ConfigMap",
-    }
 }
 
 /// Groups the file sources by object: generated from the copies of their host files (see
@@ -339,11 +320,12 @@ fn file_objects(
             let entry = pair(&k8s.key, copy.relative);
             match generated
                 .iter_mut()
-                .find(|g| g.kind == kind_key(k8s.kind) && g.name == k8s.name)
+                .find(|g| g.kind == k8s.kind.key() && g.name == k8s.name)
             {
                 Some(g) => g.files.push(entry),
                 None => generated.push(Generated {
-                    kind: kind_key(k8s.kind),
+                    kind: k8s.kind.key(),
+                    kind_name: k8s.kind.name(),
                     name: k8s.name.clone(),
                     files: vec![entry],
                 }),
@@ -360,54 +342,16 @@ fn file_objects(
         };
         match to_create
             .iter_mut()
-            .find(|t| t.kind == kind_name(k8s.kind) && t.name == k8s.name)
+            .find(|t| t.kind == k8s.kind.name() && t.name == k8s.name)
         {
             Some(t) if !t.keys.iter().any(|k| k.name == k8s.key) => t.keys.push(what),
             Some(_) => {}
             None => to_create.push(ToCreate {
-                kind: kind_name(k8s.kind),
+                kind: k8s.kind.name(),
                 name: k8s.name.clone(),
                 keys: vec![what],
             }),
         }
     }
     (generated, to_create)
-}
-
-/// A readable, unique DNS-1123 label: the variable's name, or the plugin's, plus its position.
-fn volume_name(index: usize, file: &FileSource) -> String {
-    let base = file
-        .env
-        .as_deref()
-        .unwrap_or(&file.key)
-        .to_ascii_lowercase();
-    let mut name: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    name.truncate(50);
-    format!("{}-{index}", name.trim_matches('-'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::FileKind;
-
-    #[test]
-    fn volume_names_are_dns_labels() {
-        let file = FileSource {
-            env: None,
-            key: "deploy.plugins.User_Mgmt".into(),
-            kind: FileKind::Certificate,
-            container_path: "/app/plugins/User_Mgmt.zip".into(),
-            host: None,
-            host_path: None,
-            k8s: None,
-            origin: crate::source::Origin::new(crate::source::Sources::new().add("p", "x"), 0..1),
-        };
-        let name = volume_name(3, &file);
-        assert_eq!(name, "deploy-plugins-user-mgmt-3");
-        assert!(crate::resolve::formats::k8s_label(&name).is_ok());
-    }
 }

@@ -4,10 +4,12 @@
 //! from it once, so every target carries the same variables and values.
 
 mod checked;
+mod checks;
 mod compose;
+#[cfg(test)]
+mod context_doc;
 mod dotenv;
 mod env;
-mod hash;
 mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
@@ -109,7 +111,9 @@ pub fn render(
 }
 
 /// Renders one target written into `folder`: host paths (compose bind sources, kustomize
-/// generator files) relative to it, so that the tools reading it there find them.
+/// generator files) relative to it, so that the tools reading it there find them. The check
+/// stage runs first, as in [`render_checked`]; its warnings are dropped here (`render_checked`
+/// reports them).
 pub fn render_in(
     target: Target,
     resolved: &Resolved,
@@ -118,19 +122,56 @@ pub fn render_in(
     folder: Option<&Path>,
     options: EnvOptions,
 ) -> Result<String, RenderError> {
-    let k8s = |template| k8s::render(template, resolved, env, templates, folder, options);
-    match target {
-        Target::Dotenv => dotenv::render(resolved, env, templates),
-        Target::Compose => compose::render(resolved, env, templates, folder),
-        Target::K8sEnv => k8s_env::render(resolved, env, templates),
-        Target::K8s => k8s(k8s::MANIFESTS_TEMPLATE),
-        Target::Kustomization => k8s(k8s::KUSTOMIZATION_TEMPLATE),
-        Target::DeployNotes => k8s(k8s::NOTES_TEMPLATE),
-        Target::Schema => Ok(crate::schema::profile_schema_text()),
-        Target::Docs => {
-            crate::docs::reference(Some(resolved.edition), templates).map_err(RenderError::Template)
-        }
+    let found = checks::target(target, env);
+    if found.has_errors() {
+        return Err(RenderError::Invalid(found));
     }
+    let input = Input {
+        resolved,
+        env,
+        folder,
+        options,
+    };
+    format(target, &input, templates).map_err(RenderError::Template)
+}
+
+/// What every renderer is given: the resolved profile, the environment built from it once, and
+/// where the output is written (`None`: stdout; host paths as the profile wrote them).
+struct Input<'a> {
+    resolved: &'a Resolved,
+    env: &'a [EnvVar],
+    folder: Option<&'a Path>,
+    options: EnvOptions,
+}
+
+/// Formats one target whose values the check stage ([`checks::target`]) has passed.
+fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
+    let Some((template, context)) = template_context(target, input) else {
+        return match target {
+            Target::Docs => crate::docs::reference(Some(input.resolved.edition), templates),
+            _ => Ok(crate::schema::profile_schema_text()),
+        };
+    };
+    let mut text = templates.render(template, context)?;
+    // The template engine drops a template's last newline; the kustomize base's readers want one.
+    if k8s::TEMPLATES.contains(&template) && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The template of a target that renders the environment, and the context it is given (the
+/// comment at the top of each template describes its context); `None` for the schema and docs.
+fn template_context(target: Target, input: &Input) -> Option<(&'static str, minijinja::Value)> {
+    Some(match target {
+        Target::Dotenv => (dotenv::TEMPLATE, dotenv::context(input)),
+        Target::Compose => (compose::TEMPLATE, compose::context(input)),
+        Target::K8sEnv => (k8s_env::TEMPLATE, k8s_env::context(input)),
+        Target::K8s => (k8s::MANIFESTS_TEMPLATE, k8s::context(input)),
+        Target::Kustomization => (k8s::KUSTOMIZATION_TEMPLATE, k8s::context(input)),
+        Target::DeployNotes => (k8s::NOTES_TEMPLATE, k8s::context(input)),
+        Target::Schema | Target::Docs => return None,
+    })
 }
 
 /// Any serializable value as a template value.

@@ -31,13 +31,9 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         Value::Table(t) => t,
         other => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!("`env` must be a table, found {}", other.type_name()),
-                )
-                .at(env.node.origin)
-                .label("expected a table")
-                .help("write [env] and then NAME = \"value\" lines"),
+                Diagnostic::wrong_type("env", "a table", other.type_name())
+                    .at(env.node.origin)
+                    .help("write [env] and then NAME = \"value\" lines"),
             );
             return Vec::new();
         }

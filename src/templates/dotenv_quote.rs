@@ -100,21 +100,10 @@ pub fn is_plain(value: &str) -> bool {
 /// Double quotes with the escapes compose v2 and python-dotenv both decode, and every `$`
 /// doubled for compose's interpolation.
 fn double_quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' => out.push_str("$$"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    super::double_quoted(value, |c, out| match c {
+        '$' => out.push_str("$$"),
+        c => out.push(c),
+    })
 }
 
 /// Whether python-dotenv's interpolation (`${NAME}` or `${NAME:-default}`, its only forms)

@@ -5,7 +5,7 @@
 //! none depends on another to do it (no `render` <-> `docs` cycle).
 
 pub mod dotenv_quote;
-mod filters;
+pub(crate) mod filters;
 pub mod yaml_quote;
 
 use minijinja::syntax::SyntaxConfig;
@@ -34,6 +34,26 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("deploy.md.j2", include_str!("../../templates/deploy.md.j2")),
     ("docs.md.j2", include_str!("../../templates/docs.md.j2")),
 ];
+
+/// `value` in double quotes, with the backslash escapes that YAML, JSON, compose v2 and
+/// python-dotenv all decode alike (`\\`, `\"`, `\n`, `\r`, `\t`); `other` writes every other
+/// character as its format needs (`$$` for compose, `\uXXXX` for a YAML control character).
+pub(crate) fn double_quoted(value: &str, mut other: impl FnMut(char, &mut String)) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => other(c, &mut out),
+        }
+    }
+    out.push('"');
+    out
+}
 
 /// The custom auto-escape of `.env` templates.
 const DOTENV: &str = "dotenv";

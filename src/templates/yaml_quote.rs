@@ -12,21 +12,13 @@
 
 /// `value` as a double-quoted YAML (and JSON) scalar.
 pub fn quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    super::double_quoted(value, |c, out| {
+        if needs_escape(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
         }
-    }
-    out.push('"');
-    out
+    })
 }
 
 fn needs_escape(c: char) -> bool {

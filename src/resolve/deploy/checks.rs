@@ -46,7 +46,7 @@ fn same_path(a: &str, b: &str) -> bool {
 /// Secret/ConfigMap item's path and the `subPath`), without `.` or `..` parts.
 fn mount_path(file: &FileSource, diags: &mut Diagnostics) {
     let path = &file.container_path;
-    let name = path.rsplit('/').next().unwrap_or_default();
+    let name = super::names::file_name(path);
     let problem = if !path.starts_with('/') {
         Some("it is not absolute")
     } else if name.is_empty() {
@@ -136,10 +136,7 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
             })
             .collect();
         let first = std::ptr::eq(same[0], file);
-        let kind = match k8s.kind {
-            K8sKind::Secret => "Secret",
-            K8sKind::ConfigMap => "ConfigMap",
-        };
+        let kind = k8s.kind.name();
         let problem = if first && same.iter().any(|f| f.host.is_some() != file.host.is_some()) {
             Some(format!(
                 "some files of the {kind} \"{}\" have a host path and some do not: svcgen generates it only when all do",

@@ -3,6 +3,7 @@
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
 mod checks;
+pub mod names;
 mod settings;
 mod source;
 mod sources;
@@ -90,12 +91,8 @@ pub fn deploy(
         Some((Value::Table(t), _)) => t,
         Some((other, entry)) => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!("`deploy` must be a table, found {}", other.type_name()),
-                )
-                .at(entry.node.origin)
-                .label("expected a table"),
+                Diagnostic::wrong_type("deploy", "a table", other.type_name())
+                    .at(entry.node.origin),
             );
             &empty
         }
@@ -109,7 +106,7 @@ pub fn deploy(
     let tag =
         text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
     let secret_name =
-        text("deploy.secret_name", diags).unwrap_or_else(|| format!("{name}-secrets"));
+        text("deploy.secret_name", diags).unwrap_or_else(|| names::default_secret_name(&name));
     let replicas = reader.int("deploy.replicas", diags);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
@@ -177,12 +174,8 @@ fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnosti
             match &entry.node.value {
                 Value::Table(inner) => check_level(model, inner, &path, diags),
                 other => diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!("`{path}` must be a table, found {}", other.type_name()),
-                    )
-                    .at(entry.node.origin)
-                    .label("expected a table"),
+                    Diagnostic::wrong_type(&path, "a table", other.type_name())
+                        .at(entry.node.origin),
                 ),
             }
         }

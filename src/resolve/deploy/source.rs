@@ -261,7 +261,7 @@ fn k8s_ref(
     let data_key = match &fields.data_key {
         Some((given, _)) => given.clone(),
         None => {
-            let derived = container_path.rsplit('/').next().unwrap_or_default();
+            let derived = super::names::file_name(container_path);
             if let Err(problem) = formats::k8s_data_key(derived) {
                 diags.push(
                     Diagnostic::new(

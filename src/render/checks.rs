@@ -1,0 +1,95 @@
+//! The render-time checks: what a target cannot carry (or a reader would read differently) and a
+//! secret asked for that cannot be read. Every diagnostic of rendering is made here, and both
+//! [`render_checked`](super::render_checked) (`validate`, `render`) and [`render`](super::render)
+//! run these checks before a renderer, so that `validate` fails exactly where `render` would.
+//! Renderers only format.
+
+use super::{EnvVar, Target, dotenv_quote};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::{ResolvedVar, formats};
+
+/// Every diagnostic about `env` as `target` would carry it (errors stop that target).
+pub fn target(target: Target, env: &[EnvVar]) -> Diagnostics {
+    match target {
+        Target::Dotenv => dotenv_values(env),
+        Target::K8s => k8s_data_keys(env),
+        _ => Diagnostics::default(),
+    }
+}
+
+/// A secret that `--include-secrets` asks for and that cannot be read.
+pub fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::SecretUnavailable,
+        format!("cannot read `{}`: {why}", var.var.key),
+    )
+    .at_opt(var.origin)
+    .label("secret reference")
+    .help("set the variable or create the file, or render without --include-secrets")
+}
+
+/// Every value that `.env` cannot carry (an error) or that a reader people use would read
+/// differently (a warning naming the reader), as diagnostics at the value.
+fn dotenv_values(env: &[EnvVar]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for var in env {
+        let Some(value) = &var.value else { continue };
+        match dotenv_quote::quote_line(&var.name, value) {
+            Err(why) => diags.push(
+                Diagnostic::new(
+                    Code::Unwritable,
+                    format!("{} cannot be written to a .env file: {why}", var.name),
+                )
+                .at_opt(var.origin)
+                .label("cannot be written to .env")
+                .help("use another target (compose, k8s) for this value, or change it"),
+            ),
+            Ok(spelling) if !spelling.differs.is_empty() => {
+                diags.push(reader_differs(var, &spelling.differs));
+            }
+            Ok(_) => {}
+        }
+    }
+    diags
+}
+
+fn reader_differs(var: &EnvVar, readers: &[dotenv_quote::Reader]) -> Diagnostic {
+    let names: Vec<&str> = readers.iter().map(|r| r.describe()).collect();
+    Diagnostic::new(
+        Code::DotenvReaderDiffers,
+        format!(
+            "{} in .env: {} would read a different value",
+            var.name,
+            names.join(" and ")
+        ),
+    )
+    .at_opt(var.origin)
+    .label("no .env spelling suits every reader")
+    .help(
+        "docker compose v2 reads the .env as written; give this value to the other readers \
+         another way (the compose or k8s target, `docker run -e`), or change it",
+    )
+}
+
+/// Every variable is a key of the ConfigMap or the Secret of `k8s.yaml`: its name must be a valid
+/// key (an `[env]` name of 254 characters is a valid variable name, but not a key).
+fn k8s_data_keys(env: &[EnvVar]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for var in env {
+        if let Err(problem) = formats::k8s_data_key(&var.name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!(
+                        "`{}` cannot be a ConfigMap or Secret key: {}",
+                        var.name, problem.message
+                    ),
+                )
+                .at_opt(var.origin)
+                .label("not a Kubernetes key")
+                .help("a key has at most 253 letters, digits, `-`, `_` and `.`"),
+            );
+        }
+    }
+    diags
+}
