@@ -33,12 +33,9 @@ impl TypeRules for PluginList {
         let mut names: Vec<String> = Vec::new();
         let mut ok = true;
         for item in items {
-            match item_name(var, item, &names) {
-                Ok(name) => names.push(name.clone()),
-                Err(d) => {
-                    diags.push(d);
-                    ok = false;
-                }
+            match item_name(var, item, &names, diags) {
+                Some(name) => names.push(name.clone()),
+                None => ok = false,
             }
         }
         ok.then_some(Typed::List(names))
@@ -103,20 +100,28 @@ impl TypeRules for PluginList {
     }
 }
 
-/// One item's plugin name, given the names before it; what is wrong when it is not a string, not
-/// a plugin name, or listed twice.
-fn item_name<'n>(var: &Var, item: &'n Node, before: &[String]) -> Result<&'n String, Diagnostic> {
+/// One item's plugin name, given the names before it; `None` (with a diagnostic) when it is not
+/// a string, not a plugin name, or listed twice.
+fn item_name<'n>(
+    var: &Var,
+    item: &'n Node,
+    before: &[String],
+    diags: &mut Diagnostics,
+) -> Option<&'n String> {
     let Value::String(name) = &item.value else {
-        return Err(Diagnostic::new(
-            Code::WrongType,
-            format!(
-                "each of `{}` must be a string, found {}",
-                var.key,
-                item.value.type_name()
-            ),
-        )
-        .at(item.origin)
-        .label("expected a plugin name"));
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                format!(
+                    "each of `{}` must be a string, found {}",
+                    var.key,
+                    item.value.type_name()
+                ),
+            )
+            .at(item.origin)
+            .label("expected a plugin name"),
+        );
+        return None;
     };
     if let Err(problem) = formats::plugin_name(name) {
         let mut d = Diagnostic::new(
@@ -129,16 +134,20 @@ fn item_name<'n>(var: &Var, item: &'n Node, before: &[String]) -> Result<&'n Str
         if let Some(s) = problem.suggestion {
             d = d.help(format!("did you mean \"{s}\"?"));
         }
-        return Err(d);
+        diags.push(d);
+        return None;
     }
-    if !before.contains(name) {
-        return Ok(name);
+    if before.contains(name) {
+        diags.push(
+            Diagnostic::new(
+                Code::PluginName,
+                format!("plugin \"{name}\" is listed twice"),
+            )
+            .at(item.origin)
+            .label("duplicate")
+            .help("list each plugin once"),
+        );
+        return None;
     }
-    Err(Diagnostic::new(
-        Code::PluginName,
-        format!("plugin \"{name}\" is listed twice"),
-    )
-    .at(item.origin)
-    .label("duplicate")
-    .help("list each plugin once"))
+    Some(name)
 }
