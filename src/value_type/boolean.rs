@@ -19,13 +19,7 @@ impl TypeRules for Bool {
         "a boolean (true or false, without quotes)"
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         match &node.value {
             Value::Bool(b) => Some(Typed::Bool(*b)),
             _ => wrong_type(var, node, diags),

@@ -19,13 +19,7 @@ impl TypeRules for Enum {
         "one of the allowed values"
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let text = read_text(var, node, diags)?;
         let allowed = var.allowed.as_deref().unwrap_or_default();
         if allowed.iter().any(|a| a == text) {

@@ -22,13 +22,7 @@ impl TypeRules for HybridMapping {
         "a table of the six data categories"
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let Value::Table(table) = &node.value else {
             return wrong_type(var, node, diags);
         };

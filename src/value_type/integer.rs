@@ -56,13 +56,7 @@ impl TypeRules for Integer {
         }
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let Value::Integer(n) = node.value else {
             return wrong_type(var, node, diags);
         };

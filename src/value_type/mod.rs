@@ -56,13 +56,7 @@ pub trait TypeRules: Sync {
 
     /// The profile value `node` read as `var`'s type, with every per-value check; `None` (with
     /// diagnostics) when it is not acceptable.
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed>;
+    fn read(&self, var: &Var, node: &Node, cx: &Context, diags: &mut Diagnostics) -> Option<Typed>;
 
     /// Help added to the "must be ..., found ..." diagnostic of a value of another TOML type.
     fn wrong_type_help(&self, _var: &Var, _found: &Value, d: Diagnostic) -> Diagnostic {

@@ -20,13 +20,7 @@ impl TypeRules for PluginList {
         "a list of plugin names"
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let Value::Array(items) = &node.value else {
             return wrong_type(var, node, diags);
         };

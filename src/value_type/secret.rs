@@ -24,13 +24,7 @@ impl TypeRules for Secret {
         "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, cx: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let source = match &node.value {
             Value::String(s) => {
                 diags.push(in_clear_text(var, node.origin));

@@ -131,13 +131,7 @@ impl TypeRules for Form {
         self.describe
     }
 
-    fn read(
-        &self,
-        var: &Var,
-        node: &Node,
-        _cx: &Context<'_>,
-        diags: &mut Diagnostics,
-    ) -> Option<Typed> {
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let text = read_text(var, node, diags)?;
         self.accepts(var, text, node.origin, diags)
             .then(|| Typed::Text(text.clone()))
