@@ -62,6 +62,10 @@ impl TypeRules for Bool {
         ["true", "false"].map(|b| (b.to_string(), None)).to_vec()
     }
 
+    fn setting_schema(&self, _setting: &Setting) -> Map<String, Json> {
+        object(json!({ "type": "boolean" }))
+    }
+
     fn setting_text(&self, _setting: &Setting, value: &Value) -> Result<String, super::Problem> {
         let Value::Bool(b) = value else {
             return Err(expected("a boolean", value));

@@ -121,6 +121,11 @@ impl TypeRules for Integer {
         in_range(*n, min, max).map(|()| n.to_string())
     }
 
+    fn setting_schema(&self, setting: &Setting) -> Map<String, Json> {
+        let (min, max) = self.setting_range(setting);
+        object(json!({ "type": "integer", "minimum": min, "maximum": max }))
+    }
+
     fn setting_code(&self) -> Code {
         Code::OutOfRange
     }

@@ -32,7 +32,7 @@ use crate::model::{Setting, Var, VarType};
 use crate::profile::{Node, Value};
 use crate::resolve::Typed;
 use crate::source::{Origin, Sources};
-use serde_json::{Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 
 /// What reading a value needs besides the value.
 pub struct Context<'a> {
@@ -145,6 +145,12 @@ pub trait TypeRules: Sync {
         };
         self.check_form(text)?;
         Ok(text.clone())
+    }
+
+    /// The JSON Schema of a `[deploy]` setting of the type (the limits of the Kubernetes field it
+    /// lands in), without its description and default.
+    fn setting_schema(&self, _setting: &Setting) -> Map<String, Json> {
+        object(json!({ "type": "string" }))
     }
 
     /// The code of a setting's value that has the right TOML type but is not acceptable.

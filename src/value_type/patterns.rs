@@ -23,6 +23,19 @@ pub const URL_PATH: &str = r"^(/\S*)?$";
 /// An absolute path in the container.
 pub const FILE: &str = r"^(/|$)";
 
+/// A Kubernetes name (DNS-1123 label).
+pub const K8S_LABEL: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+
+/// An image repository, optionally after a registry host[:port].
+pub const IMAGE: &str = r"^[a-z0-9._:-]+(/[a-z0-9._-]+)*$";
+
+/// An image tag.
+pub const IMAGE_TAG: &str = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
+
+/// A Kubernetes quantity, as `formats::k8s_quantity` reads it.
+pub const QUANTITY: &str =
+    r"^([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)?$";
+
 /// An environment variable name (`[env]` keys, `{ env = "NAME" }` secrets).
 pub const ENV_NAME: &str = r"^[A-Za-z_][A-Za-z0-9_]*$";
 

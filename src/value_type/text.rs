@@ -6,7 +6,7 @@
 
 use super::{Context, Problem, TypeRules, formats, object, patterns, read_text};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Model, Var};
+use crate::model::{Model, Setting, Var};
 use crate::profile::Node;
 use crate::resolve::Typed;
 use crate::source::Origin;
@@ -24,6 +24,9 @@ pub(super) struct Form {
     placeholder: Option<fn(&str) -> String>,
     /// A port written into the value is better given to the table's own `port` key.
     port_has_own_key: bool,
+    /// For a `[deploy]` setting: the JSON Schema pattern and the longest value its Kubernetes
+    /// field takes.
+    setting_limits: Option<(&'static str, usize)>,
 }
 
 /// A form without a check, pattern or placeholder: the fields the rows below do not set.
@@ -34,6 +37,7 @@ const PLAIN: Form = Form {
     pattern: None,
     placeholder: None,
     port_has_own_key: false,
+    setting_limits: None,
 };
 
 pub(super) const STRING: Form = Form {
@@ -67,6 +71,7 @@ pub(super) const HOSTNAME: Form = Form {
     pattern: Some(patterns::HOSTNAME),
     placeholder: Some(|word| format!("{word}.example.org")),
     port_has_own_key: true,
+    ..PLAIN
 };
 
 pub(super) const HOST_PORT: Form = Form {
@@ -98,6 +103,7 @@ pub(super) const K8S_NAME: Form = Form {
     name: "Kubernetes name",
     describe: "a Kubernetes name (lower-case letters, digits and `-`, at most 63)",
     check: formats::k8s_label,
+    setting_limits: Some((patterns::K8S_LABEL, 63)),
     ..PLAIN
 };
 
@@ -105,6 +111,7 @@ pub(super) const IMAGE: Form = Form {
     name: "image repository",
     describe: "an image repository such as registry.example.org/team/admin-ui",
     check: formats::image_repository,
+    setting_limits: Some((patterns::IMAGE, 255)),
     ..PLAIN
 };
 
@@ -112,6 +119,7 @@ pub(super) const IMAGE_TAG: Form = Form {
     name: "image tag",
     describe: "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
     check: formats::image_tag,
+    setting_limits: Some((patterns::IMAGE_TAG, 128)),
     ..PLAIN
 };
 
@@ -119,6 +127,7 @@ pub(super) const QUANTITY: Form = Form {
     name: "quantity",
     describe: "a Kubernetes quantity such as \"500m\", \"2\" or \"512Mi\"",
     check: |text| formats::k8s_quantity(text).map(|_| ()),
+    setting_limits: Some((patterns::QUANTITY, 64)),
     ..PLAIN
 };
 
@@ -148,6 +157,15 @@ impl TypeRules for Form {
             schema.insert("minLength".into(), json!(1));
         } else if let Some(pattern) = self.pattern {
             schema.insert("pattern".into(), json!(pattern));
+        }
+        schema
+    }
+
+    fn setting_schema(&self, _setting: &Setting) -> Map<String, Json> {
+        let mut schema = object(json!({ "type": "string" }));
+        if let Some((pattern, longest)) = self.setting_limits {
+            schema.insert("pattern".into(), json!(pattern));
+            schema.insert("maxLength".into(), json!(longest));
         }
         schema
     }
