@@ -2,7 +2,7 @@
 
 use super::{Context, Offer, TypeRules, ValueDoc, object, quoted, read_text};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::Var;
+use crate::model::{Model, Var};
 use crate::profile::Node;
 use crate::resolve::Typed;
 use crate::source::Origin;
@@ -39,7 +39,8 @@ impl TypeRules for Enum {
     }
 }
 
-/// The "value not allowed" diagnostic, shared by enums and the hybrid mapping's backends.
+/// The "value not allowed" diagnostic, shared by enums and the hybrid mapping's backends; names
+/// the other edition when the value is one of its own (a profile written for the other edition).
 pub(super) fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Origin) -> Diagnostic {
     let list = allowed
         .iter()
@@ -52,12 +53,26 @@ pub(super) fn not_allowed(var: &Var, allowed: &[String], text: &str, origin: Ori
         [one] => format!(" in edition {one}"),
         _ => String::new(),
     };
-    Diagnostic::new(
+    let d = Diagnostic::new(
         Code::NotAllowed,
         format!("`{}` cannot be \"{text}\"{in_edition}", var.key),
     )
     .at(origin)
     .label("not an allowed value")
     .help(format!("allowed values: {list}"))
-    .suggest_value(origin, suggestion)
+    .suggest_value(origin, suggestion);
+    let other = Model::get().entries_by_key(&var.key).find(|other| {
+        other.editions != var.editions
+            && other
+                .allowed
+                .as_ref()
+                .is_some_and(|a| a.iter().any(|x| x == text))
+    });
+    match other {
+        Some(other) => d.help(format!(
+            "\"{text}\" is a value of edition {}",
+            other.editions_text()
+        )),
+        None => d,
+    }
 }
