@@ -257,3 +257,62 @@ fn read_text<'n>(var: &Var, node: &'n Node, diags: &mut Diagnostics) -> Option<&
     }
     Some(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DefaultValue, Model};
+
+    /// `--set KEY=<the spec's default>` reads back, through the type, as the default's own text:
+    /// the `--set` reading, the TOML reading and the environment text of each type agree.
+    #[test]
+    fn a_default_given_with_set_reads_back_as_itself() {
+        let mut sources = Sources::new();
+        let model = Model::get();
+        let mut checked = 0;
+        for var in &model.vars {
+            let DefaultValue::Value(text) = &var.default else {
+                continue;
+            };
+            // A hybrid mapping is a table and a secret a reference: no `--set` text of either
+            // is their environment text.
+            if text.is_empty() || matches!(var.ty, VarType::HybridMapping | VarType::Secret) {
+                continue;
+            }
+            let id = sources.add(var.key.clone(), text.clone());
+            let origin = Origin::new(id, 0..text.len());
+            let rules = var.ty.rules();
+            let node = Node {
+                value: rules.set_value(text, origin),
+                origin,
+            };
+            let mut diags = Diagnostics::default();
+            let cx = Context { sources: &sources };
+            let typed = rules.read(var, &node, &cx, &mut diags);
+            assert!(diags.is_empty(), "{}: {:?}", var.env, diags.items);
+            let env = typed.and_then(|t| t.env_text());
+            assert_eq!(env.as_deref(), Some(text.as_str()), "{}", var.env);
+            checked += 1;
+        }
+        assert!(checked > 20, "only {checked} defaults checked");
+    }
+
+    /// Every deployment setting's default is a valid value of its own type (the schema offers it
+    /// as `default`, and the renderers fall back to it).
+    #[test]
+    fn every_setting_default_passes_its_type() {
+        for setting in &Model::get().settings {
+            let DefaultValue::Value(text) = &setting.default else {
+                continue;
+            };
+            let rules = setting.ty.rules();
+            let value = rules.set_value(text, Origin::new(Sources::new().add("x", ""), 0..0));
+            assert_eq!(
+                rules.setting_text(setting, &value).as_deref(),
+                Ok(text.as_str()),
+                "{}",
+                setting.key
+            );
+        }
+    }
+}
