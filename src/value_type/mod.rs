@@ -8,9 +8,10 @@
 //! the dispatch below. The spec model only names the type (`model/types.rs`); the string-form
 //! checks ([`formats`]) and their regular expressions ([`patterns`]) live here too.
 //!
-//! Not here: how the container reads a variable's environment text (`import`/`lint`), which is
-//! being folded into resolve (issue 14, item 2); once it is, a `read_env_text` rule belongs in
-//! [`TypeRules`] next to [`TypeRules::read`].
+//! Not here yet: how the container reads a variable's environment text (`import`/`lint`, one
+//! match on the type in `import/reading.rs` since issue 14, item 2). Its place is a rule of
+//! [`TypeRules`] next to [`TypeRules::read`], taking the text and its origin and giving the
+//! profile value the container reads from it.
 
 mod boolean;
 mod enumeration;
