@@ -436,7 +436,7 @@ pub fn k8s_quantity(value: &str) -> Result<f64, Problem> {
     Ok(amount * factor)
 }
 
-/// An image repository: lower-case path components, optionally after a registry host[:port].
+/// An image repository: lower-case path components, optionally after a registry `host:port`.
 pub fn image_repository(value: &str) -> Result<(), Problem> {
     if value.contains('@')
         || value

@@ -4,7 +4,7 @@
 //! values an editor offers, and how a `[deploy]` setting of the type is read.
 //!
 //! Every caller asks the type ([`VarType::rules`]) instead of matching on [`VarType`], so that a
-//! new type is one file here (or one row of the string forms' table in [`text`]) and one arm of
+//! new type is one file here (or one row of the string forms' table in `text.rs`) and one arm of
 //! the dispatch below. The spec model only names the type (`model/types.rs`); the string-form
 //! checks ([`formats`]) and their regular expressions ([`patterns`]) live here too.
 //!

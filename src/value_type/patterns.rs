@@ -26,7 +26,7 @@ pub const FILE: &str = r"^(/|$)";
 /// A Kubernetes name (DNS-1123 label).
 pub const K8S_LABEL: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
 
-/// An image repository, optionally after a registry host[:port].
+/// An image repository, optionally after a registry `host:port`.
 pub const IMAGE: &str = r"^[a-z0-9._:-]+(/[a-z0-9._-]+)*$";
 
 /// An image tag.
