@@ -5,7 +5,7 @@
 //! and the keys the model marks `required` written out with a placeholder to replace. The result
 //! validates with `svcgen validate` (warnings allowed) and renders.
 
-use crate::model::{Applies, Condition, DefaultValue, Edition, Group, Lookup, Model, Var, VarType};
+use crate::model::{Applies, Condition, DefaultValue, Edition, Group, Lookup, Model, Var};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -268,7 +268,8 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
         let _ = writeln!(out, "{leaf} = {}", toml::Value::from(value.as_str()));
         return Ok(());
     }
-    if var.ty == VarType::HybridMapping
+    // The model's per-category mapping (the backend rule's), written out for the mixed type.
+    if var.key == choices.model.backends.mapping
         && let Some(pairs) = &choices.mapping
     {
         let mut table = toml::Table::new();
@@ -293,7 +294,7 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
     }
     match &var.default {
         DefaultValue::Value(text) => {
-            let _ = writeln!(out, "# {leaf} = {}", default_value(var, text));
+            let _ = writeln!(out, "# {leaf} = {}", var.ty.rules().toml_default(text));
         }
         other => {
             let why = match other {
@@ -314,12 +315,9 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
 /// Extra facts worth a comment line: allowed values, unit, file kind, secret form.
 fn hints(var: &Var) -> Vec<String> {
     let mut out = Vec::new();
-    if var.ty == VarType::HybridMapping {
-        out.push(format!(
-            "Keys: {}; backends: {}",
-            var.mapping_keys.join(", "),
-            var.allowed.as_deref().unwrap_or_default().join(", ")
-        ));
+    let rules = var.ty.rules();
+    if let Some(values) = rules.init_values_hint(var) {
+        out.push(values);
     } else if let Some(allowed) = &var.allowed {
         let list: Vec<String> = allowed
             .iter()
@@ -338,66 +336,23 @@ fn hints(var: &Var) -> Vec<String> {
             kind.name()
         ));
     }
-    if var.ty == VarType::PluginList {
-        out.push(format!(
-            "Write {}; svcgen joins them with commas",
-            var.ty.describe()
-        ));
-    }
-    if var.ty == VarType::Secret {
-        out.push(format!("The value is {}", var.ty.describe()));
-    }
+    out.extend(rules.init_form_hint(var));
     if let Some(note) = &var.note {
         out.push(format!("Note: {note}"));
     }
     out
 }
 
-/// A default (the spec's text) as a TOML value of the variable's type.
-fn default_value(var: &Var, text: &str) -> toml::Value {
-    match var.ty {
-        VarType::Bool => match text {
-            "true" => toml::Value::Boolean(true),
-            "false" => toml::Value::Boolean(false),
-            _ => toml::Value::from(text),
-        },
-        VarType::Port | VarType::Integer => text
-            .parse::<i64>()
-            .map_or_else(|_| toml::Value::from(text), toml::Value::Integer),
-        VarType::PluginList => toml::Value::Array(
-            text.split(',')
-                .filter(|s| !s.is_empty())
-                .map(toml::Value::from)
-                .collect(),
-        ),
-        VarType::HybridMapping => toml::Value::Table(toml::Table::new()),
-        _ => toml::Value::from(text),
-    }
-}
-
-/// A value that validates for a required key, obviously to be replaced.
+/// A value that validates for a required key, obviously to be replaced (the type's placeholder).
 fn placeholder(var: &Var) -> Result<toml::Value, String> {
     let word = format!("my-{}", var.leaf().replace('_', "-"));
-    let text = match var.ty {
-        VarType::String => word,
-        VarType::Hostname => format!("{word}.example.org"),
-        VarType::Url | VarType::BaseUrl => format!("https://{word}.example.org"),
-        VarType::UrlPath => format!("/{word}"),
-        VarType::Secret => {
-            let mut table = toml::Table::new();
-            let name = word.replace('-', "_").to_ascii_uppercase();
-            table.insert("env".to_string(), toml::Value::from(name));
-            return Ok(toml::Value::Table(table));
-        }
-        other => {
-            return Err(format!(
-                "`{}` is required, but svcgen init has no placeholder for a {}",
-                var.key,
-                other.name()
-            ));
-        }
-    };
-    Ok(toml::Value::from(text))
+    var.ty.rules().init_placeholder(var, &word).ok_or_else(|| {
+        format!(
+            "`{}` is required, but svcgen init has no placeholder for a {}",
+            var.key,
+            var.ty.name()
+        )
+    })
 }
 
 /// The table a key lives in (`config.consul` of `config.consul.port`).

@@ -29,3 +29,4 @@ pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod templates;
+pub mod value_type;

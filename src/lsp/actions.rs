@@ -5,7 +5,7 @@ use super::analysis::Analysis;
 use super::diagnostics::{Published, convert};
 use super::position::LineIndex;
 use crate::diag::{Code, Fix};
-use crate::model::{Edition, Model, Var, VarType};
+use crate::model::{Edition, Model, Var};
 use crate::source::Origin;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Range, TextEdit, Uri, WorkspaceEdit,
@@ -109,12 +109,12 @@ fn add_key_edit(
 ) -> Option<(String, WorkspaceEdit)> {
     let model = Model::get();
     let value = match var_of(model, edition, key) {
-        Some(var) => placeholder(var),
-        // A data category of the hybrid mapping: its backend is for the user to choose.
+        Some(var) => var.ty.rules().editor_placeholder(var),
+        // An entry of a table-valued type (a data category of the hybrid mapping).
         None => {
             let (parent, _) = key.rsplit_once('.')?;
-            var_of(model, edition, parent).filter(|v| v.ty == VarType::HybridMapping)?;
-            Value::from("")
+            let table = var_of(model, edition, parent)?;
+            table.ty.rules().editor_entry(table, &|_| None)?.0
         }
     };
     let new = with_key(text, key, value)?;
@@ -132,29 +132,6 @@ fn var_of<'m>(model: &'m Model, edition: Option<Edition>, key: &'m str) -> Optio
     edition
         .and_then(|e| model.var_by_key(key, e))
         .or_else(|| model.entries_by_key(key).next())
-}
-
-/// A value of the variable's type for the user to fill in. Strings stay empty, which the
-/// check still reports as missing: the placeholder marks the place, it does not pass as a value.
-fn placeholder(var: &Var) -> Value {
-    match var.ty {
-        VarType::Bool => Value::from(false),
-        VarType::Port | VarType::Integer => Value::from(var.min.unwrap_or(1)),
-        VarType::PluginList => Value::Array(toml_edit::Array::new()),
-        VarType::Secret => {
-            let mut table = InlineTable::new();
-            table.insert("env", Value::from(var.env.as_str()));
-            Value::InlineTable(table)
-        }
-        VarType::HybridMapping => {
-            let mut table = InlineTable::new();
-            for category in &var.mapping_keys {
-                table.insert(category, Value::from(""));
-            }
-            Value::InlineTable(table)
-        }
-        _ => Value::from(""),
-    }
 }
 
 /// The profile text with `key` (dotted) set to `value`, tables made where missing, the rest of

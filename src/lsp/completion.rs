@@ -4,7 +4,7 @@
 
 use super::position::LineIndex;
 use crate::explain::describe;
-use crate::model::{Edition, Model, Var, VarType};
+use crate::model::{Edition, Model, Var};
 use crate::resolve::{RESERVED_KEYS, children, next_segments};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
@@ -140,9 +140,10 @@ fn header_above(above: &str) -> String {
 /// The keys valid in `table`: the model's next key segments for the editions, or a mapping's
 /// categories; at the root also the keys that are not variables.
 fn keys(model: &Model, editions: &[Edition], table: &str) -> Vec<CompletionItem> {
-    if let Some(mapping) = mapping_var(model, editions, table) {
-        return mapping
-            .mapping_keys
+    if let Some(mapping) = var_of(model, editions, table)
+        && let Some(entries) = mapping.ty.rules().entry_keys(mapping)
+    {
+        return entries
             .iter()
             .map(|k| key_item(k.clone(), "data category".into(), describe(mapping)))
             .collect();
@@ -210,43 +211,22 @@ fn values(model: &Model, editions: &[Edition], key: &str) -> Vec<(String, Option
             })
             .collect();
     }
+    // An entry of a table-valued type (a data category of the hybrid mapping).
     if let Some((parent, _)) = key.rsplit_once('.')
-        && let Some(mapping) = mapping_var(model, editions, parent)
+        && let Some(table) = var_of(model, editions, parent)
+        && let Some((_, offers)) = table.ty.rules().editor_entry(table, &doc)
     {
-        return quoted(mapping.allowed.as_deref().unwrap_or_default(), doc);
+        return offers;
     }
-    let Some(var) = var_of(model, editions, key) else {
-        return Vec::new();
-    };
-    match var.ty {
-        VarType::Enum => quoted(var.allowed.as_deref().unwrap_or_default(), doc),
-        VarType::Bool => ["true", "false"].map(|b| (b.to_string(), None)).to_vec(),
-        VarType::Secret => vec![(
-            format!("{{ env = \"{}\" }}", var.env),
-            Some("read the secret from this environment variable at render time".to_string()),
-        )],
-        _ => Vec::new(),
+    match var_of(model, editions, key) {
+        Some(var) => var.ty.rules().editor_values(var, &doc),
+        None => Vec::new(),
     }
-}
-
-fn quoted(
-    values: &[String],
-    doc: impl Fn(&str) -> Option<String>,
-) -> Vec<(String, Option<String>)> {
-    values
-        .iter()
-        .map(|v| (toml_edit::Value::from(v.as_str()).to_string(), doc(v)))
-        .collect()
 }
 
 /// The variable of a key in the first of the editions that has it.
 fn var_of<'m>(model: &'m Model, editions: &[Edition], key: &str) -> Option<&'m Var> {
     editions.iter().find_map(|e| model.var_by_key(key, *e))
-}
-
-/// The hybrid mapping's variable, when `key` is it.
-fn mapping_var<'m>(model: &'m Model, editions: &[Edition], key: &str) -> Option<&'m Var> {
-    var_of(model, editions, key).filter(|v| v.ty == VarType::HybridMapping)
 }
 
 fn key_item(label: String, detail: String, doc: String) -> CompletionItem {

@@ -79,7 +79,8 @@ pub struct Group {
     pub when: Vec<Condition>,
 }
 
-/// How a variable's value is checked and written.
+/// How a variable's value is checked and written: the spec names the type, and its rules live in
+/// `crate::value_type` (its `rules()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum VarType {
@@ -114,60 +115,6 @@ pub enum VarType {
     ImageTag,
     /// A Kubernetes resource quantity (`500m`, `2Gi`).
     Quantity,
-}
-
-impl VarType {
-    /// The words used in messages and docs for what a value of this type must be.
-    pub fn describe(self) -> &'static str {
-        match self {
-            VarType::String => "a string",
-            VarType::Enum => "one of the allowed values",
-            VarType::Bool => "a boolean (true or false, without quotes)",
-            VarType::Port => "a port number (an integer from 1 to 65535, without quotes)",
-            VarType::Integer => "a positive integer (without quotes)",
-            VarType::Url => "an absolute http:// or https:// URL",
-            VarType::BaseUrl => "an absolute http:// or https:// URL without a trailing slash",
-            VarType::Hostname => "a bare host name or IP address (no scheme, no port, no path)",
-            VarType::HostPort => "host:port",
-            VarType::UrlPath => "a URL path starting with /",
-            VarType::File => "an absolute file path inside the container",
-            VarType::PluginList => "a list of plugin names",
-            VarType::HybridMapping => "a table of the six data categories",
-            VarType::Secret => {
-                "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
-            }
-            VarType::K8sName => {
-                "a Kubernetes name (lower-case letters, digits and `-`, at most 63)"
-            }
-            VarType::Image => "an image repository such as registry.example.org/team/admin-ui",
-            VarType::ImageTag => "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
-            VarType::Quantity => "a Kubernetes quantity such as \"500m\", \"2\" or \"512Mi\"",
-        }
-    }
-
-    /// The short type name shown in docs and `explain`.
-    pub fn name(self) -> &'static str {
-        match self {
-            VarType::String => "string",
-            VarType::Enum => "enum",
-            VarType::Bool => "boolean",
-            VarType::Port => "port",
-            VarType::Integer => "integer",
-            VarType::Url => "URL",
-            VarType::BaseUrl => "base URL",
-            VarType::Hostname => "host name",
-            VarType::HostPort => "host:port",
-            VarType::UrlPath => "URL path",
-            VarType::File => "file path",
-            VarType::PluginList => "list of plugin names",
-            VarType::HybridMapping => "hybrid mapping",
-            VarType::Secret => "secret",
-            VarType::K8sName => "Kubernetes name",
-            VarType::Image => "image repository",
-            VarType::ImageTag => "image tag",
-            VarType::Quantity => "quantity",
-        }
-    }
 }
 
 /// The unit of an integer variable.

@@ -85,30 +85,24 @@ fn set_value(
     value_origin: Origin,
     diags: &mut Diagnostics,
 ) -> Option<Value> {
-    Some(match kind {
-        SetKind::File if ty == Some(VarType::Secret) => Value::Table(Table {
-            entries: vec![Entry {
-                key: "file".to_string(),
-                key_origin: value_origin,
-                node: Node {
-                    value: Value::String(value_text.to_string()),
-                    origin: value_origin,
-                },
-            }],
-        }),
-        SetKind::File => match super::read_input_text(std::path::Path::new(value_text)) {
-            Ok(text) => typed(ty, text.trim_end_matches(['\n', '\r']), value_origin),
-            Err(super::ReadError(why)) => {
-                diags.push(
-                    Diagnostic::new(Code::SecretUnavailable, format!("--set-file: {why}"))
-                        .at(value_origin)
-                        .label("unreadable"),
-                );
-                return None;
-            }
-        },
-        SetKind::Value => typed(ty, value_text, value_origin),
-    })
+    if kind == SetKind::Value {
+        return Some(typed(ty, value_text, value_origin));
+    }
+    // A type whose `--set-file` value is the path itself (a secret's reference).
+    if let Some(reference) = ty.and_then(|t| t.rules().set_file_value(value_text, value_origin)) {
+        return Some(reference);
+    }
+    match super::read_input_text(std::path::Path::new(value_text)) {
+        Ok(text) => Some(typed(ty, text.trim_end_matches(['\n', '\r']), value_origin)),
+        Err(super::ReadError(why)) => {
+            diags.push(
+                Diagnostic::new(Code::SecretUnavailable, format!("--set-file: {why}"))
+                    .at(value_origin)
+                    .label("unreadable"),
+            );
+            None
+        }
+    }
 }
 
 /// A table holding `node` under the dotted `path` (not empty), one table per segment.
@@ -196,35 +190,13 @@ fn type_of(key: &str) -> Option<VarType> {
         .or_else(|| model.setting(key).map(|s| s.ty))
 }
 
-/// The value of `text` as the model's type: numbers and booleans typed when they parse (else
-/// left as text, for validation to report), plugin lists split at commas, the rest text.
+/// The value of `text` as the model's type (numbers and booleans typed when they parse, else left
+/// as text for validation to report; plugin lists split at commas); a key the model does not know
+/// keeps its text.
 fn typed(ty: Option<VarType>, text: &str, origin: Origin) -> Value {
     match ty {
-        Some(VarType::Bool) => match text {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            _ => Value::String(text.to_string()),
-        },
-        Some(VarType::Port | VarType::Integer) => text
-            .parse()
-            .map(Value::Integer)
-            .unwrap_or_else(|_| Value::String(text.to_string())),
-        Some(VarType::PluginList) => {
-            let mut items = Vec::new();
-            let mut start = origin.start;
-            for part in text.split(',') {
-                if !part.is_empty() {
-                    let item_origin = Origin::new(origin.source, start..start + part.len());
-                    items.push(Node {
-                        value: Value::String(part.to_string()),
-                        origin: item_origin,
-                    });
-                }
-                start += part.len() + 1;
-            }
-            Value::Array(items)
-        }
-        _ => Value::String(text.to_string()),
+        Some(ty) => ty.rules().set_value(text, origin),
+        None => Value::String(text.to_string()),
     }
 }
 

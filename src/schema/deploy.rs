@@ -3,21 +3,14 @@
 
 use super::forms;
 use crate::model::{DefaultValue, Edition, Model, Setting, VarType};
-use crate::resolve::deploy::INT32_MAX;
 use serde_json::{Map, Value, json};
 
 /// The top-level key of the deployment settings.
 pub const DEPLOY_KEY: &str = "deploy";
 
-/// Kubernetes names (DNS-1123 label), Secret/ConfigMap names (subdomain) and data keys.
-const K8S_LABEL: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+/// Secret/ConfigMap names (DNS-1123 subdomain) and their data keys.
 const K8S_SUBDOMAIN: &str = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 const K8S_DATA_KEY: &str = r"^[-._a-zA-Z0-9]+$";
-const IMAGE: &str = r"^[a-z0-9._:-]+(/[a-z0-9._-]+)*$";
-const IMAGE_TAG: &str = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$";
-/// A Kubernetes quantity, as `formats::k8s_quantity` reads it.
-const QUANTITY: &str =
-    r"^([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][-+]?[0-9]+)?$";
 
 /// The schema of `[deploy]`.
 pub fn section(model: &Model) -> Value {
@@ -95,40 +88,10 @@ fn setting_schema(model: &Model, setting: &Setting) -> Value {
         "description".into(),
         json!(format!("{} {default_text}", setting.meaning)),
     );
-    match setting.ty {
-        VarType::Integer => {
-            schema.insert("type".into(), json!("integer"));
-            schema.insert("minimum".into(), json!(setting.min.unwrap_or(0)));
-            schema.insert("maximum".into(), json!(INT32_MAX));
-        }
-        VarType::Port => {
-            schema.insert("type".into(), json!("integer"));
-            schema.insert("minimum".into(), json!(1));
-            schema.insert("maximum".into(), json!(65535));
-        }
-        VarType::Bool => {
-            schema.insert("type".into(), json!("boolean"));
-        }
-        ty => {
-            schema.insert("type".into(), json!("string"));
-            let (pattern, max) = match ty {
-                VarType::K8sName => (K8S_LABEL, 63),
-                VarType::Image => (IMAGE, 255),
-                VarType::Quantity => (QUANTITY, 64),
-                _ => (IMAGE_TAG, 128),
-            };
-            schema.insert("pattern".into(), json!(pattern));
-            schema.insert("maxLength".into(), json!(max));
-        }
-    }
+    let rules = setting.ty.rules();
+    schema.extend(rules.setting_schema(setting));
     if let DefaultValue::Value(v) = &setting.default {
-        let typed = match setting.ty {
-            VarType::Integer | VarType::Port => {
-                v.parse::<i64>().map(Value::from).unwrap_or(Value::Null)
-            }
-            VarType::Bool => Value::from(v == "true"),
-            _ => Value::from(v.as_str()),
-        };
+        let typed = rules.json_default(v).unwrap_or(Value::Null);
         schema.insert("default".into(), typed);
     }
     Value::Object(schema)

@@ -2,16 +2,12 @@
 //! field it lands in), else its default.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{DefaultValue, Model, Setting, VarType};
-use crate::profile::{Table, Value};
-use crate::resolve::formats::{self, Problem};
+use crate::model::{DefaultValue, Model, Setting};
+use crate::profile::Table;
 use crate::source::Origin;
+use crate::value_type::Problem;
 
-/// Every integer deployment setting lands in an `int32` field of a Kubernetes object.
-pub const INT32_MAX: i64 = i32::MAX as i64;
-
-/// The highest port number.
-const PORT_MAX: i64 = 65535;
+pub use crate::value_type::INT32_MAX;
 
 /// Reads settings from the `[deploy]` table.
 pub struct SettingReader<'a> {
@@ -40,7 +36,7 @@ impl SettingReader<'_> {
         let Some(entry) = self.table.get_path(rest) else {
             return fallback;
         };
-        match check_setting(setting, &entry.node.value) {
+        match setting.ty.rules().setting_text(setting, &entry.node.value) {
             Ok(text) => Some(text),
             Err(problem) => {
                 diags.push(problem_diagnostic(setting, problem, entry.node.origin));
@@ -65,10 +61,8 @@ impl SettingReader<'_> {
 fn problem_diagnostic(setting: &Setting, problem: Problem, origin: Origin) -> Diagnostic {
     let code = if problem.message.starts_with("expected") {
         Code::WrongType
-    } else if matches!(setting.ty, VarType::Integer | VarType::Port) {
-        Code::OutOfRange
     } else {
-        Code::BadFormat
+        setting.ty.rules().setting_code()
     };
     let mut d = Diagnostic::new(code, format!("`{}`: {}", setting.key, problem.message))
         .at(origin)
@@ -78,60 +72,4 @@ fn problem_diagnostic(setting: &Setting, problem: Problem, origin: Origin) -> Di
         d = d.help(format!("did you mean \"{s}\"?"));
     }
     d
-}
-
-fn check_setting(setting: &Setting, value: &Value) -> Result<String, Problem> {
-    let expected = |what: &str| Problem {
-        message: format!("expected {what}, found {}", value.type_name()),
-        suggestion: None,
-    };
-    match setting.ty {
-        VarType::Integer | VarType::Port => {
-            let Value::Integer(n) = value else {
-                return Err(expected("an integer"));
-            };
-            let (min, max) = match setting.ty {
-                VarType::Port => (1, PORT_MAX),
-                _ => (setting.min.unwrap_or(0), INT32_MAX),
-            };
-            return in_range(*n, min, max).map(|()| n.to_string());
-        }
-        VarType::Bool => {
-            let Value::Bool(b) = value else {
-                return Err(expected("a boolean"));
-            };
-            return Ok(b.to_string());
-        }
-        _ => {}
-    }
-    let Value::String(text) = value else {
-        return Err(expected("a string"));
-    };
-    match setting.ty {
-        VarType::K8sName => formats::k8s_label(text)?,
-        VarType::Image => formats::image_repository(text)?,
-        VarType::ImageTag => formats::image_tag(text)?,
-        VarType::Quantity => formats::k8s_quantity(text).map(|_| ())?,
-        _ => {}
-    }
-    Ok(text.clone())
-}
-
-fn in_range(n: i64, min: i64, max: i64) -> Result<(), Problem> {
-    let message = if n < min {
-        format!("{n} is below the minimum {min}")
-    } else if n > max {
-        let why = if max == INT32_MAX {
-            " (the Kubernetes field is a 32-bit integer)"
-        } else {
-            ""
-        };
-        format!("{n} is above the maximum {max}{why}")
-    } else {
-        return Ok(());
-    };
-    Err(Problem {
-        message,
-        suggestion: None,
-    })
 }

@@ -1,0 +1,84 @@
+//! `bool`: TOML's `true` or `false`, written to the environment as that word.
+
+use super::{Context, Offer, TypeRules, ValueDoc, expected, object, wrong_type};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Setting, Var};
+use crate::profile::{Node, Value};
+use crate::resolve::Typed;
+use crate::source::Origin;
+use serde_json::{Map, Value as Json, json};
+
+pub(super) struct Bool;
+
+impl TypeRules for Bool {
+    fn name(&self) -> &'static str {
+        "boolean"
+    }
+
+    fn describe(&self) -> &'static str {
+        "a boolean (true or false, without quotes)"
+    }
+
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
+        match &node.value {
+            Value::Bool(b) => Some(Typed::Bool(*b)),
+            _ => wrong_type(var, node, diags),
+        }
+    }
+
+    fn wrong_type_help(&self, _var: &Var, found: &Value, d: Diagnostic) -> Diagnostic {
+        match found {
+            Value::String(s) if matches!(s.as_str(), "true" | "false") => {
+                d.help(format!("write {s} without quotes"))
+            }
+            Value::String(_) => d.help(
+                "write true or false, without quotes (the container reads any other text as false)",
+            ),
+            _ => d,
+        }
+    }
+
+    fn set_value(&self, text: &str, _origin: Origin) -> Value {
+        word(text).map_or_else(|| Value::String(text.to_string()), Value::Bool)
+    }
+
+    fn schema(&self, _var: &Var) -> Map<String, Json> {
+        object(json!({ "type": "boolean" }))
+    }
+
+    fn json_default(&self, text: &str) -> Option<Json> {
+        word(text).map(Json::from)
+    }
+
+    fn toml_default(&self, text: &str) -> toml::Value {
+        word(text).map_or_else(|| toml::Value::from(text), toml::Value::Boolean)
+    }
+
+    fn editor_placeholder(&self, _var: &Var) -> toml_edit::Value {
+        toml_edit::Value::from(false)
+    }
+
+    fn editor_values(&self, _var: &Var, _doc: ValueDoc<'_>) -> Vec<Offer> {
+        ["true", "false"].map(|b| (b.to_string(), None)).to_vec()
+    }
+
+    fn setting_schema(&self, _setting: &Setting) -> Map<String, Json> {
+        object(json!({ "type": "boolean" }))
+    }
+
+    fn setting_text(&self, _setting: &Setting, value: &Value) -> Result<String, super::Problem> {
+        let Value::Bool(b) = value else {
+            return Err(expected("a boolean", value));
+        };
+        Ok(b.to_string())
+    }
+}
+
+/// The boolean a text spells exactly (`true` or `false`), as TOML writes it.
+fn word(text: &str) -> Option<bool> {
+    match text {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}

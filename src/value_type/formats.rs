@@ -1,0 +1,528 @@
+//! Checks of string forms: URLs, host names, `host:port`, URL paths, file paths, plugin names.
+//!
+//! Each check returns what is wrong and, when it can tell, the value the user probably meant.
+
+/// What is wrong with a string, and a likely fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    pub suggestion: Option<String>,
+}
+
+fn problem(message: impl Into<String>) -> Problem {
+    Problem {
+        message: message.into(),
+        suggestion: None,
+    }
+}
+
+fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Problem {
+    Problem {
+        message: message.into(),
+        suggestion: Some(suggestion.into()),
+    }
+}
+
+/// An absolute http(s) URL; `base` forbids a trailing slash.
+pub fn url(value: &str, base: bool) -> Result<(), Problem> {
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem("a URL cannot contain spaces or control characters"));
+    }
+    let Some((scheme, rest)) = value.split_once("://") else {
+        return Err(problem_with(
+            "not an absolute URL: it has no http:// or https:// scheme",
+            format!("https://{value}"),
+        ));
+    };
+    if scheme != "http" && scheme != "https" {
+        let fixed = format!("https://{rest}");
+        return Err(problem_with(
+            format!("scheme `{scheme}` is not http or https"),
+            fixed,
+        ));
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host_only, port) = split_port(host);
+    if host_only.is_empty() {
+        return Err(problem("the URL has no host"));
+    }
+    hostname(host_only)
+        .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
+    if let Some(port) = port {
+        port_text(port)?;
+    }
+    if base && value.ends_with('/') {
+        return Err(problem_with(
+            "a base URL must not end with a slash",
+            value.trim_end_matches('/').to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Splits `host:port` (IPv6 in brackets allowed) into host and port text.
+fn split_port(host: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = host.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((h, tail)) => (h, tail.strip_prefix(':')),
+            None => (host, None),
+        };
+    }
+    match host.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') => (h, Some(p)),
+        _ => (host, None),
+    }
+}
+
+fn port_text(port: &str) -> Result<u16, Problem> {
+    let digits = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
+    match port.parse::<u32>() {
+        Ok(n) if digits && (1..=65535).contains(&n) => Ok(n as u16),
+        _ => Err(problem(format!(
+            "`{port}` is not a port number from 1 to 65535"
+        ))),
+    }
+}
+
+/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path.
+pub fn hostname(value: &str) -> Result<(), Problem> {
+    if value.is_empty() {
+        return Err(problem("the host name is empty"));
+    }
+    if let Some((_, rest)) = value.split_once("://") {
+        let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
+        return Err(problem_with("a bare host name has no scheme", host));
+    }
+    if value.contains('/') {
+        let host = value.split('/').next().unwrap_or("");
+        return Err(problem_with("a bare host name has no path", host));
+    }
+    if value.parse::<std::net::Ipv6Addr>().is_ok() {
+        return Ok(());
+    }
+    if let Some((host, _)) = value.split_once(':') {
+        return Err(problem_with("a bare host name has no port", host));
+    }
+    let labels_ok = value.len() <= 253
+        && value.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        });
+    if labels_ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a host name: use letters, digits, `-` and `.` (or an IP address)",
+        ))
+    }
+}
+
+/// `host:port`.
+pub fn host_port(value: &str) -> Result<(), Problem> {
+    if let Some((_, rest)) = value.split_once("://") {
+        let authority = rest.split('/').next().unwrap_or("");
+        return Err(problem_with("host:port has no scheme", authority));
+    }
+    let (host, port) = split_port(value);
+    let Some(port) = port else {
+        return Err(problem_with("the port is missing", format!("{value}:1636")));
+    };
+    hostname(host)?;
+    port_text(port)?;
+    Ok(())
+}
+
+/// A URL path: starts with `/`, no scheme, no spaces.
+pub fn url_path(value: &str) -> Result<(), Problem> {
+    if value.contains("://") {
+        return Err(problem(
+            "an endpoint is a path at the token server, not a full URL",
+        ));
+    }
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem(
+            "a URL path cannot contain spaces or control characters",
+        ));
+    }
+    if !value.starts_with('/') {
+        return Err(problem_with(
+            "a URL path must start with `/`",
+            format!("/{value}"),
+        ));
+    }
+    Ok(())
+}
+
+/// An absolute file path in the container.
+pub fn file_path(value: &str) -> Result<(), Problem> {
+    if value.chars().any(char::is_control) {
+        return Err(problem("a file path cannot contain control characters"));
+    }
+    if !value.starts_with('/') {
+        return Err(problem(
+            "the container reads this path: it must be absolute (start with `/`)",
+        ));
+    }
+    Ok(())
+}
+
+/// One plugin name: the archive name without `.zip`.
+pub fn plugin_name(value: &str) -> Result<(), Problem> {
+    if value.is_empty() {
+        return Err(problem("a plugin name cannot be empty"));
+    }
+    if let Some(stem) = value.strip_suffix(".zip") {
+        return Err(problem_with(
+            "write the plugin name without the `.zip` extension",
+            stem,
+        ));
+    }
+    if let Some(bad) = value
+        .chars()
+        .find(|c| matches!(c, '/' | '\\' | ',') || c.is_whitespace() || c.is_control())
+    {
+        return Err(problem(format!(
+            "a plugin name cannot contain {}",
+            match bad {
+                ',' => "`,` (it separates names in SVC_ADMIN_UI_PLUGINS)".to_string(),
+                '/' | '\\' => format!("`{bad}` (it names the archive <name>.zip, not a path)"),
+                _ => "white space or control characters".to_string(),
+            }
+        )));
+    }
+    Ok(())
+}
+
+/// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).
+pub fn is_loopback_url(value: &str) -> bool {
+    let rest = value.split_once("://").map_or(value, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let (host, _) = split_port(authority);
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert!(url("https://auth.example.org", true).is_ok());
+        assert!(url("http://vault:8200", false).is_ok());
+        assert!(url("http://[::1]:8200/x", false).is_ok());
+        assert_eq!(
+            url("https://auth.example.org/", true)
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://auth.example.org")
+        );
+        assert!(url("https://auth.example.org/", false).is_ok());
+        assert_eq!(
+            url("auth.example.org", true)
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://auth.example.org")
+        );
+        assert!(url("ftp://x", false).is_err());
+        assert!(url("https://", false).is_err());
+        assert!(url("https://a b", false).is_err());
+        assert!(url("https://host:99999", false).is_err());
+    }
+
+    #[test]
+    fn host_names() {
+        assert!(hostname("auth.example.org").is_ok());
+        assert!(hostname("10.0.0.1").is_ok());
+        assert!(hostname("::1").is_ok());
+        assert_eq!(
+            hostname("https://auth.example.org/x")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("auth.example.org")
+        );
+        assert_eq!(
+            hostname("auth:443").unwrap_err().suggestion.as_deref(),
+            Some("auth")
+        );
+        assert!(hostname("a b").is_err());
+        assert!(hostname("").is_err());
+    }
+
+    #[test]
+    fn host_ports() {
+        assert!(host_port("ldap:1636").is_ok());
+        assert_eq!(
+            host_port("ldaps://ldap:1636")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("ldap:1636")
+        );
+        assert!(host_port("ldap").is_err());
+        assert!(host_port("ldap:0").is_err());
+        assert!(host_port("ldap:+5").is_err());
+        assert!(url("https://h:+80", false).is_err());
+    }
+
+    #[test]
+    fn paths_and_plugins() {
+        assert!(url_path("/svc-auth/restv1/token").is_ok());
+        assert_eq!(
+            url_path("token").unwrap_err().suggestion.as_deref(),
+            Some("/token")
+        );
+        assert!(file_path("/etc/certs/x.crt").is_ok());
+        assert!(file_path("certs/x.crt").is_err());
+        assert!(plugin_name("admin").is_ok());
+        assert_eq!(
+            plugin_name("admin.zip").unwrap_err().suggestion.as_deref(),
+            Some("admin")
+        );
+        for bad in ["a/b", "a\\b", "a,b", "a b", ""] {
+            assert!(plugin_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn loopback() {
+        assert!(is_loopback_url("http://localhost:8200"));
+        assert!(is_loopback_url("http://127.0.0.2:8200"));
+        assert!(is_loopback_url("http://[::1]:8200"));
+        assert!(!is_loopback_url("http://vault:8200"));
+    }
+}
+
+/// A Kubernetes name of the DNS-1123 label form (Deployment, namespace, ...).
+pub fn k8s_label(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 63
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !value.starts_with('-')
+        && !value.ends_with('-');
+    if ok {
+        return Ok(());
+    }
+    let fixed: String = value
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .trim_matches('-')
+        .chars()
+        .take(63)
+        .collect();
+    let p = "not a Kubernetes name: use lower-case letters, digits and `-` (at most 63, starting and ending with a letter or digit)";
+    if fixed.is_empty() {
+        Err(problem(p))
+    } else {
+        Err(problem_with(p, fixed))
+    }
+}
+
+/// A Kubernetes label value: at most 63 letters, digits, `-`, `_`, `.`, starting and ending with
+/// a letter or digit (or empty).
+pub fn k8s_label_value(value: &str) -> Result<(), Problem> {
+    let ok = value.is_empty()
+        || (value.len() <= 63
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && value.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && value.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Kubernetes label value: at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit",
+        ))
+    }
+}
+
+/// A Kubernetes Secret or ConfigMap name (DNS-1123 subdomain).
+pub fn k8s_subdomain(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 253
+        && value.split('.').all(|part| k8s_label(part).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Kubernetes object name: lower-case letters, digits, `-` and `.` (at most 253)",
+        ))
+    }
+}
+
+/// A key of a Secret or ConfigMap.
+pub fn k8s_data_key(value: &str) -> Result<(), Problem> {
+    let ok = !value.is_empty()
+        && value.len() <= 253
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && value != "."
+        && value != "..";
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not a Secret or ConfigMap key: letters, digits, `-`, `_` and `.`",
+        ))
+    }
+}
+
+/// The suffixes of a Kubernetes quantity and their factors (binary SI, then decimal SI).
+const QUANTITY_SUFFIXES: [(&str, f64); 15] = [
+    ("Ki", 1024.0),
+    ("Mi", 1_048_576.0),
+    ("Gi", 1_073_741_824.0),
+    ("Ti", 1_099_511_627_776.0),
+    ("Pi", 1_125_899_906_842_624.0),
+    ("Ei", 1_152_921_504_606_846_976.0),
+    ("n", 1e-9),
+    ("u", 1e-6),
+    ("m", 1e-3),
+    ("k", 1e3),
+    ("M", 1e6),
+    ("G", 1e9),
+    ("T", 1e12),
+    ("P", 1e15),
+    ("E", 1e18),
+];
+
+/// A Kubernetes resource quantity (`500m`, `2`, `1.5Gi`, `1e3`), as its value in base units.
+pub fn k8s_quantity(value: &str) -> Result<f64, Problem> {
+    let bad = || {
+        problem(
+            "not a Kubernetes quantity: a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, ...), such as \"500m\" or \"512Mi\"",
+        )
+    };
+    let digits_end = value
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(value.len());
+    let (number, suffix) = value.split_at(digits_end);
+    let well_formed = !number.is_empty()
+        && number.matches('.').count() <= 1
+        && number != "."
+        && value.len() <= 64;
+    if !well_formed {
+        return Err(bad());
+    }
+    let amount: f64 = number.parse().map_err(|_| bad())?;
+    let factor = if suffix.is_empty() {
+        1.0
+    } else if let Some((_, f)) = QUANTITY_SUFFIXES.iter().find(|(s, _)| *s == suffix) {
+        *f
+    } else if let Some(exp) = suffix.strip_prefix(['e', 'E']) {
+        let exp: i32 = exp.parse().map_err(|_| bad())?;
+        10f64.powi(exp)
+    } else {
+        return Err(bad());
+    };
+    Ok(amount * factor)
+}
+
+/// An image repository: lower-case path components, optionally after a registry `host:port`.
+pub fn image_repository(value: &str) -> Result<(), Problem> {
+    if value.contains('@')
+        || value
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(':'))
+    {
+        return Err(problem(
+            "give the repository without a tag or digest: the tag has its own key",
+        ));
+    }
+    let ok = !value.is_empty()
+        && !value.starts_with('/')
+        && !value.ends_with('/')
+        && !value.contains("//")
+        && value.chars().all(|c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '/' | ':')
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not an image repository: lower-case letters, digits, `.`, `_`, `-` and `/`",
+        ))
+    }
+}
+
+/// An image tag.
+pub fn image_tag(value: &str) -> Result<(), Problem> {
+    let mut chars = value.chars();
+    let ok = value.len() <= 128
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(
+            "not an image tag: letters, digits, `_`, `.` and `-`, at most 128",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod deploy_tests {
+    use super::*;
+
+    #[test]
+    fn kubernetes_names() {
+        assert!(k8s_label("admin-ui").is_ok());
+        assert_eq!(
+            k8s_label("Admin_UI").unwrap_err().suggestion.as_deref(),
+            Some("admin-ui")
+        );
+        assert!(k8s_label("-x").is_err());
+        assert!(k8s_subdomain("vault.approle").is_ok());
+        assert!(k8s_subdomain("Vault").is_err());
+        assert!(k8s_data_key("role_id.txt").is_ok());
+        assert!(k8s_data_key("a/b").is_err());
+    }
+
+    #[test]
+    fn quantities() {
+        assert_eq!(k8s_quantity("2500m").unwrap(), 2.5);
+        assert_eq!(k8s_quantity("2Gi").unwrap(), 2_147_483_648.0);
+        assert_eq!(k8s_quantity("1e3").unwrap(), 1000.0);
+        for bad in ["", "m", "-1", "1.2.3", "5 Mi", "5MB", "1e", "0x10"] {
+            assert!(k8s_quantity(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn images() {
+        assert!(image_repository("svc/admin-ui").is_ok());
+        assert!(image_repository("registry.example.org:5000/team/admin-ui").is_ok());
+        assert!(image_repository("svc/admin-ui:1.0").is_err());
+        assert!(image_repository("Svc/Admin").is_err());
+        assert!(image_tag("0.0.0-nightly").is_ok());
+        assert!(image_tag("1.0.0_dev").is_ok());
+        assert!(image_tag("-x").is_err());
+        assert!(image_tag("a b").is_err());
+    }
+}
+
+/// The form check of a string-valued type (`Ok` for types without one): the type's own rule.
+pub fn check(ty: crate::model::VarType, text: &str) -> Result<(), Problem> {
+    ty.rules().check_form(text)
+}

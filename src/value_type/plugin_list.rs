@@ -1,0 +1,147 @@
+//! `plugin-list`: a TOML array of plugin names (each the archive `<name>.zip` without `.zip`),
+//! written to the environment comma-joined.
+
+use super::{Context, TypeRules, formats, object, patterns, wrong_type};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::Var;
+use crate::profile::{Node, Value};
+use crate::resolve::Typed;
+use crate::source::Origin;
+use serde_json::{Map, Value as Json, json};
+
+pub(super) struct PluginList;
+
+impl TypeRules for PluginList {
+    fn name(&self) -> &'static str {
+        "list of plugin names"
+    }
+
+    fn describe(&self) -> &'static str {
+        "a list of plugin names"
+    }
+
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
+        let Value::Array(items) = &node.value else {
+            return wrong_type(var, node, diags);
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut ok = true;
+        for item in items {
+            match item_name(var, item, &names, diags) {
+                Some(name) => names.push(name.clone()),
+                None => ok = false,
+            }
+        }
+        ok.then_some(Typed::List(names))
+    }
+
+    /// Each name is one item: the text split at commas, empty items dropped, each with its span.
+    fn set_value(&self, text: &str, origin: Origin) -> Value {
+        let mut items = Vec::new();
+        let mut start = origin.start;
+        for part in text.split(',') {
+            if !part.is_empty() {
+                let item_origin = Origin::new(origin.source, start..start + part.len());
+                items.push(Node {
+                    value: Value::String(part.to_string()),
+                    origin: item_origin,
+                });
+            }
+            start += part.len() + 1;
+        }
+        Value::Array(items)
+    }
+
+    /// Each the archive name without `.zip`, each listed once.
+    fn schema(&self, _var: &Var) -> Map<String, Json> {
+        object(json!({
+            "type": "array",
+            "items": {
+                "type": "string",
+                "pattern": patterns::PLUGIN_NAME,
+                "not": {
+                    "pattern": patterns::PLUGIN_ARCHIVE_SUFFIX,
+                    "description": "a plugin name is the archive's name without `.zip`"
+                }
+            },
+            "uniqueItems": true
+        }))
+    }
+
+    /// The spec's default text is no valid list.
+    fn json_default(&self, _text: &str) -> Option<Json> {
+        None
+    }
+
+    fn toml_default(&self, text: &str) -> toml::Value {
+        toml::Value::Array(
+            text.split(',')
+                .filter(|s| !s.is_empty())
+                .map(toml::Value::from)
+                .collect(),
+        )
+    }
+
+    fn init_form_hint(&self, _var: &Var) -> Option<String> {
+        Some(format!(
+            "Write {}; svcgen joins them with commas",
+            self.describe()
+        ))
+    }
+
+    fn editor_placeholder(&self, _var: &Var) -> toml_edit::Value {
+        toml_edit::Value::Array(toml_edit::Array::new())
+    }
+}
+
+/// One item's plugin name, given the names before it; `None` (with a diagnostic) when it is not
+/// a string, not a plugin name, or listed twice.
+fn item_name<'n>(
+    var: &Var,
+    item: &'n Node,
+    before: &[String],
+    diags: &mut Diagnostics,
+) -> Option<&'n String> {
+    let Value::String(name) = &item.value else {
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                format!(
+                    "each of `{}` must be a string, found {}",
+                    var.key,
+                    item.value.type_name()
+                ),
+            )
+            .at(item.origin)
+            .label("expected a plugin name"),
+        );
+        return None;
+    };
+    if let Err(problem) = formats::plugin_name(name) {
+        let mut d = Diagnostic::new(
+            Code::PluginName,
+            format!("plugin name \"{name}\": {}", problem.message),
+        )
+        .at(item.origin)
+        .label("invalid plugin name")
+        .help("a plugin is an archive <name>.zip; list <name> only");
+        if let Some(s) = problem.suggestion {
+            d = d.help(format!("did you mean \"{s}\"?"));
+        }
+        diags.push(d);
+        return None;
+    }
+    if before.contains(name) {
+        diags.push(
+            Diagnostic::new(
+                Code::PluginName,
+                format!("plugin \"{name}\" is listed twice"),
+            )
+            .at(item.origin)
+            .label("duplicate")
+            .help("list each plugin once"),
+        );
+        return None;
+    }
+    Some(name)
+}

@@ -1,0 +1,230 @@
+//! The string forms: a plain string, URLs, host names, `host:port`, URL paths, file paths and the
+//! deployment's Kubernetes names, images, tags and quantities. They share one rule (a string whose
+//! form is checked, the empty string meaning "leave unset"), so each is one row of this table: its
+//! names, its check ([`super::formats`]), its regular expression ([`super::patterns`]) and its
+//! placeholder in `svcgen init`.
+
+use super::{Context, Problem, TypeRules, formats, object, patterns, read_text};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{Model, Setting, Var};
+use crate::profile::Node;
+use crate::resolve::Typed;
+use crate::source::Origin;
+use serde_json::{Map, Value as Json, json};
+
+/// One string form.
+pub(super) struct Form {
+    name: &'static str,
+    describe: &'static str,
+    /// The form check of a non-empty value.
+    check: fn(&str) -> Result<(), Problem>,
+    /// The JSON Schema pattern, when a regular expression can tell the form.
+    pattern: Option<&'static str>,
+    /// `svcgen init`'s placeholder for a required key, from `my-<leaf>`.
+    placeholder: Option<fn(&str) -> String>,
+    /// A port written into the value is better given to the table's own `port` key.
+    port_has_own_key: bool,
+    /// For a `[deploy]` setting: the JSON Schema pattern and the longest value its Kubernetes
+    /// field takes.
+    setting_limits: Option<(&'static str, usize)>,
+}
+
+/// A form without a check, pattern or placeholder: the fields the rows below do not set.
+const PLAIN: Form = Form {
+    name: "",
+    describe: "",
+    check: |_| Ok(()),
+    pattern: None,
+    placeholder: None,
+    port_has_own_key: false,
+    setting_limits: None,
+};
+
+pub(super) const STRING: Form = Form {
+    name: "string",
+    describe: "a string",
+    placeholder: Some(|word| word.to_string()),
+    ..PLAIN
+};
+
+pub(super) const URL: Form = Form {
+    name: "URL",
+    describe: "an absolute http:// or https:// URL",
+    check: |text| formats::url(text, false),
+    pattern: Some(patterns::URL),
+    placeholder: Some(|word| format!("https://{word}.example.org")),
+    ..PLAIN
+};
+
+pub(super) const BASE_URL: Form = Form {
+    name: "base URL",
+    describe: "an absolute http:// or https:// URL without a trailing slash",
+    check: |text| formats::url(text, true),
+    pattern: Some(patterns::BASE_URL),
+    ..URL
+};
+
+pub(super) const HOSTNAME: Form = Form {
+    name: "host name",
+    describe: "a bare host name or IP address (no scheme, no port, no path)",
+    check: formats::hostname,
+    pattern: Some(patterns::HOSTNAME),
+    placeholder: Some(|word| format!("{word}.example.org")),
+    port_has_own_key: true,
+    ..PLAIN
+};
+
+pub(super) const HOST_PORT: Form = Form {
+    name: "host:port",
+    describe: "host:port",
+    check: formats::host_port,
+    pattern: Some(patterns::HOST_PORT),
+    ..PLAIN
+};
+
+pub(super) const URL_PATH: Form = Form {
+    name: "URL path",
+    describe: "a URL path starting with /",
+    check: formats::url_path,
+    pattern: Some(patterns::URL_PATH),
+    placeholder: Some(|word| format!("/{word}")),
+    ..PLAIN
+};
+
+pub(super) const FILE: Form = Form {
+    name: "file path",
+    describe: "an absolute file path inside the container",
+    check: formats::file_path,
+    pattern: Some(patterns::FILE),
+    ..PLAIN
+};
+
+pub(super) const K8S_NAME: Form = Form {
+    name: "Kubernetes name",
+    describe: "a Kubernetes name (lower-case letters, digits and `-`, at most 63)",
+    check: formats::k8s_label,
+    setting_limits: Some((patterns::K8S_LABEL, 63)),
+    ..PLAIN
+};
+
+pub(super) const IMAGE: Form = Form {
+    name: "image repository",
+    describe: "an image repository such as registry.example.org/team/admin-ui",
+    check: formats::image_repository,
+    setting_limits: Some((patterns::IMAGE, 255)),
+    ..PLAIN
+};
+
+pub(super) const IMAGE_TAG: Form = Form {
+    name: "image tag",
+    describe: "an image tag (letters, digits, `_`, `.`, `-`; at most 128)",
+    check: formats::image_tag,
+    setting_limits: Some((patterns::IMAGE_TAG, 128)),
+    ..PLAIN
+};
+
+pub(super) const QUANTITY: Form = Form {
+    name: "quantity",
+    describe: "a Kubernetes quantity such as \"500m\", \"2\" or \"512Mi\"",
+    check: |text| formats::k8s_quantity(text).map(|_| ()),
+    setting_limits: Some((patterns::QUANTITY, 64)),
+    ..PLAIN
+};
+
+impl TypeRules for Form {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn describe(&self) -> &'static str {
+        self.describe
+    }
+
+    fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
+        let text = read_text(var, node, diags)?;
+        self.accepts(var, text, node.origin, diags)
+            .then(|| Typed::Text(text.clone()))
+    }
+
+    fn check_form(&self, text: &str) -> Result<(), Problem> {
+        (self.check)(text)
+    }
+
+    fn schema(&self, var: &Var) -> Map<String, Json> {
+        let mut schema = object(json!({ "type": "string" }));
+        if var.allowed_not_shown {
+            // The spec does not show the allowed values: any value but the empty string.
+            schema.insert("minLength".into(), json!(1));
+        } else if let Some(pattern) = self.pattern {
+            schema.insert("pattern".into(), json!(pattern));
+        }
+        schema
+    }
+
+    fn setting_schema(&self, _setting: &Setting) -> Map<String, Json> {
+        let mut schema = object(json!({ "type": "string" }));
+        if let Some((pattern, longest)) = self.setting_limits {
+            schema.insert("pattern".into(), json!(pattern));
+            schema.insert("maxLength".into(), json!(longest));
+        }
+        schema
+    }
+
+    fn init_placeholder(&self, _var: &Var, word: &str) -> Option<toml::Value> {
+        self.placeholder.map(|make| toml::Value::from(make(word)))
+    }
+}
+
+impl Form {
+    /// Checks a string value against the form; false (with a diagnostic) when it fails.
+    fn accepts(&self, var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
+        let key = &var.key;
+        if text.trim().is_empty() {
+            if var.allowed_not_shown {
+                diags.push(
+                    Diagnostic::new(Code::NotAllowed, format!("`{key}` cannot be empty"))
+                        .at(origin)
+                        .label("empty")
+                        .help("the spec does not show the allowed values: any non-empty string is accepted")
+                        .help(format!("remove the key to use the default, {}", var.default.describe())),
+                );
+                return false;
+            }
+            // The empty string means "leave unset"; its form does not matter.
+            if text.is_empty() {
+                return true;
+            }
+        }
+        let Err(Problem {
+            message,
+            suggestion,
+        }) = (self.check)(text)
+        else {
+            return true;
+        };
+        let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
+            .at(origin)
+            .label(format!("expected {}", self.describe));
+        if let Some(s) = suggestion {
+            d = d.help(format!("did you mean \"{s}\"?"));
+        }
+        if self.port_has_own_key && message.contains("port") {
+            d = with_port_key_help(var, d);
+        }
+        diags.push(d);
+        false
+    }
+}
+
+/// Points a host name that carries a port at the port's own key, when its table has one.
+fn with_port_key_help(var: &Var, d: Diagnostic) -> Diagnostic {
+    let model = Model::get();
+    let port_key = var
+        .key
+        .rsplit_once('.')
+        .map(|(table, _)| format!("{table}.port"));
+    match port_key.filter(|k| model.entries_by_key(k).next().is_some()) {
+        Some(port_key) => d.help(format!("the port has its own key, `{port_key}`")),
+        None => d,
+    }
+}
