@@ -2,7 +2,7 @@
 //! edition has, or a value that only one edition allows (`CN_PERSISTENCE_TYPE=spanner`).
 
 use super::EnvEntry;
-use crate::model::{Edition, Model, Var, VarType};
+use crate::model::{Edition, Model, Var};
 
 /// What the variables say about the edition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,19 +40,9 @@ pub fn editions_of(entry: &EnvEntry) -> Vec<Edition> {
 
 /// True when a variable's allowed values (enum, hybrid backends) admit the text, or it has none.
 fn allows(var: &Var, text: &str) -> bool {
-    let Some(allowed) = &var.allowed else {
-        return true;
-    };
-    match var.ty {
-        VarType::Enum => allowed.iter().any(|a| a == text),
-        VarType::HybridMapping => match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(map)) => map
-                .values()
-                .all(|v| v.as_str().is_some_and(|b| allowed.iter().any(|a| a == b))),
-            _ => false,
-        },
-        _ => true,
-    }
+    var.allowed
+        .as_deref()
+        .is_none_or(|allowed| var.ty.rules().env_text_allowed(text, allowed))
 }
 
 /// Infers the edition of an environment.

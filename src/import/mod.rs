@@ -10,7 +10,6 @@ mod compose;
 mod compose_scalar;
 mod dotenv;
 mod edition;
-mod hybrid;
 mod interpolate;
 mod k8s;
 mod profile;

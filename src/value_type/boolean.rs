@@ -1,8 +1,8 @@
 //! `bool`: TOML's `true` or `false`, written to the environment as that word.
 
-use super::{Context, Offer, TypeRules, ValueDoc, expected, object, wrong_type};
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Setting, Var};
+use super::{Context, EnvText, Offer, TypeRules, ValueDoc, expected, object, wrong_type};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::{Model, Setting, Var};
 use crate::profile::{Node, Value};
 use crate::resolve::Typed;
 use crate::source::Origin;
@@ -24,6 +24,42 @@ impl TypeRules for Bool {
             Value::Bool(b) => Some(Typed::Bool(*b)),
             _ => wrong_type(var, node, diags),
         }
+    }
+
+    /// The container's reading: its true words are true, anything else false, with a warning for
+    /// anything but `true` / `false`.
+    fn read_env_text(&self, _var: &Var, env: &EnvText, diags: &mut Diagnostics) -> Option<Node> {
+        let (name, text) = (env.name, env.text);
+        let words = &Model::get().container.true_words;
+        let is_true = words.iter().any(|w| w == text);
+        let node = Node {
+            value: Value::Bool(is_true),
+            origin: env.origin,
+        };
+        if text == "true" || text == "false" {
+            return Some(node);
+        }
+        let d = if is_true {
+            Diagnostic::new(
+                Code::NonCanonicalBool,
+                format!("`{name}` = `{text}` is read as true by the container; write `true`"),
+            )
+            .label("read as true")
+            .help("the profile writes it as true")
+        } else {
+            Diagnostic::new(
+                Code::NonCanonicalBool,
+                format!("`{text}` is read as false by the container"),
+            )
+            .label("read as false")
+            .help(format!(
+                "the container reads only {} as true; anything else is false",
+                words.join(", ")
+            ))
+            .help(format!("write `false`, or `true` if `{name}` should be on"))
+        };
+        diags.push(d.at(env.origin));
+        Some(node)
     }
 
     fn wrong_type_help(&self, _var: &Var, found: &Value, d: Diagnostic) -> Diagnostic {

@@ -19,6 +19,10 @@ impl TypeRules for Enum {
         "one of the allowed values"
     }
 
+    fn env_text_allowed(&self, text: &str, allowed: &[String]) -> bool {
+        allowed.iter().any(|a| a == text)
+    }
+
     fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let text = read_text(var, node, diags)?;
         let allowed = var.allowed.as_deref().unwrap_or_default();

@@ -2,7 +2,7 @@
 //! the edition; written to the environment as compact JSON in the spec's key order.
 
 use super::enumeration::not_allowed;
-use super::{Context, Offer, TypeRules, ValueDoc, object, quoted, wrong_type};
+use super::{Context, EnvText, Offer, TypeRules, ValueDoc, object, quoted, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Table, Value};
@@ -20,6 +20,22 @@ impl TypeRules for HybridMapping {
 
     fn describe(&self) -> &'static str {
         "a table of the six data categories"
+    }
+
+    /// The container reads strict JSON: the object becomes the mapping table, each member at its
+    /// place in the file ([`super::hybrid_env`]).
+    fn read_env_text(&self, var: &Var, env: &EnvText, diags: &mut Diagnostics) -> Option<Node> {
+        super::hybrid_env::table(var, env, diags)
+    }
+
+    /// Every backend the JSON object names is allowed.
+    fn env_text_allowed(&self, text: &str, allowed: &[String]) -> bool {
+        match serde_json::from_str::<Json>(text) {
+            Ok(Json::Object(map)) => map
+                .values()
+                .all(|v| v.as_str().is_some_and(|b| allowed.iter().any(|a| a == b))),
+            _ => false,
+        }
     }
 
     fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {

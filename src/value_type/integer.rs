@@ -1,7 +1,7 @@
 //! `integer` and `port`: whole numbers in a range. An integer has the model's minimum (and a
 //! unit); a port is 1 to 65535. Both are written to the environment in decimal.
 
-use super::{Context, Problem, TypeRules, expected, object, wrong_type};
+use super::{Context, EnvText, Problem, TypeRules, expected, object, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Setting, Unit, Var};
 use crate::profile::{Node, Value};
@@ -66,6 +66,16 @@ impl TypeRules for Integer {
         }
         diags.push(out_of_range(var, n, min, max, node.origin));
         None
+    }
+
+    /// Decimal digits are a number; anything else stays text, for [`TypeRules::read`] to refuse.
+    /// A wait time the container replaces (`falls_back`) is read as the container uses it.
+    fn read_env_text(&self, var: &Var, env: &EnvText, diags: &mut Diagnostics) -> Option<Node> {
+        match self.port {
+            true => Some(number(env, false)),
+            false if var.falls_back => falling_back(var, env, diags),
+            false => Some(number(env, true)),
+        }
     }
 
     fn wrong_type_help(&self, var: &Var, found: &Value, mut d: Diagnostic) -> Diagnostic {
@@ -190,6 +200,63 @@ fn as_count(text: &str, unit: Option<Unit>) -> Option<i64> {
     }
 }
 
+/// Decimal digits (after a `-` when `signed`) that fit an integer: the number they write.
+fn whole_number(text: &str, signed: bool) -> Option<i64> {
+    let digits = if signed {
+        text.strip_prefix('-').unwrap_or(text)
+    } else {
+        text
+    };
+    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    all_digits.then(|| text.parse().ok()).flatten()
+}
+
+/// An environment text as a number: an integer when it writes one, else the text.
+fn number(env: &EnvText, signed: bool) -> Node {
+    match whole_number(env.text, signed) {
+        Some(n) => Node {
+            value: Value::Integer(n),
+            origin: env.origin,
+        },
+        None => env.string(),
+    }
+}
+
+/// An integer the container replaces when it cannot use it: below the minimum it uses the
+/// minimum, and text that is not an integer gives the default (the profile leaves it out).
+fn falling_back(var: &Var, env: &EnvText, diags: &mut Diagnostics) -> Option<Node> {
+    let (name, text, at) = (env.name, env.text, env.origin);
+    let min = var.min.unwrap_or(1);
+    let unit = var.unit.map_or("", |u| u.words());
+    match whole_number(text, true) {
+        Some(n) if n >= min => Some(number(env, true)),
+        Some(n) => {
+            let d = Diagnostic::new(
+                Code::FallsBack,
+                format!("`{name}` = {n} is below {min}: the container uses {min}"),
+            )
+            .label(format!("read as {min}"))
+            .help(format!("the profile writes {min}"));
+            diags.push(d.at(at));
+            Some(Node {
+                value: Value::Integer(min),
+                origin: at,
+            })
+        }
+        None => {
+            let default = var.default.describe();
+            let d = Diagnostic::new(
+                Code::FallsBack,
+                format!("`{name}` = `{text}` is not an integer: the container silently falls back to {default}"),
+            )
+            .label("not an integer")
+            .help(format!("write a whole number of {unit}; the profile leaves it out (the default)"));
+            diags.push(d.at(at));
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +269,17 @@ mod tests {
         assert_eq!(as_count("8500", None), Some(8500));
         assert_eq!(as_count("1500ms", Some(Unit::Seconds)), None);
         assert_eq!(as_count("abc", None), None);
+    }
+
+    #[test]
+    fn only_digits_that_fit_are_a_number() {
+        assert_eq!(whole_number("8080", false), Some(8080));
+        assert_eq!(whole_number("-5", false), None);
+        assert_eq!(whole_number("-5", true), Some(-5));
+        assert_eq!(whole_number("-", true), None);
+        assert_eq!(whole_number("", false), None);
+        assert_eq!(whole_number("+5", true), None);
+        assert_eq!(whole_number("99999999999999999999", false), None);
+        assert_eq!(whole_number("5m", true), None);
     }
 }

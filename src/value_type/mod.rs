@@ -8,21 +8,23 @@
 //! the dispatch below. The spec model only names the type (`model/types.rs`); the string-form
 //! checks ([`formats`]) and their regular expressions ([`patterns`]) live here too.
 //!
-//! Not here yet: how the container reads a variable's environment text (`import`/`lint`, one
-//! match on the type in `import/reading.rs` since issue 14, item 2). Its place is a rule of
-//! [`TypeRules`] next to [`TypeRules::read`], taking the text and its origin and giving the
-//! profile value the container reads from it.
+//! How the container reads a variable's environment text (`import`, `lint`) is a rule here too,
+//! [`TypeRules::read_env_text`]: the text becomes the profile value it stands for, which
+//! [`TypeRules::read`] then checks like any profile's.
 
 mod boolean;
 mod enumeration;
+pub mod env_text;
 pub mod formats;
 mod hybrid;
+mod hybrid_env;
 mod integer;
 pub mod patterns;
 mod plugin_list;
 mod secret;
 mod text;
 
+pub use env_text::EnvText;
 pub use formats::Problem;
 pub use hybrid::backend_not_a_string;
 pub use integer::{INT32_MAX, PORT_MAX};
@@ -58,6 +60,21 @@ pub trait TypeRules: Sync {
     /// The profile value `node` read as `var`'s type, with every per-value check; `None` (with
     /// diagnostics) when it is not acceptable.
     fn read(&self, var: &Var, node: &Node, cx: &Context, diags: &mut Diagnostics) -> Option<Typed>;
+
+    /// The profile value the container reads from a variable's environment text, at its place
+    /// in the file; `None` (with a diagnostic) when the container reads no value from it. Only
+    /// the container's own reading belongs here (lenient booleans, numbers it replaces, JSON it
+    /// cannot parse): text it would refuse stays text, for [`TypeRules::read`] to report.
+    fn read_env_text(&self, _var: &Var, env: &EnvText, _diags: &mut Diagnostics) -> Option<Node> {
+        Some(env.string())
+    }
+
+    /// True when the allowed values of a variable of the type admit its environment text (the
+    /// edition of an environment is inferred from the values only one edition allows). Types
+    /// without allowed values admit any text.
+    fn env_text_allowed(&self, _text: &str, _allowed: &[String]) -> bool {
+        true
+    }
 
     /// Help added to the "must be ..., found ..." diagnostic of a value of another TOML type.
     fn wrong_type_help(&self, _var: &Var, _found: &Value, d: Diagnostic) -> Diagnostic {

@@ -1,7 +1,7 @@
 //! `plugin-list`: a TOML array of plugin names (each the archive `<name>.zip` without `.zip`),
 //! written to the environment comma-joined.
 
-use super::{Context, TypeRules, formats, object, patterns, wrong_type};
+use super::{Context, EnvText, TypeRules, formats, object, patterns, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Value};
@@ -33,6 +33,21 @@ impl TypeRules for PluginList {
             }
         }
         ok.then_some(Typed::List(names))
+    }
+
+    /// The container splits the text at commas: each item a string (empty ones too, which
+    /// [`TypeRules::read`] refuses), at its own place in the file when it can be.
+    fn read_env_text(&self, _var: &Var, env: &EnvText, _diags: &mut Diagnostics) -> Option<Node> {
+        let mut items = Vec::new();
+        let mut offset = 0;
+        for item in env.text.split(',') {
+            items.push(super::env_text::string(item, env.at(offset, item.len())));
+            offset += item.len() + 1;
+        }
+        Some(Node {
+            value: Value::Array(items),
+            origin: env.origin,
+        })
     }
 
     /// Each name is one item: the text split at commas, empty items dropped, each with its span.
@@ -144,4 +159,35 @@ fn item_name<'n>(
         return None;
     }
     Some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::env_text::tests::env_text;
+    use super::*;
+
+    fn item_spans(node: &Node) -> Vec<std::ops::Range<usize>> {
+        match &node.value {
+            Value::Array(items) => items.iter().map(|i| i.origin.span()).collect(),
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+
+    /// Each item of the environment text at its place when the value is written as it is, else
+    /// at the whole value.
+    #[test]
+    fn env_text_items_are_at_their_place() {
+        let var = (crate::model::Model::get().vars.iter())
+            .find(|v| v.ty == crate::model::VarType::PluginList)
+            .expect("the model has a plugin list");
+        let mut diags = Diagnostics::default();
+        let read = |at| PluginList.read_env_text(var, &at, &mut Diagnostics::default());
+        let as_is = read(env_text("P=a,bb\n", "a,bb", 2..6)).expect("a list");
+        assert_eq!(item_spans(&as_is), [2..3, 4..6]);
+        let escaped = read(env_text("P=a\\,b\n", "a,b", 2..6)).expect("a list");
+        assert_eq!(item_spans(&escaped), [2..6, 2..6]);
+        let empty = PluginList.read_env_text(var, &env_text("P=a,,b\n", "a,,b", 2..6), &mut diags);
+        assert_eq!(item_spans(&empty.expect("a list")), [2..3, 4..4, 5..6]);
+        assert!(diags.is_empty());
+    }
 }

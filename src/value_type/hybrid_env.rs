@@ -3,24 +3,18 @@
 //! the value is written there as is. The object becomes the profile's mapping table, each key and
 //! value at its place in the file, for resolve to check its categories and backends.
 
-use super::EnvEntry;
-use super::reading::Positions;
+use super::EnvText;
+use super::hybrid::backend_not_a_string;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Entry, Node, Table};
-use crate::resolve::backend_not_a_string;
 use serde_json::Value;
 
 /// The mapping as a profile table (data categories in the model's order, others after), or
 /// `None` with a diagnostic when the text is not a JSON object a profile can hold.
-pub fn table(
-    var: &Var,
-    entry: &EnvEntry,
-    text: &str,
-    at: Positions,
-    diags: &mut Diagnostics,
-) -> Option<Node> {
-    let object = parse_object(var, entry, text, at, diags)?;
+pub(super) fn table(var: &Var, at: &EnvText, diags: &mut Diagnostics) -> Option<Node> {
+    let text = at.text;
+    let object = parse_object(var, at, diags)?;
     let mut entries = Vec::with_capacity(object.len());
     // Members are found in the order written, each after the one before: linear in the text.
     let mut cursor = 0;
@@ -48,7 +42,7 @@ pub fn table(
         };
         let Some(value) = member(value) else {
             diags.push(backend_not_a_string(
-                format!("`{}`: `{key}` must name a backend, found null", entry.name),
+                format!("`{}`: `{key}` must name a backend, found null", at.name),
                 origin,
                 var.allowed.as_deref().unwrap_or_default(),
             ));
@@ -64,7 +58,7 @@ pub fn table(
     entries.sort_by_key(|e| rank(e).unwrap_or(usize::MAX));
     Some(Node {
         value: crate::profile::Value::Table(Table { entries }),
-        origin: entry.origin,
+        origin: at.origin,
     })
 }
 
@@ -95,12 +89,10 @@ fn member(value: &Value) -> Option<crate::profile::Value> {
 /// The value read as strict JSON, which must be an object.
 fn parse_object(
     var: &Var,
-    entry: &EnvEntry,
-    text: &str,
-    at: Positions,
+    at: &EnvText,
     diags: &mut Diagnostics,
 ) -> Option<serde_json::Map<String, Value>> {
-    let name = &entry.name;
+    let (name, text) = (at.name, at.text);
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(object)) => Some(object),
         Ok(other) => {
@@ -112,7 +104,7 @@ fn parse_object(
                         json_kind(&other)
                     ),
                 )
-                .at(entry.origin)
+                .at(at.origin)
                 .label("not an object")
                 .help(example(var)),
             );
@@ -181,27 +173,19 @@ fn example(var: &Var) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::env_text::tests::env_text;
     use super::*;
-    use crate::import::EnvValue;
     use crate::model::{Model, VarType};
-    use crate::source::{Origin, Sources};
 
     /// The key and value spans of each member of the mapping written as `json` in a .env line.
     fn spans(json: &str) -> Vec<(String, std::ops::Range<usize>, std::ops::Range<usize>)> {
-        let mut sources = Sources::new();
-        let source = sources.add("a.env", format!("M={json}\n"));
-        let entry = EnvEntry {
-            name: "M".into(),
-            value: EnvValue::Text(json.into()),
-            name_origin: Origin::new(source, 0..1),
-            origin: Origin::new(source, 2..2 + json.len()),
-        };
+        let file = format!("M={json}\n");
+        let at = env_text(&file, json, 2..2 + json.len());
         let var = (Model::get().vars.iter())
             .find(|v| v.ty == VarType::HybridMapping)
             .expect("the model has a mapping");
-        let at = Positions::of(&entry, json, &sources);
         let mut diags = Diagnostics::default();
-        let node = table(var, &entry, json, at, &mut diags).expect("an object");
+        let node = table(var, &at, &mut diags).expect("an object");
         let crate::profile::Value::Table(t) = node.value else {
             panic!("not a table")
         };
