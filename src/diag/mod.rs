@@ -74,6 +74,16 @@ impl Diagnostic {
         .label(format!("expected {expected}"))
     }
 
+    /// A value holding NUL ([`Code::ControlChar`]), which no environment variable can hold, in
+    /// one wording; the caller places it.
+    pub fn nul_char(key: &str) -> Diagnostic {
+        Diagnostic::new(
+            Code::ControlChar,
+            format!("`{key}` contains a NUL character"),
+        )
+        .help("environment variables cannot hold NUL")
+    }
+
     pub fn at(mut self, origin: Origin) -> Diagnostic {
         self.origin = Some(origin);
         self

@@ -97,14 +97,7 @@ fn refused_text(
 ) -> Option<Option<Node>> {
     let name = &entry.name;
     if text.contains('\0') {
-        diags.push(
-            Diagnostic::new(
-                Code::ControlChar,
-                format!("`{name}` contains a NUL character"),
-            )
-            .at(entry.origin)
-            .help("environment variables cannot hold NUL"),
-        );
+        diags.push(Diagnostic::nul_char(name).at(entry.origin));
         return Some(None);
     }
     if text.is_empty() {

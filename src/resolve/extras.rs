@@ -139,14 +139,7 @@ fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
         }
     };
     if value.contains('\0') {
-        diags.push(
-            Diagnostic::new(
-                Code::ControlChar,
-                format!("`env.{name}` contains a NUL character"),
-            )
-            .at(entry.node.origin)
-            .help("environment variables cannot hold NUL"),
-        );
+        diags.push(Diagnostic::nul_char(&format!("env.{name}")).at(entry.node.origin));
         return None;
     }
     Some(value)

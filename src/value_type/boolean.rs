@@ -11,13 +11,7 @@ use serde_json::{Map, Value as Json, json};
 pub(super) struct Bool;
 
 impl TypeRules for Bool {
-    fn name(&self) -> &'static str {
-        "boolean"
-    }
-
-    fn describe(&self) -> &'static str {
-        "a boolean (true or false, without quotes)"
-    }
+    words!("boolean", "a boolean (true or false, without quotes)");
 
     fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         match &node.value {

@@ -11,13 +11,7 @@ use serde_json::{Map, Value as Json, json};
 pub(super) struct Enum;
 
 impl TypeRules for Enum {
-    fn name(&self) -> &'static str {
-        "enum"
-    }
-
-    fn describe(&self) -> &'static str {
-        "one of the allowed values"
-    }
+    words!("enum", "one of the allowed values");
 
     fn env_text_allowed(&self, text: &str, allowed: &[String]) -> bool {
         allowed.iter().any(|a| a == text)

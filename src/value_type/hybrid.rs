@@ -14,13 +14,7 @@ use serde_json::{Map, Value as Json, json};
 pub(super) struct HybridMapping;
 
 impl TypeRules for HybridMapping {
-    fn name(&self) -> &'static str {
-        "hybrid mapping"
-    }
-
-    fn describe(&self) -> &'static str {
-        "a table of the six data categories"
-    }
+    words!("hybrid mapping", "a table of the six data categories");
 
     /// The container reads strict JSON: the object becomes the mapping table, each member at its
     /// place in the file ([`super::hybrid_env`]).

@@ -12,6 +12,20 @@
 //! [`TypeRules::read_env_text`]: the text becomes the profile value it stands for, which
 //! [`TypeRules::read`] then checks like any profile's.
 
+/// A type's two fixed texts, [`TypeRules::name`] and [`TypeRules::describe`], for an impl of a
+/// type with one of each (`words!("port", "a port number ...")`).
+macro_rules! words {
+    ($name:expr, $describe:expr) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+
+        fn describe(&self) -> &'static str {
+            $describe
+        }
+    };
+}
+
 mod boolean;
 mod enumeration;
 pub mod env_text;
@@ -217,17 +231,10 @@ impl VarType {
 fn wrong_type<T>(var: &Var, node: &Node, diags: &mut Diagnostics) -> Option<T> {
     let rules = var.ty.rules();
     let found = &node.value;
-    let d = Diagnostic::new(
-        Code::WrongType,
-        format!(
-            "`{}` must be {}, found {}",
-            var.key,
-            rules.describe(),
-            found.type_name()
-        ),
-    )
-    .at(node.origin)
-    .label(format!("expected {}", rules.name()));
+    // The label names the type only: its description is in the message.
+    let d = Diagnostic::wrong_type(&var.key, rules.describe(), found.type_name())
+        .at(node.origin)
+        .label(format!("expected {}", rules.name()));
     diags.push(rules.wrong_type_help(var, found, d));
     None
 }
@@ -263,14 +270,7 @@ fn read_text<'n>(var: &Var, node: &'n Node, diags: &mut Diagnostics) -> Option<&
         return wrong_type(var, node, diags);
     };
     if text.contains('\0') {
-        diags.push(
-            Diagnostic::new(
-                Code::ControlChar,
-                format!("`{}` contains a NUL character", var.key),
-            )
-            .at(node.origin)
-            .help("environment variables cannot hold NUL"),
-        );
+        diags.push(Diagnostic::nul_char(&var.key).at(node.origin));
         return None;
     }
     Some(text)

@@ -12,13 +12,7 @@ use serde_json::{Map, Value as Json, json};
 pub(super) struct PluginList;
 
 impl TypeRules for PluginList {
-    fn name(&self) -> &'static str {
-        "list of plugin names"
-    }
-
-    fn describe(&self) -> &'static str {
-        "a list of plugin names"
-    }
+    words!("list of plugin names", "a list of plugin names");
 
     fn read(&self, var: &Var, node: &Node, _: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let Value::Array(items) = &node.value else {

@@ -16,13 +16,10 @@ pub(super) struct Secret;
 const REFERENCE_HELP: &str = "write { env = \"NAME\" } to read it from an environment variable, or { file = \"PATH\" } to read it from a file";
 
 impl TypeRules for Secret {
-    fn name(&self) -> &'static str {
-        "secret"
-    }
-
-    fn describe(&self) -> &'static str {
+    words!(
+        "secret",
         "a secret: { env = \"NAME\" }, { file = \"PATH\" } or a string (not recommended)"
-    }
+    );
 
     fn read(&self, var: &Var, node: &Node, cx: &Context, diags: &mut Diagnostics) -> Option<Typed> {
         let source = match &node.value {
