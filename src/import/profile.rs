@@ -13,8 +13,8 @@ use crate::model::{Edition, Model};
 use crate::pipeline::check_table;
 use crate::profile::{Entry, Node, Table, Value};
 use crate::resolve::Resolved;
-use crate::resolve::formats::{k8s_label, k8s_subdomain};
 use crate::source::{Origin, Sources};
+use crate::value_type::formats::{k8s_label, k8s_subdomain};
 use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
 /// How to import.

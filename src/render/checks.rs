@@ -6,7 +6,8 @@
 
 use super::{EnvVar, Target, dotenv_quote};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::{ResolvedVar, formats};
+use crate::resolve::ResolvedVar;
+use crate::value_type::formats;
 
 /// Every diagnostic about `env` as `target` would carry it (errors stop that target).
 pub fn target(target: Target, env: &[EnvVar]) -> Diagnostics {

@@ -7,7 +7,6 @@
 mod convert;
 pub mod deploy;
 mod extras;
-pub mod formats;
 mod groups;
 mod rules;
 mod typed;

@@ -3,9 +3,9 @@
 //! The only place besides the spec model where profile keys are named, because each rule is about
 //! a particular pair of variables.
 
-use super::formats::is_loopback_url;
 use super::{Resolved, Typed};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::value_type::formats::is_loopback_url;
 
 /// Runs every cross-field rule on a resolution (errors elsewhere do not stop them).
 pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {

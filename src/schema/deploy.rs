@@ -1,8 +1,8 @@
 //! The `[deploy]` section: deployment settings from the model's `[[setting]]` entries, and the
 //! file and plugin sources (`deploy.files`, `deploy.plugins`).
 
-use super::forms;
 use crate::model::{DefaultValue, Edition, Model, Setting, VarType};
+use crate::value_type::patterns;
 use serde_json::{Map, Value, json};
 
 /// The top-level key of the deployment settings.
@@ -38,7 +38,7 @@ pub fn section(model: &Model) -> Value {
         json!({
             "description": "Where each plugin archive listed in admin_ui.plugins comes from (edition A): `host` for compose, `secret` or `configmap` (and `key`) for Kubernetes. It is mounted at the plugin's path in the container.",
             "type": "object",
-            "propertyNames": { "pattern": forms::PLUGIN_NAME },
+            "propertyNames": { "pattern": patterns::PLUGIN_NAME },
             "additionalProperties": source(),
         }),
     );

@@ -19,7 +19,6 @@ mod deploy;
 mod describe;
 mod editions;
 mod enum_docs;
-mod forms;
 mod leaf;
 mod nest;
 mod root;

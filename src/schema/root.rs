@@ -8,10 +8,10 @@ use super::DRAFT;
 use super::deploy;
 use super::describe::{key_description, table_description, table_title};
 use super::editions::{self, shared_constraints};
-use super::forms;
 use super::tree::{KeyNode, key_tree};
 use crate::model::Model;
 use crate::profile::EXTENDS;
+use crate::value_type::patterns;
 use schemars::{Schema, json_schema};
 use serde_json::{Map, Value, json};
 
@@ -112,7 +112,7 @@ fn passthrough_env(model: &Model) -> Section {
             "description": "Variables outside the spec, passed to the container as they are (svcgen warns about each). A variable of the spec cannot be set here: use its profile key.",
             "type": "object",
             "propertyNames": {
-                "pattern": forms::ENV_NAME,
+                "pattern": patterns::ENV_NAME,
                 "not": {
                     "description": "a variable of the spec: set it with its profile key",
                     "enum": model.env_names()

@@ -5,7 +5,7 @@
 use super::settings::SettingReader;
 use super::{Deploy, FileSource, K8sKind};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::formats;
+use crate::value_type::formats;
 
 pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
     for (i, file) in deploy.files.iter().enumerate() {

@@ -38,7 +38,7 @@ pub fn labels(deployment: &str, image: &str) -> Vec<(&'static str, String)> {
         ("app.kubernetes.io/instance", deployment.to_string()),
     ];
     let tag = image.rsplit(':').next().unwrap_or_default();
-    if crate::resolve::formats::k8s_label_value(tag).is_ok() {
+    if crate::value_type::formats::k8s_label_value(tag).is_ok() {
         labels.push(("app.kubernetes.io/version", tag.to_string()));
     }
     labels.push(("app.kubernetes.io/managed-by", "svcgen".to_string()));
@@ -145,7 +145,7 @@ mod tests {
             hashed_name("env", &pairs(&[("a", "bc")]))
         );
         assert_eq!(a.len(), "env-".len() + 10);
-        assert!(crate::resolve::formats::k8s_label(&a).is_ok());
+        assert!(crate::value_type::formats::k8s_label(&a).is_ok());
     }
 
     #[test]
@@ -162,6 +162,6 @@ mod tests {
         };
         let name = volume_name(3, &file);
         assert_eq!(name, "deploy-plugins-user-mgmt-3");
-        assert!(crate::resolve::formats::k8s_label(&name).is_ok());
+        assert!(crate::value_type::formats::k8s_label(&name).is_ok());
     }
 }

@@ -6,9 +6,9 @@ use super::{FileSource, K8sKind, K8sRef};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::FileKind;
 use crate::profile::{Entry, Table, Value};
-use crate::resolve::formats::{self, Problem};
 use crate::source::{Origin, Sources};
 use crate::suggest::did_you_mean;
+use crate::value_type::formats::{self, Problem};
 use std::path::{Path, PathBuf};
 
 /// The keys of one file source.
