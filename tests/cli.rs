@@ -273,7 +273,7 @@ fn minimal_keeps_selectors_and_changed_values_only() {
 }
 
 #[test]
-fn user_templates_override_by_file_name_and_broken_ones_name_file_and_line() {
+fn user_templates_override_by_file_name_and_broken_ones_name_file_line_and_column() {
     let render = |test: Test| test.arg("render").arg(example()).args(["--templates", "."]);
     let ran = render(Test::new().file(
         "dotenv.env.j2",
@@ -283,7 +283,7 @@ fn user_templates_override_by_file_name_and_broken_ones_name_file_and_line() {
     .run();
     render(ran.again().file("dotenv.env.j2", "ok\n{% for var in %}\n"))
         .code(1)
-        .stderr_has("dotenv.env.j2:2")
+        .stderr_has("dotenv.env.j2:2:15: unexpected end of block")
         .run();
 }
 

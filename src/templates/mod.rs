@@ -67,6 +67,8 @@ pub struct TemplateError {
     /// The template's file: a path in the user's folder, or `templates/<name>` for built-ins.
     pub file: String,
     pub line: Option<usize>,
+    /// The 1-based column (in characters) where the failing text starts, when known.
+    pub column: Option<usize>,
     pub message: String,
     /// True when the template is the user's (their error), false for a built-in one (our bug).
     pub user: bool,
@@ -74,9 +76,12 @@ pub struct TemplateError {
 
 impl std::fmt::Display for TemplateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.file, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => {
+                write!(f, "{}:{line}:{column}: {}", self.file, self.message)
+            }
+            (Some(line), None) => write!(f, "{}:{line}: {}", self.file, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
         }
     }
 }
@@ -185,11 +190,13 @@ impl Templates {
             let text = crate::profile::read_input_text(&path).map_err(|e| TemplateError {
                 file: file.clone(),
                 line: None,
+                column: None,
                 message: e.0,
                 user: true,
             })?;
-            env.add_template_owned(name.to_string(), text)
-                .map_err(|e| template_error(&e, file, true))?;
+            if let Err(e) = env.add_template_owned(name.to_string(), text.clone()) {
+                return Err(template_error(&e, file, true, Some(&text)));
+            }
             overrides.push((name.to_string(), path));
         }
         env.set_loader(|name| {
@@ -210,10 +217,10 @@ impl Templates {
         let template = self
             .env
             .get_template(name)
-            .map_err(|e| template_error(&e, file.clone(), user))?;
+            .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;
         let text = template
             .render(context)
-            .map_err(|e| template_error(&e, file, user))?;
+            .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
             AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_lines(&text),
@@ -222,7 +229,24 @@ impl Templates {
     }
 }
 
-fn template_error(error: &Error, file: String, user: bool) -> TemplateError {
+/// The text of the built-in template `name` (the one a compile error on first use is in).
+fn builtin_text(name: &str) -> Option<&'static str> {
+    BUILTIN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// The 1-based column, in characters, of the byte `offset` of `source`.
+fn column_of(source: &str, offset: usize) -> Option<usize> {
+    let before = source.get(..offset)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some(before[line_start..].chars().count() + 1)
+}
+
+/// The error as svcgen reports it: file, line and (when minijinja gives the failing text's
+/// span and the template's text is at hand) column.
+fn template_error(error: &Error, file: String, user: bool, text: Option<&str>) -> TemplateError {
     let mut message = error
         .detail()
         .map_or_else(|| error.kind().to_string(), str::to_string);
@@ -231,9 +255,14 @@ fn template_error(error: &Error, file: String, user: bool) -> TemplateError {
         message.push_str(&format!(": {inner}"));
         source = inner.source();
     }
+    let column = error
+        .range()
+        .zip(text)
+        .and_then(|(range, text)| column_of(text, range.start));
     TemplateError {
         file,
         line: error.line(),
+        column,
         message,
         user,
     }
@@ -269,5 +298,30 @@ mod tests {
         assert!(err.user);
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
         assert_eq!(err.line, Some(2), "{err}");
+        assert_eq!(err.column, Some(13), "{err}");
+    }
+
+    /// A failure while rendering points at the failing expression, counted in characters.
+    #[test]
+    fn a_render_error_names_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("dotenv.env.j2"),
+            "é\nab {{ missing.field }}\n",
+        )
+        .unwrap();
+        let templates = Templates::load(Some(dir.path())).unwrap();
+        let err = templates
+            .render("dotenv.env.j2", Value::from(()))
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (Some(2), Some(7)), "{err}");
+        assert!(err.to_string().contains("dotenv.env.j2:2:7: "), "{err}");
+    }
+
+    #[test]
+    fn columns_count_characters_from_the_line_start() {
+        assert_eq!(column_of("ab\néé x", 8), Some(4));
+        assert_eq!(column_of("x", 0), Some(1));
+        assert_eq!(column_of("é", 1), None);
     }
 }
