@@ -73,7 +73,7 @@ fn stdin_is_read_once_and_is_not_part_of_a_batch() {
 }
 
 #[test]
-fn dash_o_dash_is_stdout_for_render_and_generators() {
+fn dash_o_dash_is_stdout_for_render_import_and_generators() {
     let plain = render_example(Test::new(), &["-t", "compose"]).run();
     render_example(Test::new(), &["-t", "compose", "-o", "-"])
         .stdout_is(&plain.stdout())
@@ -87,6 +87,16 @@ fn dash_o_dash_is_stdout_for_render_and_generators() {
             "no file named -"
         );
     }
+    let imported = Test::new()
+        .file("in.env", "CN_AUTH_BASE_URL=https://a.example\n")
+        .args(["import", "--edition", "B", "in.env", "-o", "-"])
+        .stdout_starts_with("# Imported by svcgen from in.env")
+        .run();
+    assert_eq!(
+        std::fs::read_dir(imported.dir.path()).unwrap().count(),
+        1,
+        "import: no file named -"
+    );
     render_example(Test::new(), &["-o", "-", "--check"])
         .code(2)
         .stderr_has("--check compares files on disk")

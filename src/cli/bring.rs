@@ -4,7 +4,7 @@ use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
-use crate::output::{write_atomic, write_in_place};
+use crate::output::write_in_place;
 use crate::source::Sources;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -98,18 +98,8 @@ pub fn import_command(args: &ImportArgs) -> u8 {
             if code != EXIT_OK {
                 return code;
             }
-            match &args.output {
-                Some(path) => {
-                    if let Err(e) = write_atomic(path, &imported.profile, false) {
-                        io_error(&e);
-                        return EXIT_IO;
-                    }
-                }
-                None => {
-                    let _ = std::io::stdout().write_all(imported.profile.as_bytes());
-                }
-            }
-            return EXIT_OK;
+            // `-o -` is standard output, as for every command.
+            return super::generate::emit(&imported.profile, args.output.as_ref());
         }
         Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
     };

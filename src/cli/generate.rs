@@ -178,6 +178,7 @@ pub fn init(args: &InitArgs) -> u8 {
     match crate::init::starting_profile(&options) {
         Ok(text) => {
             if let Some(path) = &args.output
+                && !super::is_stdio(path)
                 && path.exists()
             {
                 super::report::io_error(&format!(
