@@ -20,6 +20,9 @@ pub fn compose_text(written: &str) -> Result<Option<String>, String> {
     if let Some(b) = boolean(written) {
         return Ok((b != written).then(|| b.to_string()));
     }
+    if let Some(text) = non_finite(written) {
+        return Ok(Some(text.to_string()));
+    }
     let plain: String = written.chars().filter(|&c| c != '_').collect();
     if !looks_numeric(&plain) {
         return Ok(None);
@@ -37,6 +40,21 @@ pub fn compose_text(written: &str) -> Result<Option<String>, String> {
             "compose reads it as the number {f:e}, which it writes in a form svcgen does not reproduce"
         )),
         Err(_) => Ok(None),
+    }
+}
+
+/// The infinities and NaN of go-yaml v3 (exactly these spellings), as compose v2 prints them.
+fn non_finite(text: &str) -> Option<&'static str> {
+    let (sign, rest) = match text.as_bytes().first() {
+        Some(b'-') => ("-", &text[1..]),
+        Some(b'+') => ("+", &text[1..]),
+        _ => ("", text),
+    };
+    match rest {
+        ".inf" | ".Inf" | ".INF" if sign == "-" => Some("-Inf"),
+        ".inf" | ".Inf" | ".INF" => Some("+Inf"),
+        ".nan" | ".NaN" | ".NAN" if sign.is_empty() => Some("NaN"),
+        _ => None,
     }
 }
 
@@ -139,6 +157,15 @@ mod tests {
             ("yes", None),
             ("True", Some("true")),
             ("abc", None),
+            (".inf", Some("+Inf")),
+            ("+.INF", Some("+Inf")),
+            ("-.Inf", Some("-Inf")),
+            (".NaN", Some("NaN")),
+            (".NAN", Some("NaN")),
+            (".iNf", None),
+            ("-.nan", None),
+            ("inf", None),
+            (".Nan", None),
         ];
         for (written, expected) in cases {
             assert_eq!(

@@ -114,7 +114,11 @@ impl Node {
 
 /// Parses every document of a YAML text. A syntax error is one diagnostic at its position.
 pub fn parse(text: &str, source: SourceId) -> Result<Vec<Node>, Diagnostics> {
-    match serde_saphyr::from_multiple::<Spanned<Raw>>(text) {
+    // `.inf` and `.nan` are numbers to YAML, not errors: the readers decide what they mean
+    // (compose v2 prints `+Inf`; a ConfigMap holds only strings).
+    let mut options = serde_saphyr::Options::default();
+    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
+    match serde_saphyr::from_multiple_with_options::<Spanned<Raw>>(text, options) {
         Ok(docs) => Ok(docs.into_iter().map(|d| convert(d, text, source)).collect()),
         Err(err) => {
             let at = err
