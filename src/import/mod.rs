@@ -13,7 +13,6 @@ mod edition;
 mod interpolate;
 mod k8s;
 mod profile;
-mod reading;
 mod unread;
 mod values;
 mod yaml;

@@ -1,14 +1,15 @@
 //! One variable's entry turned into the value a profile holds, as far as reading the file
 //! decides it: secrets (never copied into a profile) become references to the environment, a
 //! reference to another Secret key or an empty value is reported, and the text is read the way
-//! the container reads it ([`super::reading`]).
+//! the container reads it (its type's `read_env_text`): nothing here checks the value.
 
-use super::reading::{node, string};
 use super::{EnvEntry, EnvValue};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Var, VarType};
 use crate::profile::{Entry, Node, Table, Value};
 use crate::source::{Origin, Sources};
+use crate::value_type::EnvText;
+use crate::value_type::env_text::string;
 
 /// `{ env = "NAME" }`: a secret read from an environment variable, written at `at`.
 fn env_reference(name: &str, at: Origin) -> Node {
@@ -51,7 +52,13 @@ pub fn value(
     if let Some(done) = refused_text(var, entry, text, diags) {
         return done;
     }
-    node(var, entry, text, sources, diags)
+    // The container's reading of the text is its type's rule; resolve checks the value.
+    let written = sources
+        .get(entry.origin.source)
+        .text
+        .get(entry.origin.span());
+    let env = EnvText::new(&entry.name, text, entry.origin, written);
+    var.ty.rules().read_env_text(var, &env, diags)
 }
 
 /// The text of the entry, or (`Err`) what a reference to a Secret or the environment gives.

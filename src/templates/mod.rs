@@ -286,32 +286,28 @@ mod tests {
         assert_eq!(escape_for("docs.md.j2"), AutoEscape::None);
     }
 
-    #[test]
-    fn a_broken_user_template_names_its_file_and_line() {
+    /// Loads the user's `dotenv.env.j2` written as `text` (the folder lives as long as the result).
+    fn user_dotenv(text: &str) -> (tempfile::TempDir, Result<Templates, TemplateError>) {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("dotenv.env.j2"),
-            "line one\n{% for x in %}\n",
-        )
-        .unwrap();
-        let err = Templates::load(Some(dir.path())).err().unwrap();
+        std::fs::write(dir.path().join("dotenv.env.j2"), text).unwrap();
+        let loaded = Templates::load(Some(dir.path()));
+        (dir, loaded)
+    }
+
+    #[test]
+    fn a_broken_user_template_names_its_file_line_and_column() {
+        let err = user_dotenv("line one\n{% for x in %}\n").1.err().unwrap();
         assert!(err.user);
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
-        assert_eq!(err.line, Some(2), "{err}");
-        assert_eq!(err.column, Some(13), "{err}");
+        assert_eq!((err.line, err.column), (Some(2), Some(13)), "{err}");
     }
 
     /// A failure while rendering points at the failing expression, counted in characters.
     #[test]
     fn a_render_error_names_its_line_and_column() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("dotenv.env.j2"),
-            "é\nab {{ missing.field }}\n",
-        )
-        .unwrap();
-        let templates = Templates::load(Some(dir.path())).unwrap();
-        let err = templates
+        let (_dir, loaded) = user_dotenv("é\nab {{ missing.field }}\n");
+        let err = loaded
+            .unwrap()
             .render("dotenv.env.j2", Value::from(()))
             .unwrap_err();
         assert_eq!((err.line, err.column), (Some(2), Some(7)), "{err}");
