@@ -25,6 +25,10 @@ const DEPLOY_FILES: &str = "deploy.files";
 const DEPLOY_PLUGINS: &str = "deploy.plugins";
 const DEPLOY_TAG: &str = "deploy.image.tag";
 
+/// The edition `migrate` reads, and the one it writes.
+pub const FROM: Edition = Edition::A;
+pub const TO: Edition = Edition::B;
+
 /// A profile rewritten for edition B.
 #[derive(Debug, Clone)]
 pub struct Migrated {
@@ -50,7 +54,7 @@ pub fn migrate_to_b(
     let (source, table) = parse_text(name.to_string(), text.to_string(), sources);
     let table = table?;
     match table.get("edition").map(|e| &e.node) {
-        Some(node) if node.value == Raw::String(Edition::B.as_str().into()) => {
+        Some(node) if node.value == Raw::String(TO.as_str().into()) => {
             let checked = check_text(name, text, base_dir, sources);
             return Ok(Migrated {
                 profile: text.to_string(),
@@ -58,7 +62,7 @@ pub fn migrate_to_b(
                 diagnostics: checked.diagnostics,
             });
         }
-        Some(node) if node.value == Raw::String(Edition::A.as_str().into()) => {}
+        Some(node) if node.value == Raw::String(FROM.as_str().into()) => {}
         other => {
             let mut diags = Diagnostics::default();
             diags.push(
@@ -85,7 +89,7 @@ pub fn migrate_to_b(
     if let Some(target) = &target {
         move_backends(model, &mut doc, &table, &dropped, target, &mut changes);
     }
-    set_value(&mut doc, "edition", Value::from(Edition::B.as_str()));
+    set_value(&mut doc, "edition", Value::from(TO.as_str()));
     changes.insert(0, "edition: \"A\" → \"B\"".to_string());
     hostname_to_url(&mut doc, &table, &mut changes);
     remove_a_only(model, &mut doc, &table, &dropped, &mut changes);
@@ -111,42 +115,45 @@ pub fn migrate_to_b(
     })
 }
 
+/// The backends of an edition (selector values and mapping values, the mixed value aside), in
+/// the model's order, each once.
+fn backends_of(model: &Model, edition: Edition) -> Vec<String> {
+    let rule = &model.backends;
+    let mut out: Vec<String> = Vec::new();
+    for key in [&rule.selector, &rule.mapping] {
+        let allowed = model
+            .var_by_key(key, edition)
+            .and_then(|v| v.allowed.as_ref());
+        for b in allowed.into_iter().flatten() {
+            if b != &rule.mixed && !out.contains(b) {
+                out.push(b.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Backends of edition A (selector values and mapping values) that edition B does not have.
 fn dropped_backends(model: &Model) -> Vec<String> {
-    let rule = &model.backends;
-    let of = |edition: Edition| -> Vec<String> {
-        [&rule.selector, &rule.mapping]
-            .iter()
-            .filter_map(|k| model.var_by_key(k, edition))
-            .flat_map(|v| v.allowed.clone().unwrap_or_default())
-            .filter(|b| b != &rule.mixed)
-            .collect()
-    };
-    let b = of(Edition::B);
-    let mut out: Vec<String> = of(Edition::A)
-        .into_iter()
-        .filter(|x| !b.contains(x))
-        .collect();
-    out.dedup();
+    let b = backends_of(model, TO);
+    let mut out = backends_of(model, FROM);
+    out.retain(|x| !b.contains(x));
     out
 }
 
 /// Edition B's backends, for `--ldap-to`.
 fn b_backends(model: &Model) -> Vec<String> {
-    let rule = &model.backends;
-    let mut out: Vec<String> = Vec::new();
-    for key in [&rule.selector, &rule.mapping] {
-        for b in model
-            .var_by_key(key, Edition::B)
-            .and_then(|v| v.allowed.clone())
-            .unwrap_or_default()
-        {
-            if b != rule.mixed && !out.contains(&b) {
-                out.push(b);
-            }
-        }
-    }
-    out
+    backends_of(model, TO)
+}
+
+/// The help of `--ldap-to`, from the model: the backends that must move, and where they can go.
+pub fn ldap_to_help() -> String {
+    let model = Model::get();
+    format!(
+        "Where backends edition {TO} lacks ({}) go: {}",
+        dropped_backends(model).join(", "),
+        b_backends(model).join(", ")
+    )
 }
 
 /// True for a variable of a group that applies only with one of the dropped backends.
@@ -182,7 +189,7 @@ fn backend_places(model: &Model, table: &Table, dropped: &[String]) -> Vec<(Stri
             }
         }
     }
-    for var in model.vars_of(Edition::A) {
+    for var in model.vars_of(FROM) {
         if of_dropped_backend(model, var, dropped)
             && let Some(entry) = table.get_path(&var.key)
         {
@@ -271,7 +278,7 @@ fn move_backends(
         }
     }
     let removed: Vec<String> = model
-        .vars_of(Edition::A)
+        .vars_of(FROM)
         .filter(|v| of_dropped_backend(model, v, dropped) && table.get_path(&v.key).is_some())
         .map(|v| v.key.clone())
         .collect();
@@ -307,8 +314,8 @@ fn remove_a_only(
     changes: &mut Vec<String>,
 ) {
     let keys: Vec<String> = model
-        .vars_of(Edition::A)
-        .filter(|v| model.var_by_key(&v.key, Edition::B).is_none())
+        .vars_of(FROM)
+        .filter(|v| model.var_by_key(&v.key, TO).is_none())
         .filter(|v| v.key != HOSTNAME_KEY && !of_dropped_backend(model, v, dropped))
         .filter(|v| table.get_path(&v.key).is_some())
         .map(|v| v.key.clone())
@@ -319,9 +326,7 @@ fn remove_a_only(
 /// Deployment settings of things edition B does not have: plugin archives, file sources of
 /// removed variables, edition A's image tag.
 fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes: &mut Vec<String>) {
-    let b_has_plugins = model
-        .vars_of(Edition::B)
-        .any(|v| v.ty == VarType::PluginList);
+    let b_has_plugins = model.vars_of(TO).any(|v| v.ty == VarType::PluginList);
     if !b_has_plugins && table.get_path(DEPLOY_PLUGINS).is_some() {
         remove_keys(
             doc,
@@ -332,7 +337,7 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
     }
     if let Some(Raw::Table(files)) = table.get_path(DEPLOY_FILES).map(|e| &e.node.value) {
         for entry in &files.entries {
-            if model.var_by_key(&entry.key, Edition::B).is_some() {
+            if model.var_by_key(&entry.key, TO).is_some() {
                 continue;
             }
             if let Some(t) = item_mut(doc, DEPLOY_FILES).and_then(Item::as_table_like_mut)
@@ -345,11 +350,11 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
             }
         }
     }
-    let a_tag = &model.edition(Edition::A).image_tag;
+    let a_tag = &model.edition(FROM).image_tag;
     if let Some(Raw::String(tag)) = table.get_path(DEPLOY_TAG).map(|e| &e.node.value)
         && tag == a_tag
     {
-        let b_tag = &model.edition(Edition::B).image_tag;
+        let b_tag = &model.edition(TO).image_tag;
         remove_keys(
             doc,
             &[DEPLOY_TAG.to_string()],

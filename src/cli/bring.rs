@@ -147,13 +147,12 @@ pub fn lint_command(args: &LintArgs) -> u8 {
 
 #[derive(Args, Debug)]
 pub struct MigrateArgs {
-    /// The edition to migrate to (only B: edition A profiles become edition B)
-    #[arg(long, value_parser = ["B"])]
+    /// The edition to migrate to (edition A profiles become edition B)
+    #[arg(long, value_parser = [crate::migrate::TO.as_str()])]
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
-    /// Where backends edition B lacks (LDAP) go: sql, couchbase or spanner
-    #[arg(long, value_name = "BACKEND")]
+    #[arg(long, value_name = "BACKEND", help = crate::migrate::ldap_to_help())]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
     #[arg(long)]

@@ -15,7 +15,7 @@ pub enum Edition {
 impl Edition {
     pub const ALL: [Edition; 2] = [Edition::A, Edition::B];
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Edition::A => "A",
             Edition::B => "B",
