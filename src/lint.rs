@@ -8,7 +8,7 @@
 //! with resolve's one wording for each.
 
 use crate::diag::{Code, Diagnostics};
-use crate::import::{Read, analyze, profile_check};
+use crate::import::{Read, analyze, profile_check, reading_failed};
 use crate::model::Edition;
 use crate::source::Sources;
 
@@ -26,8 +26,8 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .cloned()
             .collect(),
     });
-    let had_errors = diags.has_errors();
-    let more = profile_check(read, &analysis, analysis.read_as, sources, had_errors);
+    let after_errors = reading_failed(read, &analysis);
+    let more = profile_check(read, &analysis, analysis.read_as, sources, after_errors);
     diags.items.extend(more.items);
     diags.sort();
     diags

@@ -303,6 +303,50 @@ fn an_unreadable_part_does_not_hide_the_value_errors() {
     assert!(listing.contains("E0204 compose.yml:6:26"), "{listing}");
 }
 
+/// Where an import fails, it reports what lint reports on the same file (lint's own input is the
+/// same reading): the two never disagree on a value. Left out: placeholders (lint cannot know
+/// their value; an import keeps them as literal text) and the undecided edition (a question an
+/// import must ask, not a problem lint reports).
+#[test]
+fn a_failed_import_reports_what_lint_reports() {
+    let mut compared = 0;
+    for entry in std::fs::read_dir(support::repo().join("tests/lint")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("${") {
+            continue;
+        }
+        let edition = support::expect::Fixture::read(&path)
+            .edition
+            .and_then(|e| Edition::parse(&e));
+        let mut sources = Sources::new();
+        let read = read_file(&path, &ReadOptions::default(), &mut sources).unwrap();
+        let linted = svcgen::lint::lint(&read, edition, &sources);
+        let options = ImportOptions {
+            edition,
+            ..ImportOptions::default()
+        };
+        let Err(failed) = import(&read, options, &sources) else {
+            assert!(
+                !linted.has_errors(),
+                "{}: lint fails, import not",
+                path.display()
+            );
+            continue;
+        };
+        let keep = |d: &&svcgen::diag::Diagnostic| d.code != Code::Edition;
+        let lines = |diags: &Diagnostics| {
+            let kept = Diagnostics {
+                items: diags.items.iter().filter(keep).cloned().collect(),
+            };
+            listing(&kept, &sources)
+        };
+        assert_eq!(lines(&failed), lines(&linted), "{}", path.display());
+        compared += 1;
+    }
+    assert!(compared >= 10, "only {compared} failed imports compared");
+}
+
 #[test]
 fn every_fixture_is_used() {
     let mut names: Vec<String> = std::fs::read_dir(support::repo().join("tests/import"))

@@ -105,6 +105,9 @@ pub fn analyze(
                 node,
                 entry: i,
             }),
+            // An empty value is known: the container reads the empty string (W0315 says so),
+            // which no `when` condition names, so the groups that depend on it do not apply.
+            None if entry.value.text() == Some("") => {}
             None => unread.push(var.key.as_str()),
         }
     }

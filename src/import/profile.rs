@@ -63,13 +63,14 @@ pub fn import(
             .collect(),
     });
     let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
-        // No profile can be written; the values are still checked, as lint checks them.
+        // No profile can be written; the values are still checked, exactly as lint checks them.
+        let after_errors = reading_failed(read, &analysis);
         diags.extend(profile_check(
             read,
             &analysis,
             analysis.read_as,
             sources,
-            true,
+            after_errors,
         ));
         diags.sort();
         return Err(diags);
@@ -123,6 +124,14 @@ fn with_deploy_names(
         }
     }
     (deploy, checked)
+}
+
+/// True when reading the file or its names found an error (an undecided edition aside: that is
+/// a question to the user, not a problem of a value): then some values never reached the
+/// profile, and the checks that need every value are left out. Lint and import ask alike.
+pub fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
+    read.diagnostics.has_errors()
+        || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
 
 /// Codes of the profile check that depend on every value: when the file already has an error

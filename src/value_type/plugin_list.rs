@@ -8,6 +8,7 @@ use crate::profile::{Node, Value};
 use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
+use std::collections::HashSet;
 
 pub(super) struct PluginList;
 
@@ -19,10 +20,15 @@ impl TypeRules for PluginList {
             return wrong_type(var, node, diags);
         };
         let mut names: Vec<String> = Vec::new();
+        // The names seen, for "listed twice": a set, so that a long list stays linear.
+        let mut seen: HashSet<&str> = HashSet::new();
         let mut ok = true;
         for item in items {
-            match item_name(var, item, &names, diags) {
-                Some(name) => names.push(name.clone()),
+            match item_name(var, item, &seen, diags) {
+                Some(name) => {
+                    seen.insert(name);
+                    names.push(name.clone());
+                }
                 None => ok = false,
             }
         }
@@ -108,7 +114,7 @@ impl TypeRules for PluginList {
 fn item_name<'n>(
     var: &Var,
     item: &'n Node,
-    before: &[String],
+    before: &HashSet<&str>,
     diags: &mut Diagnostics,
 ) -> Option<&'n String> {
     let Value::String(name) = &item.value else {
@@ -129,7 +135,7 @@ fn item_name<'n>(
     if let Err(problem) = formats::plugin_name(name) {
         let mut d = Diagnostic::new(
             Code::PluginName,
-            format!("plugin name \"{name}\": {}", problem.message),
+            format!("`{}`: plugin name \"{name}\": {}", var.key, problem.message),
         )
         .at(item.origin)
         .label("invalid plugin name")
@@ -140,11 +146,11 @@ fn item_name<'n>(
         diags.push(d);
         return None;
     }
-    if before.contains(name) {
+    if before.contains(name.as_str()) {
         diags.push(
             Diagnostic::new(
                 Code::PluginName,
-                format!("plugin \"{name}\" is listed twice"),
+                format!("`{}`: plugin \"{name}\" is listed twice", var.key),
             )
             .at(item.origin)
             .label("duplicate")
