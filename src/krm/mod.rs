@@ -9,7 +9,7 @@ mod results;
 use crate::diag::Diagnostics;
 use crate::profile::{SetKind, merge, parse_set, parse_text};
 use crate::render::k8s_plan::plan;
-use crate::render::{EnvOptions, Target, Templates, environment, render};
+use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::resolve::{Options, Resolved, resolve};
 use crate::source::Sources;
 use input::FunctionInput;
@@ -120,8 +120,12 @@ fn render_objects(
                 Vec::new()
             }
         },
-        Err(e) => {
-            results.error(format!("the k8s target could not be rendered: {e:?}"));
+        Err(RenderError::Invalid(diags)) => {
+            results.diagnostics(&diags, &sources, function);
+            Vec::new()
+        }
+        Err(RenderError::Template(e)) => {
+            results.error(format!("the k8s target could not be rendered: {e}"));
             Vec::new()
         }
     }
@@ -178,4 +182,42 @@ fn identity(object: &Value) -> (String, String, String) {
     let metadata = object.get("metadata").and_then(Value::as_object);
     let field = |name: &str| text(metadata.and_then(|m: &Map<String, Value>| m.get(name)));
     (text(object.get("kind")), field("namespace"), field("name"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value the k8s target cannot carry (an `[env]` name too long for a ConfigMap key) is a
+    /// result with its code and the position in the profile, as every other diagnostic is.
+    #[test]
+    fn a_render_check_failure_is_a_result_at_its_position() {
+        let name = "A".repeat(300);
+        let profile = format!("edition = \"B\"\n[env]\n{name} = \"x\"\n");
+        let list = serde_json::json!({
+            "apiVersion": input::API_VERSION,
+            "kind": input::KIND,
+            "items": [],
+            "functionConfig": { "kind": "ConfigMap", "data": { "profile": profile } },
+        });
+        let templates = Templates::load(None).unwrap();
+        let output = run(&list.to_string(), Path::new("."), &templates);
+        assert!(output.failed, "{}", output.text);
+        let list: Value = serde_saphyr::from_str(&output.text).unwrap();
+        let results = list["results"].as_array().unwrap();
+        let error = results
+            .iter()
+            .find(|r| r["tags"]["code"] == crate::diag::Code::K8sLimit.id())
+            .unwrap_or_else(|| panic!("a K8sLimit result: {}", output.text));
+        assert_eq!(error["tags"]["line"], "3", "{}", output.text);
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("profile:3:304: E0242 "),
+            "{}",
+            output.text
+        );
+        assert!(!output.text.contains("Diagnostics"), "no debug dump");
+    }
 }
