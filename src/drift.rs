@@ -126,4 +126,19 @@ mod tests {
                 .contains("+b")
         );
     }
+
+    /// A file written by an earlier `--include-secrets` run, checked without it: a value folded
+    /// over continuation lines (a `.env`/ConfigMap key, a Kubernetes `env` item) is masked whole.
+    #[test]
+    fn a_folded_secret_on_disk_is_masked_whole() {
+        let old =
+            "x:\n  CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: \"abc\\\n    def-s3cret\"\n  A: \"1\"\n";
+        let new = "x:\n  A: \"2\"\n";
+        let diff = report("f", Some(old), new, false).unwrap();
+        assert!(!diff.contains("s3cret"), "{diff}");
+        assert!(diff.contains("-  A: \"1\"\n+  A: \"2\"\n"), "{diff}");
+        let k8s_old = "        - name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\n          value: \"abc\\\n            def-s3cret\"\n";
+        let diff = report("f", Some(k8s_old), "x\n", false).unwrap();
+        assert!(!diff.contains("s3cret"), "{diff}");
+    }
 }

@@ -67,12 +67,7 @@ pub struct Written {
 /// `migrate --in-place`, `schema -o`, ...) may replace a file written by hand. A replaced file
 /// keeps its permissions; a new one gets 0666 less the umask, or 0600 when `private`.
 pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
-    let options = WriteOptions {
-        private,
-        durability: Durability::Fsync,
-        in_place: false,
-    };
-    write_files(&[(path.to_path_buf(), contents.to_string())], None, options).map(|_| ())
+    write_all_atomic(&[(path.to_path_buf(), contents.to_string())], private)
 }
 
 /// Replaces `path`, the command's own input, with `contents` (`migrate --in-place`): like
@@ -263,6 +258,24 @@ fn stage(
     Ok(temp)
 }
 
+/// Takes a lock on the output folder `dir` (`try_lock`, else, saying so, waits with `lock` while
+/// another run writes it). On a file system that cannot lock (`try_lock` failing otherwise) the
+/// folder is used without the lock.
+fn wait_for_lock(
+    dir: &Path,
+    try_lock: impl FnOnce() -> Result<(), std::fs::TryLockError>,
+    lock: impl FnOnce() -> std::io::Result<()>,
+) -> Result<(), String> {
+    if let Err(std::fs::TryLockError::WouldBlock) = try_lock() {
+        eprintln!(
+            "note: {}: another svcgen run is writing into it; waiting for it to finish",
+            dir.display()
+        );
+        lock().map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
+    }
+    Ok(())
+}
+
 /// A folder the user named for several outputs (`--out-dir`), created if needed and locked
 /// (flock on the folder itself, no lock file left behind) for as long as this value lives.
 pub struct OutDir {
@@ -300,14 +313,7 @@ impl OutDir {
         let root = names::canonical_folder(dir)?;
         let lock = File::open(&root)
             .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;
-        if let Err(std::fs::TryLockError::WouldBlock) = lock.try_lock() {
-            eprintln!(
-                "note: {}: another svcgen run is writing into it; waiting for it to finish",
-                dir.display()
-            );
-            lock.lock()
-                .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
-        }
+        wait_for_lock(dir, || lock.try_lock(), || lock.lock())?;
         // Holding the lock, no other run writes here: a temporary file is a killed run's.
         cleanup::sweep(&root, 3);
         Ok(OutDir {
@@ -323,15 +329,7 @@ impl OutDir {
         let Ok(folder) = File::open(dir) else {
             return Ok(None);
         };
-        if let Err(std::fs::TryLockError::WouldBlock) = folder.try_lock_shared() {
-            eprintln!(
-                "note: {}: another svcgen run is writing into it; waiting for it to finish",
-                dir.display()
-            );
-            folder
-                .lock_shared()
-                .map_err(|e| format!("{}: cannot lock the folder: {e}", dir.display()))?;
-        }
+        wait_for_lock(dir, || folder.try_lock_shared(), || folder.lock_shared())?;
         Ok(Some(folder))
     }
 
@@ -393,6 +391,22 @@ mod tests {
         assert_eq!((again.written, again.unchanged), (0, 1));
         let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
         assert!(write_files(&outside, Some(&root), options).is_err());
+    }
+
+    /// `--check` reads a folder only once the run writing it is done.
+    #[test]
+    fn a_read_lock_waits_for_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let writer = OutDir::open(dir.path()).unwrap();
+        let path = dir.path().to_path_buf();
+        let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            !reader.is_finished(),
+            "it waits while the folder is written"
+        );
+        drop(writer);
+        assert!(reader.join().unwrap(), "then it holds the folder");
     }
 
     #[test]

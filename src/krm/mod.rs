@@ -6,10 +6,10 @@
 mod input;
 mod results;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::profile::{SetKind, merge, parse_set, parse_text};
 use crate::render::k8s_plan::plan;
-use crate::render::{EnvOptions, Target, Templates, environment, render};
+use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::resolve::{Options, Resolved, resolve};
 use crate::source::Sources;
 use input::FunctionInput;
@@ -70,18 +70,6 @@ fn render_objects(
     templates: &Templates,
     results: &mut Results,
 ) -> Vec<Value> {
-    if function
-        .profile
-        .parse::<toml::Table>()
-        .is_ok_and(|t| t.contains_key(crate::profile::EXTENDS))
-    {
-        results.error(format!(
-            "{}: `{}` is not followed by svcgen krm (a KRM function reads no files): put the whole profile in functionConfig.data.profile",
-            crate::diag::Code::KrmInput.id(),
-            crate::profile::EXTENDS
-        ));
-        return Vec::new();
-    }
     let mut sources = Sources::new();
     let (resolved, diagnostics) = check(function, base_dir, &mut sources);
     results.diagnostics(&diagnostics, &sources, function);
@@ -120,8 +108,12 @@ fn render_objects(
                 Vec::new()
             }
         },
-        Err(e) => {
-            results.error(format!("the k8s target could not be rendered: {e:?}"));
+        Err(RenderError::Invalid(diags)) => {
+            results.diagnostics(&diags, &sources, function);
+            Vec::new()
+        }
+        Err(RenderError::Template(e)) => {
+            results.error(format!("the k8s target could not be rendered: {e}"));
             Vec::new()
         }
     }
@@ -144,6 +136,21 @@ fn check(
         Err(diags) => return (None, diags),
     };
     let mut diags = Diagnostics::default();
+    if let Some(extends) = table.get(crate::profile::EXTENDS) {
+        diags.push(
+            Diagnostic::new(
+                Code::KrmInput,
+                format!(
+                    "`{}` is not followed by svcgen krm (a KRM function reads no files)",
+                    crate::profile::EXTENDS
+                ),
+            )
+            .at(extends.key_origin)
+            .label("not followed")
+            .help("put the whole profile in functionConfig.data.profile"),
+        );
+        return (None, diags);
+    }
     for line in &function.sets {
         match parse_set(line, SetKind::Value, sources) {
             Ok(over) => merge(&mut table, over),
@@ -178,4 +185,61 @@ fn identity(object: &Value) -> (String, String, String) {
     let metadata = object.get("metadata").and_then(Value::as_object);
     let field = |name: &str| text(metadata.and_then(|m: &Map<String, Value>| m.get(name)));
     (text(object.get("kind")), field("namespace"), field("name"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value the k8s target cannot carry (an `[env]` name too long for a ConfigMap key) is a
+    /// result with its code and the position in the profile, as every other diagnostic is.
+    /// The function run on `profile`: whether it failed, the result with `code`, and the output.
+    fn result_of(profile: &str, code: Code) -> (bool, Value, String) {
+        let list = serde_json::json!({
+            "apiVersion": input::API_VERSION,
+            "kind": input::KIND,
+            "items": [],
+            "functionConfig": { "kind": "ConfigMap", "data": { "profile": profile } },
+        });
+        let templates = Templates::load(None).unwrap();
+        let output = run(&list.to_string(), Path::new("."), &templates);
+        let list: Value = serde_saphyr::from_str(&output.text).unwrap();
+        let result = list["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["tags"]["code"] == code.id())
+            .cloned()
+            .unwrap_or_else(|| panic!("a {} result: {}", code.id(), output.text));
+        (output.failed, result, output.text)
+    }
+
+    /// `extends` is refused at its key, as every other profile error is.
+    #[test]
+    fn extends_is_refused_at_its_position() {
+        let profile = "edition = \"B\"\nextends = \"base.toml\"\n";
+        let (failed, error, text) = result_of(profile, Code::KrmInput);
+        assert!(failed, "{text}");
+        assert_eq!(
+            (&error["tags"]["line"], &error["tags"]["column"]),
+            (&Value::from("2"), &Value::from("1")),
+            "{text}"
+        );
+        assert!(
+            error["message"].as_str().unwrap().contains("`extends`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_render_check_failure_is_a_result_at_its_position() {
+        let name = "A".repeat(300);
+        let profile = format!("edition = \"B\"\n[env]\n{name} = \"x\"\n");
+        let (failed, error, text) = result_of(&profile, Code::K8sLimit);
+        assert!(failed, "{text}");
+        assert_eq!(error["tags"]["line"], "3", "{text}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.starts_with("profile:3:304: E0242 "), "{text}");
+        assert!(!text.contains("Diagnostics"), "no debug dump");
+    }
 }

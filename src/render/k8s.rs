@@ -20,3 +20,57 @@ pub fn context(input: &Input) -> Value {
         manifests => MANIFESTS,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::render::{EnvOptions, Target, Templates, environment, render};
+
+    /// DEPLOY.md's `kubectl create ... --from-file=KEY=PATH` is run by the operator: a host path
+    /// with a space, `$` or `'` must reach kubectl as one argument, as a real shell reads it.
+    #[test]
+    fn deploy_notes_quote_host_paths_for_the_shell() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = "my files/it's $HOME;x.zip";
+        std::fs::create_dir_all(dir.path().join("my files")).unwrap();
+        std::fs::write(dir.path().join(host), "zip").unwrap();
+        let profile = dir.path().join("p.toml");
+        let example = std::fs::read_to_string("examples/a-ldap-plugins.toml").unwrap();
+        let text = example
+            .replace(
+                "files/plugins/user-management.zip",
+                &host.replace('\\', "\\\\"),
+            )
+            .replace("files/plugins/audit-log.zip", "plain.zip");
+        std::fs::write(dir.path().join("plain.zip"), "zip").unwrap();
+        std::fs::write(&profile, text).unwrap();
+        let mut sources = crate::source::Sources::new();
+        let checked = crate::pipeline::check_profile(&profile, &mut sources).unwrap();
+        let resolved = checked.resolved.expect("valid");
+        let env = environment(&resolved, EnvOptions::default()).unwrap();
+        let notes = render(
+            Target::DeployNotes,
+            &resolved,
+            &env,
+            &Templates::load(None).unwrap(),
+        )
+        .unwrap();
+        let line = notes
+            .lines()
+            .find(|l| l.contains("--from-file=user-management.zip="))
+            .unwrap_or_else(|| panic!("{notes}"));
+        let words = line.trim().trim_end_matches('\\');
+        let shell = std::process::Command::new("sh")
+            .args(["-c", &format!("printf '%s\\n' {words}")])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(shell.stdout).unwrap(),
+            format!("--from-file=user-management.zip={host}\n"),
+            "{line}"
+        );
+        assert!(
+            notes.contains("--from-file=audit-log.zip=plain.zip\n"),
+            "{notes}"
+        );
+    }
+}

@@ -317,41 +317,55 @@ fn file_objects(
     for file in files {
         let Some(k8s) = &file.k8s else { continue };
         if let Some(copy) = host_copy(file, options) {
-            let entry = pair(&k8s.key, copy.relative);
-            match generated
-                .iter_mut()
-                .find(|g| g.kind == k8s.kind.key() && g.name == k8s.name)
-            {
-                Some(g) => g.files.push(entry),
-                None => generated.push(Generated {
+            let object = find_or_add(
+                &mut generated,
+                |g| g.kind == k8s.kind.key() && g.name == k8s.name,
+                || Generated {
                     kind: k8s.kind.key(),
                     kind_name: k8s.kind.name(),
                     name: k8s.name.clone(),
-                    files: vec![entry],
-                }),
-            }
+                    files: Vec::new(),
+                },
+            );
+            object.files.push(pair(&k8s.key, copy.relative));
             continue;
         }
-        let what = CreateKey {
-            name: k8s.key.clone(),
-            value: format!("the file {} reads", file.key),
-            path: file
-                .host
-                .as_deref()
-                .map(|host| host_reference(host, file.host_path.as_deref(), folder)),
-        };
-        match to_create
-            .iter_mut()
-            .find(|t| t.kind == k8s.kind.name() && t.name == k8s.name)
-        {
-            Some(t) if !t.keys.iter().any(|k| k.name == k8s.key) => t.keys.push(what),
-            Some(_) => {}
-            None => to_create.push(ToCreate {
+        let object = find_or_add(
+            &mut to_create,
+            |t| t.kind == k8s.kind.name() && t.name == k8s.name,
+            || ToCreate {
                 kind: k8s.kind.name(),
                 name: k8s.name.clone(),
-                keys: vec![what],
-            }),
+                keys: Vec::new(),
+            },
+        );
+        if !object.keys.iter().any(|k| k.name == k8s.key) {
+            object.keys.push(CreateKey {
+                name: k8s.key.clone(),
+                value: format!("the file {} reads", file.key),
+                path: file
+                    .host
+                    .as_deref()
+                    .map(|host| host_reference(host, file.host_path.as_deref(), folder)),
+            });
         }
     }
     (generated, to_create)
+}
+
+/// The item of `items` that `is_it`, added (made by `new`) at the end when there is none: the
+/// objects keep the order of their first file.
+fn find_or_add<T>(
+    items: &mut Vec<T>,
+    is_it: impl Fn(&T) -> bool,
+    new: impl FnOnce() -> T,
+) -> &mut T {
+    let index = match items.iter().position(is_it) {
+        Some(index) => index,
+        None => {
+            items.push(new());
+            items.len() - 1
+        }
+    };
+    &mut items[index]
 }

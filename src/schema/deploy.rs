@@ -130,3 +130,56 @@ fn source() -> Value {
         "dependencies": { "key": { "anyOf": [ { "required": ["secret"] }, { "required": ["configmap"] } ] } }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{K8S_DATA_KEY, K8S_SUBDOMAIN};
+    use crate::value_type::formats;
+    use regex::Regex;
+
+    type Check = fn(&str) -> Result<(), formats::Problem>;
+
+    /// The schema's patterns of a file source's names agree with the resolver's checks over
+    /// these samples: the schema never rejects a valid profile, and rejects what the form tells.
+    #[test]
+    fn source_name_patterns_agree_with_the_checks() {
+        let samples = [
+            "a",
+            "vault-approle",
+            "a.b",
+            "a..b",
+            ".a",
+            "a.",
+            "-a",
+            "a-",
+            "A",
+            "a_b",
+            "tls.crt",
+            "role_id",
+            "User_Mgmt.zip",
+            "a b",
+            "a/b",
+            "a=b",
+            "é",
+            ".",
+            "..",
+            "",
+        ];
+        let pairs: [(&str, Check); 2] = [
+            (K8S_SUBDOMAIN, formats::k8s_subdomain),
+            (K8S_DATA_KEY, formats::k8s_data_key),
+        ];
+        for (pattern, check) in pairs {
+            let regex = Regex::new(pattern).unwrap();
+            for sample in samples {
+                let (accepted, matched) = (check(sample).is_ok(), regex.is_match(sample));
+                // `.` and `..` are refused by the check, beyond what the pattern tells.
+                let beyond = pattern == K8S_DATA_KEY && matches!(sample, "." | "..");
+                assert!(
+                    accepted == matched || beyond,
+                    "{pattern} on {sample:?}: check {accepted}, pattern {matched}"
+                );
+            }
+        }
+    }
+}

@@ -183,7 +183,12 @@ impl Templates {
         let mut env = environment();
         let mut overrides = Vec::new();
         for (name, _) in BUILTIN {
-            let Some(path) = dir.map(|d| d.join(name)).filter(|p| p.exists()) else {
+            // A link that leads nowhere is the user's file too: reading it says so, rather
+            // than the built-in standing in for it unseen.
+            let Some(path) = dir
+                .map(|d| d.join(name))
+                .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            else {
                 continue;
             };
             let file = path.display().to_string();
@@ -292,6 +297,22 @@ mod tests {
         std::fs::write(dir.path().join("dotenv.env.j2"), text).unwrap();
         let loaded = Templates::load(Some(dir.path()));
         (dir, loaded)
+    }
+
+    /// A user's template that cannot be read (a dangling link, a FIFO) is an error naming it,
+    /// never silently replaced by the built-in one.
+    #[test]
+    fn an_unreadable_user_template_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("dotenv.env.j2");
+        std::os::unix::fs::symlink(dir.path().join("missing"), &link).unwrap();
+        let err = Templates::load(Some(dir.path())).err().expect("an error");
+        assert!(err.user && err.file.ends_with("dotenv.env.j2"), "{err}");
+        std::fs::remove_file(&link).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&link).status();
+        assert!(made.unwrap().success(), "mkfifo (coreutils)");
+        let err = Templates::load(Some(dir.path())).err().expect("an error");
+        assert!(err.message.contains("not a regular file"), "{err}");
     }
 
     #[test]
