@@ -251,9 +251,7 @@ fn a_directory_as_the_profile_is_an_io_error() {
 fn a_fifo_as_the_profile_does_not_hang() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("profile.toml");
-    let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        support::skip("mkfifo", &support::how_to_get("mkfifo"));
+    if !support::mkfifo(&fifo) {
         return;
     }
     // Nobody ever writes to the FIFO: reading it would block forever.
@@ -320,12 +318,7 @@ fn an_endless_secret_file_is_refused_without_reading_it_whole() {
 fn a_fifo_as_a_secret_file_does_not_hang() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("passphrase");
-    if !Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        support::skip("mkfifo", &support::how_to_get("mkfifo"));
+    if !support::mkfifo(&fifo) {
         return;
     }
     let text = ZERO_SECRET.replace("/dev/zero", &fifo.display().to_string());

@@ -210,6 +210,17 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
     None
 }
 
+/// Makes a FIFO at `path` with `mkfifo`; false (after recording the skip, see [`skip`]) when it
+/// cannot; panics on CI.
+pub fn mkfifo(path: &Path) -> bool {
+    let made = Command::new("mkfifo").arg(path).status();
+    if made.is_ok_and(|s| s.success()) {
+        return true;
+    }
+    skip("mkfifo", &how_to_get("mkfifo"));
+    false
+}
+
 /// Writes `text` to `dir/name` and returns the path.
 pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
