@@ -12,6 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::write_file as write;
 
 const DEADLINE: Duration = Duration::from_secs(120);
 const TEN_MB: usize = 10 * 1024 * 1024;
@@ -100,12 +101,6 @@ fn render(profile: &Path, out_dir: &Path) -> Run {
         ],
         DEADLINE,
     )
-}
-
-fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, bytes).unwrap();
-    path
 }
 
 /// Names in a folder (an absent folder has none).

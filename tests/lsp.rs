@@ -7,7 +7,7 @@ mod support;
 use lsp::{Client, file_uri, lsp_position};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use support::{repo, svcgen, toml_files};
+use support::{repo, svcgen, toml_files, write_file as write};
 
 /// A server with `text` open as `p.toml` of a fresh folder (kept while the guard lives).
 fn open_scratch(text: &str) -> (tempfile::TempDir, Client, String) {
@@ -30,12 +30,6 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("temp file written");
-    path
 }
 
 fn position(line: u64, character: u64) -> Value {

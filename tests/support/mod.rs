@@ -221,10 +221,10 @@ pub fn mkfifo(path: &Path) -> bool {
     false
 }
 
-/// Writes `text` to `dir/name` and returns the path.
-pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+/// Writes `contents` to `dir/name` and returns the path.
+pub fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, contents).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     path
 }
 
