@@ -11,7 +11,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use support::write_file as write;
 
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -71,18 +71,7 @@ fn run(program: &Path, args: &[&Path], deadline: Duration) -> Run {
         .stderr(stderr)
         .spawn()
         .expect("svcgen starts");
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let code = support::wait_until(&mut child, deadline).and_then(|status| status.code());
     let stderr = String::from_utf8_lossy(&fs::read(&stderr_path).unwrap()).into_owned();
     Run { code, stderr }
 }

@@ -210,6 +210,26 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
     None
 }
 
+/// Waits for `child` until `deadline` has passed since the call; kills it then. Returns its
+/// status, or `None` when it was killed at the deadline (a hang guard, not a timing assertion).
+pub fn wait_until(
+    child: &mut std::process::Child,
+    deadline: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("the child's status") {
+            return Some(status);
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Makes a FIFO at `path` with `mkfifo`; false (after recording the skip, see [`skip`]) when it
 /// cannot; panics on CI.
 pub fn mkfifo(path: &Path) -> bool {
