@@ -153,6 +153,29 @@ fn validate_checks_every_deployable_target_of_every_example() {
     }
 }
 
+/// Each template of a target `--out-dir` writes, broken in turn, fails validate, named; the
+/// reference docs' template is not a deployable target's.
+#[test]
+fn validate_fails_on_a_broken_template_of_every_deployable_target() {
+    let mut templates = support::file_names(&support::repo().join("templates"));
+    templates.retain(|name| name.ends_with(".j2") && name != "docs.md.j2");
+    assert_eq!(
+        templates.len(),
+        svcgen::render::Target::ALL.len(),
+        "one template per deployable target: {templates:?}"
+    );
+    for template in &templates {
+        Test::new()
+            .file(&format!("templates/{template}"), "{{ no_such_variable }}\n")
+            .arg("validate")
+            .arg(example())
+            .args(["--templates", "templates"])
+            .code(1)
+            .stderr_has(template)
+            .run();
+    }
+}
+
 #[test]
 fn lint_refuses_a_profile_and_points_to_validate() {
     Test::new()
