@@ -11,7 +11,7 @@ mod support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use svcgen::profile::{Layers, load_layers};
 use svcgen::source::Sources;
 
@@ -54,18 +54,9 @@ fn run(dir: &Path, args: &[&str], memory_limit: Option<u64>) -> (Option<i32>, St
         })
     };
     let (out, err) = (read_all(Box::new(stdout)), read_all(Box::new(stderr)));
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("svcgen {args:?} still ran after {DEADLINE:?}: unbounded work");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = support::wait_until(&mut child, DEADLINE)
+        .unwrap_or_else(|| panic!("svcgen {args:?} still ran after {DEADLINE:?}: unbounded work"));
+    let code = status.code();
     (code, out.join().unwrap(), err.join().unwrap())
 }
 

@@ -326,11 +326,7 @@ fn an_output_folder_that_cannot_be_created_is_an_io_error() {
 #[test]
 fn a_fifo_is_refused_instead_of_blocking() {
     let test = Test::new();
-    let made = std::process::Command::new("mkfifo")
-        .arg(test.path().join(PROFILE))
-        .status();
-    if !made.is_ok_and(|s| s.success()) {
-        support::skip("mkfifo", &support::how_to_get("mkfifo"));
+    if !support::mkfifo(&test.path().join(PROFILE)) {
         return;
     }
     test.args(["validate", PROFILE])

@@ -153,6 +153,29 @@ fn validate_checks_every_deployable_target_of_every_example() {
     }
 }
 
+/// Each template of a target `--out-dir` writes, broken in turn, fails validate, named; the
+/// reference docs' template is not a deployable target's.
+#[test]
+fn validate_fails_on_a_broken_template_of_every_deployable_target() {
+    let mut templates = support::file_names(&support::repo().join("templates"));
+    templates.retain(|name| name.ends_with(".j2") && name != "docs.md.j2");
+    assert_eq!(
+        templates.len(),
+        svcgen::render::Target::ALL.len(),
+        "one template per deployable target: {templates:?}"
+    );
+    for template in &templates {
+        Test::new()
+            .file(&format!("templates/{template}"), "{{ no_such_variable }}\n")
+            .arg("validate")
+            .arg(example())
+            .args(["--templates", "templates"])
+            .code(1)
+            .stderr_has(template)
+            .run();
+    }
+}
+
 #[test]
 fn lint_refuses_a_profile_and_points_to_validate() {
     Test::new()
@@ -271,6 +294,8 @@ fn quiet_is_accepted_by_every_command_and_leaves_only_errors() {
         vec!["explain", "CN_SQL_DB_DIALECT"],
         vec!["diff", &example, &example],
         vec!["lint", &lint_input],
+        vec!["lint", "clean.env"],
+        vec!["lint", "warned.env"],
         vec!["docs"],
         vec!["init"],
         vec!["schema"],
@@ -279,7 +304,14 @@ fn quiet_is_accepted_by_every_command_and_leaves_only_errors() {
         vec!["migrate", "--to", "B", &a_profile, "--ldap-to", "sql"],
     ];
     let help = Test::new().arg("--help").run().stdout();
-    let mut test = Test::new();
+    // Without -q, lint says "no problems found" of the first and shows a warning and its count
+    // for the second; `lint_input` has errors only, so -q keeps them and drops their count.
+    let mut test = Test::new()
+        .file("clean.env", "CN_CONFIG_ADAPTER=consul\n")
+        .file(
+            "warned.env",
+            "CN_CONFIG_ADAPTER=consul\nCN_NO_SUCH_THING=1\n",
+        );
     for command in &commands {
         assert!(
             help.contains(&format!("  {} ", command[0])),
@@ -291,12 +323,24 @@ fn quiet_is_accepted_by_every_command_and_leaves_only_errors() {
         assert!(
             !stderr.contains("warning")
                 && !stderr.contains("changed:")
-                && !stderr.contains("valid,"),
+                && !stderr.contains("valid,")
+                && !stderr.contains("no problems found")
+                && !stderr.lines().any(is_count_summary),
             "{command:?} -q prints only errors: {stderr}"
         );
         test = ran.again();
     }
     validate_invalid_stdin(&["-q"]);
+}
+
+/// A closing count line: "2 errors", "1 warning", "1 error, 2 warnings".
+fn is_count_summary(line: &str) -> bool {
+    line.split(", ").all(|part| {
+        part.split_once(' ').is_some_and(|(count, word)| {
+            count.parse::<u32>().is_ok()
+                && ["error", "errors", "warning", "warnings"].contains(&word)
+        })
+    })
 }
 
 #[test]

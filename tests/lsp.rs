@@ -7,15 +7,13 @@ mod support;
 use lsp::{Client, file_uri, lsp_position};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use support::{repo, svcgen, toml_files};
+use support::{repo, svcgen, toml_files, write_file as write};
 
 /// A server with `text` open as `p.toml` of a fresh folder (kept while the guard lives).
 fn open_scratch(text: &str) -> (tempfile::TempDir, Client, String) {
     let dir = tempfile::tempdir().unwrap();
     let uri = file_uri(&dir.path().join("p.toml"));
-    let (mut client, _) = Client::start();
-    client.open(&uri, text);
-    (dir, client, uri)
+    (dir, Client::opened(&uri, text), uri)
 }
 
 /// The code actions for `range`, given the diagnostics the client holds.
@@ -32,12 +30,6 @@ fn codes(diagnostics: &[Value]) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("temp file written");
-    path
 }
 
 fn position(line: u64, character: u64) -> Value {
@@ -64,14 +56,8 @@ fn initialize_advertises_the_features_and_shutdown_exits_cleanly() {
 
 #[test]
 fn diagnostics_are_published_at_utf16_positions_and_follow_changes() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.toml");
-    let uri = file_uri(&path);
-    let (mut client, _) = Client::start();
-    client.open(&uri, POSTGRES);
-    let diagnostics = client.diagnostics(&uri, 1);
-    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-    let d = &diagnostics[0];
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
+    let d = &client.only_diagnostic(&uri, 1);
     assert_eq!(d["code"], "E0204");
     assert_eq!(d["severity"], 1);
     assert_eq!(d["source"], "svcgen");
@@ -213,8 +199,7 @@ fn hover_says_what_explain_says_and_which_layer_sets_the_key() {
     let prod = layers.join("prod.toml");
     let text = std::fs::read_to_string(&prod).unwrap();
     let uri = file_uri(&prod);
-    let (mut client, _) = Client::start();
-    client.open(&uri, &text);
+    let mut client = Client::opened(&uri, &text);
     client.diagnostics(&uri, 1);
     let line = text.lines().position(|l| l.starts_with("name = ")).unwrap() as u64;
     let hover = client.request("textDocument/hover", at(&uri, line, 1));
@@ -325,11 +310,8 @@ fn an_extends_stack_reports_base_problems_on_the_extends_line_and_goes_to_the_ba
     let child_text = "# the child\nextends = \"base.toml\"\n[wait]\nmax_time = 450\n";
     let child = write(dir.path(), "child.toml", child_text);
     let uri = file_uri(&child);
-    let (mut client, _) = Client::start();
-    client.open(&uri, child_text);
-    let diagnostics = client.diagnostics(&uri, 1);
-    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-    let d = &diagnostics[0];
+    let mut client = Client::opened(&uri, child_text);
+    let d = &client.only_diagnostic(&uri, 1);
     assert_eq!(d["code"], "E0201");
     assert_eq!(
         d["range"],
@@ -360,8 +342,7 @@ fn an_overlay_is_checked_over_the_base_its_directive_names() {
     let text = "#:svcgen overlay-of = \"base.toml\"\n[config]\nadapter = \"consol\"\n";
     let overlay = write(dir.path(), "over.toml", text);
     let uri = file_uri(&overlay);
-    let (mut client, _) = Client::start();
-    client.open(&uri, text);
+    let mut client = Client::opened(&uri, text);
     let diagnostics = client.diagnostics(&uri, 1);
     let codes: Vec<&str> = diagnostics
         .iter()

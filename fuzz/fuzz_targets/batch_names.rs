@@ -29,9 +29,18 @@ fuzz_target!(|data: &[u8]| {
         matches!(components.as_slice(), [Component::Normal(_)]),
         "{name:?} is not one plain folder name"
     );
-    assert!(!name.chars().any(char::is_control), "{name:?} has a control character");
+    assert!(
+        !name.chars().any(char::is_control),
+        "{name:?} has a control character"
+    );
     let out = out_dir();
-    let folder = out.sub_folder(&name).expect("an accepted name makes a folder");
-    assert_eq!(folder.parent(), Some(out.root.as_path()), "{name:?} left the output folder");
+    let folder = out
+        .sub_folder(&name)
+        .expect("an accepted name makes a folder");
+    assert_eq!(
+        folder.parent(),
+        Some(out.root.as_path()),
+        "{name:?} left the output folder"
+    );
     let _ = std::fs::remove_dir(&folder);
 });

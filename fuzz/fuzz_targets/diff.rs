@@ -13,8 +13,10 @@ fuzz_target!(|data: &[u8]| {
     let split = data.iter().position(|&b| b == 0).unwrap_or(data.len() / 2);
     let old = String::from_utf8_lossy(&data[..split]);
     let new = String::from_utf8_lossy(data.get(split + 1..).unwrap_or_default());
-    let _ = svcgen::drift::report("fuzz.env", Some(&old), &new);
-    let _ = svcgen::drift::report("fuzz.env", None, &new);
+    for include_secrets in [false, true] {
+        let _ = svcgen::drift::report("fuzz.env", Some(&old), &new, include_secrets);
+        let _ = svcgen::drift::report("fuzz.env", None, &new, include_secrets);
+    }
     let mut sources = Sources::new();
     let old_checked = check_text("old.toml", &old, None, &mut sources);
     let new_checked = check_text("new.toml", &new, None, &mut sources);
@@ -35,5 +37,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = result.to_text();
     let _ = serde_json::to_string(&result);
     let same = svcgen::diff::diff(&old_resolved, &old_env, &old_resolved, &old_env);
-    assert!(same.changes.is_empty(), "a profile differs from itself: {same:?}");
+    assert!(
+        same.changes.is_empty(),
+        "a profile differs from itself: {same:?}"
+    );
 });

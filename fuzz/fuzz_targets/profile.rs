@@ -28,10 +28,11 @@ fuzz_target!(|data: &[u8]| {
     let Some(resolved) = checked.resolved else {
         return;
     };
-    for minimal in [false, true] {
+    for (minimal, copy_host_files) in [(false, false), (true, false), (false, true)] {
         let options = EnvOptions {
             minimal,
             include_secrets: false,
+            copy_host_files,
         };
         let Ok(env) = environment(&resolved, options) else {
             continue;

@@ -143,6 +143,21 @@ impl Client {
             .clone()
     }
 
+    /// A started server (see [`Client::start`]) with `uri` open (version 1) holding `text`.
+    pub fn opened(uri: &str, text: &str) -> Client {
+        let (mut client, _) = Client::start();
+        client.open(uri, text);
+        client
+    }
+
+    /// The one diagnostic published for `uri` at `version`; panics, listing them, unless there
+    /// is exactly one.
+    pub fn only_diagnostic(&mut self, uri: &str, version: i64) -> Value {
+        let diagnostics = self.diagnostics(uri, version);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        diagnostics[0].clone()
+    }
+
     pub fn open(&mut self, uri: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",

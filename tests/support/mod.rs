@@ -210,10 +210,41 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
     None
 }
 
-/// Writes `text` to `dir/name` and returns the path.
-pub fn write_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+/// Waits for `child` until `deadline` has passed since the call; kills it then. Returns its
+/// status, or `None` when it was killed at the deadline (a hang guard, not a timing assertion).
+pub fn wait_until(
+    child: &mut std::process::Child,
+    deadline: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("the child's status") {
+            return Some(status);
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Makes a FIFO at `path` with `mkfifo`; false (after recording the skip, see [`skip`]) when it
+/// cannot; panics on CI.
+pub fn mkfifo(path: &Path) -> bool {
+    let made = Command::new("mkfifo").arg(path).status();
+    if made.is_ok_and(|s| s.success()) {
+        return true;
+    }
+    skip("mkfifo", &how_to_get("mkfifo"));
+    false
+}
+
+/// Writes `contents` to `dir/name` and returns the path.
+pub fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, contents).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     path
 }
 

@@ -34,6 +34,20 @@ enum Code {
     IsNot(i32),
 }
 
+/// Which output stream a text expectation looks at.
+#[derive(Clone, Copy, Debug)]
+enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// A fragment a stream must have (`wanted`) or lack.
+struct Fragment {
+    stream: Stream,
+    wanted: bool,
+    text: String,
+}
+
 /// One run of svcgen and what is expected of it; [`Test::run`] checks every expectation.
 pub struct Test {
     dir: tempfile::TempDir,
@@ -44,11 +58,8 @@ pub struct Test {
     timeout: Option<Duration>,
     code: Code,
     stdout_is: Option<String>,
-    stdout_has: Vec<String>,
-    stdout_lacks: Vec<String>,
     stdout_starts: Option<String>,
-    stderr_has: Vec<String>,
-    stderr_lacks: Vec<String>,
+    fragments: Vec<Fragment>,
     stderr_matches: Vec<String>,
 }
 
@@ -79,11 +90,8 @@ impl Test {
             timeout: None,
             code: Code::Is(0),
             stdout_is: None,
-            stdout_has: Vec::new(),
-            stdout_lacks: Vec::new(),
             stdout_starts: None,
-            stderr_has: Vec::new(),
-            stderr_lacks: Vec::new(),
+            fragments: Vec::new(),
             stderr_matches: Vec::new(),
         }
     }
@@ -172,14 +180,12 @@ impl Test {
         self
     }
 
-    pub fn stdout_has(mut self, text: &str) -> Test {
-        self.stdout_has.push(text.to_string());
-        self
+    pub fn stdout_has(self, text: &str) -> Test {
+        self.fragment(Stream::Stdout, true, text)
     }
 
-    pub fn stdout_lacks(mut self, text: &str) -> Test {
-        self.stdout_lacks.push(text.to_string());
-        self
+    pub fn stdout_lacks(self, text: &str) -> Test {
+        self.fragment(Stream::Stdout, false, text)
     }
 
     pub fn stdout_starts_with(mut self, text: &str) -> Test {
@@ -187,13 +193,21 @@ impl Test {
         self
     }
 
-    pub fn stderr_has(mut self, text: &str) -> Test {
-        self.stderr_has.push(text.to_string());
-        self
+    pub fn stderr_has(self, text: &str) -> Test {
+        self.fragment(Stream::Stderr, true, text)
     }
 
-    pub fn stderr_lacks(mut self, text: &str) -> Test {
-        self.stderr_lacks.push(text.to_string());
+    pub fn stderr_lacks(self, text: &str) -> Test {
+        self.fragment(Stream::Stderr, false, text)
+    }
+
+    /// A fragment `stream` must have (`wanted`) or lack.
+    fn fragment(mut self, stream: Stream, wanted: bool, text: &str) -> Test {
+        self.fragments.push(Fragment {
+            stream,
+            wanted,
+            text: text.to_string(),
+        });
         self
     }
 
@@ -257,10 +271,18 @@ impl Test {
                 "stdout does not start with {text:?}\n{context}"
             );
         }
-        contains_all(&stdout, &self.stdout_has, true, "stdout", &context);
-        contains_all(&stdout, &self.stdout_lacks, false, "stdout", &context);
-        contains_all(&stderr, &self.stderr_has, true, "stderr", &context);
-        contains_all(&stderr, &self.stderr_lacks, false, "stderr", &context);
+        for fragment in &self.fragments {
+            let (name, stream) = match fragment.stream {
+                Stream::Stdout => ("stdout", &stdout),
+                Stream::Stderr => ("stderr", &stderr),
+            };
+            let verb = if fragment.wanted { "lacks" } else { "has" };
+            assert!(
+                stream.contains(fragment.text.as_str()) == fragment.wanted,
+                "{name} {verb} {:?}\n{context}",
+                fragment.text
+            );
+        }
         for pattern in &self.stderr_matches {
             let regex = predicates::str::is_match(pattern).expect("a valid regular expression");
             assert!(
@@ -315,17 +337,6 @@ impl Running {
     pub fn finish(self) -> Ran {
         let output = self.child.wait_with_output().expect("the run ends");
         self.test.check(output)
-    }
-}
-
-/// Asserts that `stream` has (`wanted`) or lacks each of `texts`.
-fn contains_all(stream: &str, texts: &[String], wanted: bool, name: &str, context: &str) {
-    for text in texts {
-        let verb = if wanted { "lacks" } else { "has" };
-        assert!(
-            stream.contains(text.as_str()) == wanted,
-            "{name} {verb} {text:?}\n{context}"
-        );
     }
 }
 
