@@ -8,7 +8,7 @@
 //! with resolve's one wording for each.
 
 use crate::diag::{Code, Diagnostics};
-use crate::import::{Read, analyze, profile_check, reading_failed};
+use crate::import::{Read, analyze, profile_check};
 use crate::model::Edition;
 use crate::source::Sources;
 
@@ -26,9 +26,7 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .cloned()
             .collect(),
     });
-    let after_errors = reading_failed(read, &analysis);
-    let more = profile_check(read, &analysis, analysis.read_as, sources, after_errors);
-    diags.items.extend(more.items);
+    diags.extend(profile_check(read, &analysis, sources));
     diags.sort();
     diags
 }

@@ -20,7 +20,7 @@ mod yaml;
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub use profile::{ImportOptions, Imported, import};
-pub(crate) use profile::{profile_check, reading_failed};
+pub(crate) use profile::profile_check;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
