@@ -331,7 +331,10 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
             continue;
         };
         let renamed = format!("{new}{rest}");
-        let known = model.entries_by_env(&renamed).next().map(|v| v.env.as_str());
+        let known = model
+            .entries_by_env(&renamed)
+            .next()
+            .map(|v| v.env.as_str());
         let near = known.or_else(|| suggester.suggest(&renamed));
         diags.push(
             Diagnostic::new(

@@ -24,6 +24,8 @@ pub(super) struct Form {
     placeholder: Option<fn(&str) -> String>,
     /// A port written into the value is better given to the table's own `port` key.
     port_has_own_key: bool,
+    /// The container treats the empty environment text otherwise than unset.
+    empty_differs: bool,
     /// For a `[deploy]` setting: the JSON Schema pattern and the longest value its Kubernetes
     /// field takes.
     setting_limits: Option<(&'static str, usize)>,
@@ -37,6 +39,7 @@ const PLAIN: Form = Form {
     pattern: None,
     placeholder: None,
     port_has_own_key: false,
+    empty_differs: false,
     setting_limits: None,
 };
 
@@ -53,6 +56,7 @@ pub(super) const URL: Form = Form {
     check: |text| formats::url(text, false),
     pattern: Some(patterns::URL),
     placeholder: Some(|word| format!("https://{word}.example.org")),
+    empty_differs: true,
     ..PLAIN
 };
 
@@ -148,6 +152,10 @@ impl TypeRules for Form {
 
     fn check_form(&self, text: &str) -> Result<(), Problem> {
         (self.check)(text)
+    }
+
+    fn empty_env_text_differs(&self) -> bool {
+        self.empty_differs
     }
 
     fn schema(&self, var: &Var) -> Map<String, Json> {
