@@ -131,11 +131,21 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
     }
     let (host, port) = split_port(value);
     let Some(port) = port else {
-        return Err(problem_with("the port is missing", format!("{value}:1636")));
+        // The likely port is the variable's default's: see [`with_port_of`].
+        return Err(problem("the port is missing"));
     };
     hostname(host)?;
     port_text(port)?;
     Ok(())
+}
+
+/// `value` (a host without a port) with the port of `default` (`host:port`), when it has one.
+pub fn with_port_of(value: &str, default: &str) -> Option<String> {
+    let (_, None) = split_port(value) else {
+        return None;
+    };
+    let port = split_port(default).1.filter(|p| port_text(p).is_ok())?;
+    Some(format!("{value}:{port}"))
 }
 
 /// A URL path: starts with `/`, no scheme, no spaces.
@@ -190,7 +200,7 @@ pub fn plugin_name(value: &str) -> Result<(), Problem> {
         return Err(problem(format!(
             "a plugin name cannot contain {}",
             match bad {
-                ',' => "`,` (it separates names in SVC_ADMIN_UI_PLUGINS)".to_string(),
+                ',' => "`,` (it separates the names in the environment variable)".to_string(),
                 '/' | '\\' => format!("`{bad}` (it names the archive <name>.zip, not a path)"),
                 _ => "white space or control characters".to_string(),
             }
@@ -272,6 +282,12 @@ mod tests {
             Some("ldap:1636")
         );
         assert!(host_port("ldap").is_err());
+        assert_eq!(
+            with_port_of("ldap", "localhost:1636").as_deref(),
+            Some("ldap:1636")
+        );
+        assert_eq!(with_port_of("ldap:1", "localhost:1636"), None);
+        assert_eq!(with_port_of("ldap", "localhost"), None);
         assert!(host_port("ldap:0").is_err());
         assert!(host_port("ldap:+5").is_err());
         assert!(url("https://h:+80", false).is_err());
@@ -520,9 +536,4 @@ mod deploy_tests {
         assert!(image_tag("-x").is_err());
         assert!(image_tag("a b").is_err());
     }
-}
-
-/// The form check of a string-valued type (`Ok` for types without one): the type's own rule.
-pub fn check(ty: crate::model::VarType, text: &str) -> Result<(), Problem> {
-    ty.rules().check_form(text)
 }
