@@ -75,12 +75,14 @@ fn split_port(host: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// A port written in a URL or `host:port`: the range of the `port` type.
 fn port_text(port: &str) -> Result<u16, Problem> {
     let digits = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
-    match port.parse::<u32>() {
-        Ok(n) if digits && (1..=65535).contains(&n) => Ok(n as u16),
+    match port.parse::<i64>().map(u16::try_from) {
+        Ok(Ok(n)) if digits && (1..=super::PORT_MAX).contains(&i64::from(n)) => Ok(n),
         _ => Err(problem(format!(
-            "`{port}` is not a port number from 1 to 65535"
+            "`{port}` is not a port number from 1 to {}",
+            super::PORT_MAX
         ))),
     }
 }
