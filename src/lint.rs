@@ -30,3 +30,41 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
     diags.sort();
     diags
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{ReadOptions, read_text};
+
+    /// The codes and 1-based lines of what `lint` reports on a `.env` text, as edition B.
+    fn reported(text: &str) -> Vec<(Code, usize)> {
+        let mut sources = Sources::new();
+        let read = read_text(".env", text, &ReadOptions::default(), &mut sources);
+        let diags = lint(&read, Some(Edition::B), &sources);
+        let line = |d: &crate::diag::Diagnostic| {
+            let at = d.origin.expect("at a place");
+            sources.line_col(at.source, at.start).line
+        };
+        diags.items.iter().map(|d| (d.code, line(d))).collect()
+    }
+
+    /// A value that is one placeholder as a whole comes from the shell: reported once, whether
+    /// the variable is the spec's or not; a placeholder inside a value is kept as literal text.
+    #[test]
+    fn a_placeholder_is_reported_once() {
+        let spec_var = crate::model::Model::get()
+            .vars_of(Edition::B)
+            .find(|v| v.ty == crate::model::VarType::String && !v.secret && !v.required)
+            .expect("a string variable");
+        let text = format!(
+            "{}=${{FROM_SHELL}}\nMY_APP_FLAG=${{FLAG}}\nMY_APP_URL=a$B\n",
+            spec_var.env
+        );
+        let placeholders: Vec<usize> = reported(&text)
+            .into_iter()
+            .filter(|(code, _)| *code == Code::Placeholder)
+            .map(|(_, line)| line)
+            .collect();
+        assert_eq!(placeholders, [1, 2, 3]);
+    }
+}

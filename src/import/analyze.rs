@@ -73,6 +73,9 @@ pub fn analyze(
         if model.entries_by_env(&entry.name).next().is_none() {
             unknown_name(model, entry, &mut diags);
             if outside_spec(entry, &mut diags) {
+                if let EnvValue::FromEnv { var: shell, text } = &entry.value {
+                    diags.push(from_shell(entry, shell, text, for_lint));
+                }
                 extras.push(i);
             }
             continue;
