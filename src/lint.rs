@@ -67,4 +67,23 @@ mod tests {
             .collect();
         assert_eq!(placeholders, [1, 2, 3]);
     }
+
+    /// A setting whose group depends on a value that could not be read (the mapping is not
+    /// JSON) is not said to have no effect: only the value's own error is reported.
+    #[test]
+    fn no_effect_is_not_claimed_when_a_selector_could_not_be_read() {
+        let broken =
+            "CN_PERSISTENCE_TYPE=hybrid\nCN_HYBRID_MAPPING={\"default\":\nCN_SQL_DB_HOST=db\n";
+        assert_eq!(reported(broken), [(Code::HybridJson, 2)]);
+        // The same setting with a mapping that names no SQL backend has no effect.
+        let read = r#"CN_PERSISTENCE_TYPE=hybrid
+CN_HYBRID_MAPPING={"default":"couchbase","user":"couchbase","site":"couchbase","cache":"couchbase","token":"couchbase","session":"couchbase"}
+CN_SQL_DB_HOST=db
+"#;
+        assert!(
+            reported(read).contains(&(Code::NotApplied, 3)),
+            "{:?}",
+            reported(read)
+        );
+    }
 }
