@@ -158,12 +158,11 @@ fn check(
     let table = profile_table(read, analysis, edition, deploy);
     let checked = check_table(read.source, &table, sources);
     let mut found = checked.diagnostics;
-    found
-        .items
-        .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
-    found
-        .items
-        .retain(|d| !depends_on_unread(d, read, analysis));
+    found.items.retain(|d| {
+        !PROFILE_ONLY.contains(&d.code)
+            && !in_whole_secret(read, d)
+            && !depends_on_unread(d, read, analysis)
+    });
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();
