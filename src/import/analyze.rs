@@ -11,7 +11,6 @@ use crate::model::{Edition, Model, Var};
 use crate::profile::Node;
 use crate::resolve::is_env_name;
 use crate::source::{Origin, Sources};
-use crate::suggest::Suggester;
 
 /// A spec variable of the edition with its profile value (its origin the value's in the file).
 #[derive(Debug, Clone)]
@@ -74,6 +73,9 @@ pub fn analyze(
         if model.entries_by_env(&entry.name).next().is_none() {
             unknown_name(model, entry, &mut diags);
             if outside_spec(entry, &mut diags) {
+                if let EnvValue::FromEnv { var: shell, text } = &entry.value {
+                    diags.push(from_shell(entry, shell, text, for_lint));
+                }
                 extras.push(i);
             }
             continue;
@@ -308,18 +310,6 @@ fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Op
         .then_some(var)
 }
 
-/// The model's variable names and a suggester over them, prepared once per process: every
-/// unknown name of a large file is compared without preparing the names again.
-fn env_names() -> &'static (Vec<&'static str>, Suggester<'static>) {
-    static NAMES: std::sync::OnceLock<(Vec<&'static str>, Suggester<'static>)> =
-        std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        let names = Model::get().env_names();
-        let suggester = Suggester::new(names.iter().copied());
-        (names, suggester)
-    })
-}
-
 /// A name the model does not have: legacy names and near names get "did you mean".
 fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
     let name = &entry.name;
@@ -338,14 +328,17 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let names = env_names();
+    let suggester = Model::env_suggester();
     for (old, new) in &model.container.legacy_prefixes {
         let Some(rest) = name.strip_prefix(old.as_str()) else {
             continue;
         };
         let renamed = format!("{new}{rest}");
-        let known = names.0.iter().find(|n| **n == renamed).copied();
-        let near = known.or_else(|| names.1.suggest(&renamed));
+        let known = model
+            .entries_by_env(&renamed)
+            .next()
+            .map(|v| v.env.as_str());
+        let near = known.or_else(|| suggester.suggest(&renamed));
         diags.push(
             Diagnostic::new(
                 Code::LegacyName,
@@ -357,7 +350,7 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let near = names.1.suggest(name);
+    let near = suggester.suggest(name);
     diags.push(
         Diagnostic::new(
             Code::UnknownVariable,

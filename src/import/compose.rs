@@ -3,7 +3,7 @@
 //! compose applies them. `$$` is read as `$`; other `$` placeholders are kept and reported.
 
 use super::yaml::{Node, Typed, Yaml};
-use super::{DeployHints, EnvEntry, EnvValue, ReadOptions, dotenv, interpolate};
+use super::{DeployHints, EnvEntry, ReadOptions, dotenv, interpolate};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
 use crate::suggest::did_you_mean;
@@ -281,21 +281,8 @@ fn push(
     origin: Origin,
     text: &str,
 ) {
-    let (value, placeholders) = interpolate::compose_value(raw, true);
-    let verbatim = text.get(origin.span()) == Some(raw);
-    for range in placeholders {
-        let at = if verbatim {
-            Origin::new(
-                origin.source,
-                origin.start + range.start..origin.start + range.end,
-            )
-        } else {
-            origin
-        };
-        if !matches!(value, EnvValue::FromEnv { .. }) {
-            diags.push(dotenv::placeholder(name, at));
-        }
-    }
+    let written = (origin, text.get(origin.span()));
+    let value = interpolate::compose_value_warned(name, raw, true, written, diags);
     entries.push(EnvEntry {
         name: name.to_string(),
         value,
@@ -384,7 +371,7 @@ pub fn typed(name: &str, typed: Typed, raw: &str, at: Origin) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, read_as};
+    use super::super::{EnvValue, Format, read_as};
     use super::*;
 
     fn read(text: &str, service: Option<&str>, dir: Option<&Path>) -> super::super::Read {

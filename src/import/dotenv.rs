@@ -107,17 +107,8 @@ impl Parser<'_> {
         };
         let origin = self.origin(start, end);
         let value = if expands {
-            let (value, placeholders) = interpolate::compose_value(&value, false);
-            let verbatim = self.text.get(start..end) == Some(value_text(&value));
-            for range in placeholders {
-                let at = if verbatim {
-                    self.origin(start + range.start, start + range.end)
-                } else {
-                    origin
-                };
-                self.diags.push(placeholder(&name, at));
-            }
-            value
+            let written = (origin, self.text.get(start..end));
+            interpolate::compose_value_warned(&name, &value, false, written, &mut self.diags)
         } else {
             EnvValue::Text(value)
         };
@@ -217,13 +208,6 @@ impl Parser<'_> {
     }
 }
 
-fn value_text(value: &EnvValue) -> &str {
-    match value {
-        EnvValue::Text(t) | EnvValue::FromEnv { text: t, .. } => t,
-        EnvValue::SecretRef { .. } => "",
-    }
-}
-
 /// Where an inline comment starts in an unquoted value: a `#` after white space.
 fn comment_start(line: &str) -> Option<usize> {
     if line.starts_with('#') {
@@ -256,17 +240,6 @@ fn double_quoted(body: &str) -> Option<(String, usize)> {
         }
     }
     None
-}
-
-/// The warning for a placeholder kept as literal text.
-pub fn placeholder(name: &str, at: Origin) -> Diagnostic {
-    Diagnostic::new(
-        Code::Placeholder,
-        format!("`{name}` holds a placeholder that docker compose expands; svcgen keeps it as literal text"),
-    )
-    .at(at)
-    .label("placeholder kept as written")
-    .help("write the value itself, or for the passphrase a { env = \"NAME\" } reference in the profile")
 }
 
 #[cfg(test)]
@@ -333,8 +306,15 @@ mod tests {
         );
         assert_eq!(entries[1].1, text("x$Y"));
         assert_eq!(entries[2].1, text("$Z"));
-        assert_eq!(diags.items.len(), 2);
-        assert!(diags.items.iter().all(|d| d.code == Code::Placeholder));
+        // A's placeholder is the whole value, the shell's: the analysis reports it, once.
+        assert_eq!(diags.items.len(), 1, "{diags:?}");
+        let d = &diags.items[0];
+        assert_eq!(d.code, Code::Placeholder);
+        let b_placeholder = "A=${PASS}\nB=\"x".len();
+        assert_eq!(
+            d.origin.map(|o| o.span()),
+            Some(b_placeholder..b_placeholder + 2)
+        );
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! the reader reports it.
 
 use super::EnvValue;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::source::Origin;
 use std::ops::Range;
 
 /// A value with compose's `$$` escapes removed, and the byte ranges (in the escaped text) of the
@@ -82,6 +84,46 @@ pub fn compose_value(value: &str, dollar_escape: bool) -> (EnvValue, Vec<Range<u
         return (value, scanned.placeholders);
     }
     (EnvValue::Text(scanned.text), scanned.placeholders)
+}
+
+/// A compose value ([`compose_value`]), with the warning of each placeholder it keeps as literal
+/// text: at the placeholder when the file holds `raw` as it is at `origin` (`written`), else at
+/// the whole value. A value that is one placeholder as a whole is the deploying shell's
+/// ([`EnvValue::FromEnv`]): the analysis reports it once, with what import and lint do with it.
+pub fn compose_value_warned(
+    name: &str,
+    raw: &str,
+    dollar_escape: bool,
+    (origin, written): (Origin, Option<&str>),
+    diags: &mut Diagnostics,
+) -> EnvValue {
+    let (value, placeholders) = compose_value(raw, dollar_escape);
+    if matches!(value, EnvValue::FromEnv { .. }) {
+        return value;
+    }
+    let verbatim = written == Some(raw);
+    for range in placeholders {
+        let at = match verbatim {
+            true => Origin::new(
+                origin.source,
+                origin.start + range.start..origin.start + range.end,
+            ),
+            false => origin,
+        };
+        diags.push(placeholder(name, at));
+    }
+    value
+}
+
+/// The warning for a placeholder kept as literal text.
+fn placeholder(name: &str, at: Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::Placeholder,
+        format!("`{name}` holds a placeholder that docker compose expands; svcgen keeps it as literal text"),
+    )
+    .at(at)
+    .label("placeholder kept as written")
+    .help("write the value itself, or for the passphrase a { env = \"NAME\" } reference in the profile")
 }
 
 /// Kubernetes' expansion of `env[].value`: `$$` is `$`, `$(NAME)` is the value of a variable

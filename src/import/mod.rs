@@ -19,8 +19,8 @@ mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
+pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, import};
-pub(crate) use profile::{profile_check, reading_failed};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};

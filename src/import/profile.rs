@@ -64,14 +64,7 @@ pub fn import(
     });
     let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
         // No profile can be written; the values are still checked, exactly as lint checks them.
-        let after_errors = reading_failed(read, &analysis);
-        diags.extend(profile_check(
-            read,
-            &analysis,
-            analysis.read_as,
-            sources,
-            after_errors,
-        ));
+        diags.extend(profile_check(read, &analysis, sources));
         diags.sort();
         return Err(diags);
     };
@@ -128,8 +121,8 @@ fn with_deploy_names(
 
 /// True when reading the file or its names found an error (an undecided edition aside: that is
 /// a question to the user, not a problem of a value): then some values never reached the
-/// profile, and the checks that need every value are left out. Lint and import ask alike.
-pub fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
+/// profile, and the checks that need every value are left out.
+fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
     read.diagnostics.has_errors()
         || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
@@ -138,18 +131,14 @@ pub fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
 /// (a value or a file that could not be read), they would report what is not so.
 const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
 
-/// Every check of the profile an analysis makes, at the input's lines (for `lint`, and for an
-/// import that already failed, so that every mistake is reported at once). Plugin archives are
-/// left out: an environment never says where they come from. `after_errors`: the reading
-/// already found an error, so the checks that need every value are left out.
-pub fn profile_check(
-    read: &Read,
-    analysis: &Analysis,
-    edition: Edition,
-    sources: &Sources,
-    after_errors: bool,
-) -> Diagnostics {
-    let mut diags = check(read, analysis, edition, &[], sources).1;
+/// Every check of the profile an analysis makes, for the edition its values were read as, at
+/// the input's lines (for `lint`, and for an import that already failed, so that every mistake
+/// is reported at once). Plugin archives are left out: an environment never says where they
+/// come from. When the reading already found an error, the checks that need every value are
+/// left out too ([`reading_failed`]): lint and import decide it alike, here.
+pub fn profile_check(read: &Read, analysis: &Analysis, sources: &Sources) -> Diagnostics {
+    let after_errors = reading_failed(read, analysis);
+    let mut diags = check(read, analysis, analysis.read_as, &[], sources).1;
     diags.items.retain(|d| {
         d.code != Code::PluginWithoutArchive && !(after_errors && NEED_ALL_VALUES.contains(&d.code))
     });
@@ -169,12 +158,11 @@ fn check(
     let table = profile_table(read, analysis, edition, deploy);
     let checked = check_table(read.source, &table, sources);
     let mut found = checked.diagnostics;
-    found
-        .items
-        .retain(|d| !PROFILE_ONLY.contains(&d.code) && !in_whole_secret(read, d));
-    found
-        .items
-        .retain(|d| !depends_on_unread(d, read, analysis));
+    found.items.retain(|d| {
+        !PROFILE_ONLY.contains(&d.code)
+            && !in_whole_secret(read, d)
+            && !depends_on_unread(d, read, analysis)
+    });
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();

@@ -5,7 +5,7 @@
 
 use super::{EnvEntry, EnvValue};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{DefaultValue, Var, VarType};
+use crate::model::{DefaultValue, Var};
 use crate::profile::{Entry, Node, Table, Value};
 use crate::source::{Origin, Sources};
 use crate::value_type::EnvText;
@@ -130,21 +130,79 @@ fn refused_text(
 }
 
 /// An empty value: left out of the profile (svcgen never writes one), with a warning where the
-/// container tells empty from unset.
+/// container tells empty from unset (its type's rule, or a default that is not empty).
 fn empty(var: &Var, entry: &EnvEntry, diags: &mut Diagnostics) {
     let name = &entry.name;
-    let d = match (&var.ty, &var.default) {
-        (VarType::Url | VarType::BaseUrl, _) => Diagnostic::new(
+    let rules = var.ty.rules();
+    let d = match &var.default {
+        _ if rules.empty_env_text_differs() => Diagnostic::new(
             Code::EmptyValue,
-            format!("`{name}` is set to the empty string: the container treats an empty URL differently from an unset one"),
+            format!("`{name}` is set to the empty string: the container treats an empty {} differently from an unset one", rules.name()),
         )
         .help("remove the line to leave it unset (a profile never writes empty values)"),
-        (_, DefaultValue::Value(d)) if d.is_empty() => return,
-        (_, default) => Diagnostic::new(
+        DefaultValue::Value(d) if d.is_empty() => return,
+        default => Diagnostic::new(
             Code::EmptyValue,
             format!("`{name}` is set to the empty string: the container reads it as empty, not as its default ({})", default.describe()),
         )
         .help("remove the line to use the default, or give a value (a profile never writes empty values)"),
     };
     diags.push(d.at(entry.origin).label("empty"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Model, VarType};
+
+    /// The warning an empty value of `var` gets, if any.
+    fn empty_warning(var: &Var) -> Option<String> {
+        let mut sources = Sources::new();
+        let line = format!("{}=\n", var.env);
+        let id = sources.add("a.env", line.clone());
+        let entry = EnvEntry {
+            name: var.env.clone(),
+            value: EnvValue::Text(String::new()),
+            name_origin: Origin::new(id, 0..var.env.len()),
+            origin: Origin::new(id, line.len() - 1..line.len() - 1),
+        };
+        let mut diags = Diagnostics::default();
+        assert!(value(var, &entry, &sources, &mut diags).is_none());
+        assert!(diags.items.len() <= 1, "{:?}", diags.items);
+        let d = diags.items.first()?;
+        assert_eq!((d.code, d.origin), (Code::EmptyValue, Some(entry.origin)));
+        Some(d.message.clone())
+    }
+
+    /// An empty URL is told from an unset one whatever its default; another empty value only
+    /// where its default is not empty.
+    #[test]
+    fn an_empty_value_is_warned_of_where_the_container_tells_it_from_unset() {
+        let model = Model::get();
+        let of_type = |ty| {
+            (model.vars.iter())
+                .find(|v| v.ty == ty && !v.secret)
+                .expect("a var")
+        };
+        for (ty, words) in [
+            (VarType::Url, "an empty URL"),
+            (VarType::BaseUrl, "an empty base URL"),
+        ] {
+            let message = empty_warning(of_type(ty)).expect("a warning");
+            assert!(message.contains(words), "{message}");
+        }
+        let with_default = (model.vars.iter())
+            .find(|v| {
+                v.ty == VarType::String
+                    && !v.secret
+                    && v.default.value().is_some_and(|d| !d.is_empty())
+            })
+            .expect("a string with a default");
+        let message = empty_warning(with_default).expect("a warning");
+        assert!(message.contains("not as its default"), "{message}");
+        let empty_default = (model.vars.iter())
+            .find(|v| v.ty == VarType::String && !v.secret && v.default.value() == Some(""))
+            .expect("a string whose default is empty");
+        assert_eq!(empty_warning(empty_default), None);
+    }
 }

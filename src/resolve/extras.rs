@@ -15,14 +15,10 @@ pub struct Extra {
     pub origin: Origin,
 }
 
-/// The "did you mean" of the shipped model's env names, prepared once per process (preparing it
-/// cost more than the rest of resolving a profile, once per profile of a batch); `None` for
-/// another model (tests).
+/// The "did you mean" of the baked model's env names, shared by the process; `None` for another
+/// model (tests).
 fn shipped_env_suggester(model: &Model) -> Option<&'static Suggester<'static>> {
-    static SHIPPED: std::sync::OnceLock<Suggester<'static>> = std::sync::OnceLock::new();
-    let shipped = Model::get();
-    std::ptr::eq(model, shipped)
-        .then(|| SHIPPED.get_or_init(|| Suggester::new(shipped.env_names())))
+    std::ptr::eq(model, Model::get()).then(Model::env_suggester)
 }
 
 /// Reads the `[env]` table's entries, with a warning for each and "did you mean" for near names.

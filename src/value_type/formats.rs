@@ -75,12 +75,14 @@ fn split_port(host: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// A port written in a URL or `host:port`: the range of the `port` type.
 fn port_text(port: &str) -> Result<u16, Problem> {
     let digits = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
-    match port.parse::<u32>() {
-        Ok(n) if digits && (1..=65535).contains(&n) => Ok(n as u16),
+    match port.parse::<i64>().map(u16::try_from) {
+        Ok(Ok(n)) if digits && (1..=super::PORT_MAX).contains(&i64::from(n)) => Ok(n),
         _ => Err(problem(format!(
-            "`{port}` is not a port number from 1 to 65535"
+            "`{port}` is not a port number from 1 to {}",
+            super::PORT_MAX
         ))),
     }
 }
@@ -131,11 +133,21 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
     }
     let (host, port) = split_port(value);
     let Some(port) = port else {
-        return Err(problem_with("the port is missing", format!("{value}:1636")));
+        // The likely port is the variable's default's: see [`with_port_of`].
+        return Err(problem("the port is missing"));
     };
     hostname(host)?;
     port_text(port)?;
     Ok(())
+}
+
+/// `value` (a host without a port) with the port of `default` (`host:port`), when it has one.
+pub fn with_port_of(value: &str, default: &str) -> Option<String> {
+    let (_, None) = split_port(value) else {
+        return None;
+    };
+    let port = split_port(default).1.filter(|p| port_text(p).is_ok())?;
+    Some(format!("{value}:{port}"))
 }
 
 /// A URL path: starts with `/`, no scheme, no spaces.
@@ -190,7 +202,7 @@ pub fn plugin_name(value: &str) -> Result<(), Problem> {
         return Err(problem(format!(
             "a plugin name cannot contain {}",
             match bad {
-                ',' => "`,` (it separates names in SVC_ADMIN_UI_PLUGINS)".to_string(),
+                ',' => "`,` (it separates the names in the environment variable)".to_string(),
                 '/' | '\\' => format!("`{bad}` (it names the archive <name>.zip, not a path)"),
                 _ => "white space or control characters".to_string(),
             }
@@ -272,6 +284,12 @@ mod tests {
             Some("ldap:1636")
         );
         assert!(host_port("ldap").is_err());
+        assert_eq!(
+            with_port_of("ldap", "localhost:1636").as_deref(),
+            Some("ldap:1636")
+        );
+        assert_eq!(with_port_of("ldap:1", "localhost:1636"), None);
+        assert_eq!(with_port_of("ldap", "localhost"), None);
         assert!(host_port("ldap:0").is_err());
         assert!(host_port("ldap:+5").is_err());
         assert!(url("https://h:+80", false).is_err());
@@ -520,9 +538,4 @@ mod deploy_tests {
         assert!(image_tag("-x").is_err());
         assert!(image_tag("a b").is_err());
     }
-}
-
-/// The form check of a string-valued type (`Ok` for types without one): the type's own rule.
-pub fn check(ty: crate::model::VarType, text: &str) -> Result<(), Problem> {
-    ty.rules().check_form(text)
 }

@@ -83,6 +83,12 @@ pub trait TypeRules: Sync {
         Some(env.string())
     }
 
+    /// True when the container treats an empty environment text of the type otherwise than an
+    /// unset variable, whatever the default (an empty URL): `import` and `lint` warn of it.
+    fn empty_env_text_differs(&self) -> bool {
+        false
+    }
+
     /// True when the allowed values of a variable of the type admit its environment text (the
     /// edition of an environment is inferred from the values only one edition allows). Types
     /// without allowed values admit any text.

@@ -140,17 +140,6 @@ fn reference(
 ) -> Option<SecretSource> {
     match (entry.key.as_str(), &entry.node.value) {
         ("env", Value::String(name)) if is_env_name(name) => Some(SecretSource::Env(name.clone())),
-        ("env", _) => {
-            diags.push(
-                Diagnostic::new(
-                    Code::EnvName,
-                    format!("`{}`: `env` must name an environment variable", var.key),
-                )
-                .at(entry.node.origin)
-                .label("expected a name like MY_PASSPHRASE"),
-            );
-            None
-        }
         ("file", Value::String(path)) if !path.is_empty() => {
             let path = Path::new(path);
             let full = match cx.sources.dir_of(entry.node.origin) {
@@ -162,15 +151,8 @@ fn reference(
                 path: full,
             })
         }
-        ("file", _) => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!("`{}`: `file` must be a path", var.key),
-                )
-                .at(entry.node.origin)
-                .label("expected a path string"),
-            );
+        ("env" | "file", _) => {
+            diags.push(bad_reference(var, entry));
             None
         }
         (other, _) => {
@@ -189,6 +171,37 @@ fn reference(
     }
 }
 
+/// A reference whose `env` is not an environment variable's name, or whose `file` is not a
+/// path: what was found, and what is accepted.
+fn bad_reference(var: &Var, entry: &Entry) -> Diagnostic {
+    let (code, accepted, label) = match entry.key.as_str() {
+        "env" => (
+            Code::EnvName,
+            "name an environment variable",
+            "expected a name like MY_PASSPHRASE",
+        ),
+        _ => (Code::WrongType, "be a path", "expected a path string"),
+    };
+    let found = match &entry.node.value {
+        Value::String(text) if text.is_empty() => "an empty string".to_string(),
+        Value::String(text) => format!("\"{text}\""),
+        other => other.type_name().to_string(),
+    };
+    let mut d = Diagnostic::new(
+        code,
+        format!(
+            "`{}`: `{}` must {accepted}, found {found}",
+            var.key, entry.key
+        ),
+    )
+    .at(entry.node.origin)
+    .label(label);
+    if code == Code::EnvName {
+        d = d.help("a name is letters, digits and `_`, not starting with a digit");
+    }
+    d
+}
+
 /// A valid environment variable name: a letter or `_`, then letters, digits and `_`.
 pub fn is_env_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -201,6 +214,59 @@ pub fn is_env_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The diagnostic of a one-entry reference `{ key = value }` of a secret variable.
+    fn refused(key: &str, value: Value) -> Diagnostic {
+        let var = (crate::model::Model::get().vars.iter())
+            .find(|v| v.ty == crate::model::VarType::Secret)
+            .expect("the model has a secret");
+        let mut sources = crate::source::Sources::new();
+        let at = Origin::new(sources.add("p.toml", "x"), 0..1);
+        let node = Node { value, origin: at };
+        let table = Table {
+            entries: vec![Entry {
+                key: key.to_string(),
+                key_origin: at,
+                node,
+            }],
+        };
+        let node = Node {
+            value: Value::Table(table),
+            origin: at,
+        };
+        let mut diags = Diagnostics::default();
+        let cx = Context { sources: &sources };
+        assert!(Secret.read(var, &node, &cx, &mut diags).is_none());
+        assert_eq!(diags.items.len(), 1, "{:?}", diags.items);
+        diags.items.remove(0)
+    }
+
+    /// A reference that is not a name or a path says what it found and what is accepted.
+    #[test]
+    fn a_bad_reference_names_what_was_found() {
+        let text = |t: &str| Value::String(t.to_string());
+        for (key, value, code, found) in [
+            ("env", text("1-X"), Code::EnvName, "found \"1-X\""),
+            ("env", Value::Integer(5), Code::EnvName, "found an integer"),
+            ("file", text(""), Code::WrongType, "found an empty string"),
+            (
+                "file",
+                Value::Bool(true),
+                Code::WrongType,
+                "found a boolean",
+            ),
+        ] {
+            let d = refused(key, value);
+            assert_eq!(d.code, code, "{key}");
+            assert!(d.message.contains(found), "{}", d.message);
+            let accepted = if key == "env" {
+                "must name an environment variable"
+            } else {
+                "must be a path"
+            };
+            assert!(d.message.contains(accepted), "{}", d.message);
+        }
+    }
 
     #[test]
     fn env_names() {

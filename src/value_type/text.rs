@@ -24,6 +24,10 @@ pub(super) struct Form {
     placeholder: Option<fn(&str) -> String>,
     /// A port written into the value is better given to the table's own `port` key.
     port_has_own_key: bool,
+    /// A value without a port is likely meant with the port of the variable's default.
+    port_from_default: bool,
+    /// The container treats the empty environment text otherwise than unset.
+    empty_differs: bool,
     /// For a `[deploy]` setting: the JSON Schema pattern and the longest value its Kubernetes
     /// field takes.
     setting_limits: Option<(&'static str, usize)>,
@@ -37,6 +41,8 @@ const PLAIN: Form = Form {
     pattern: None,
     placeholder: None,
     port_has_own_key: false,
+    port_from_default: false,
+    empty_differs: false,
     setting_limits: None,
 };
 
@@ -53,6 +59,7 @@ pub(super) const URL: Form = Form {
     check: |text| formats::url(text, false),
     pattern: Some(patterns::URL),
     placeholder: Some(|word| format!("https://{word}.example.org")),
+    empty_differs: true,
     ..PLAIN
 };
 
@@ -79,6 +86,7 @@ pub(super) const HOST_PORT: Form = Form {
     describe: "host:port",
     check: formats::host_port,
     pattern: Some(patterns::HOST_PORT),
+    port_from_default: true,
     ..PLAIN
 };
 
@@ -150,6 +158,10 @@ impl TypeRules for Form {
         (self.check)(text)
     }
 
+    fn empty_env_text_differs(&self) -> bool {
+        self.empty_differs
+    }
+
     fn schema(&self, var: &Var) -> Map<String, Json> {
         let mut schema = object(json!({ "type": "string" }));
         if var.allowed_not_shown {
@@ -205,6 +217,10 @@ impl Form {
         let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
             .at(origin)
             .label(format!("expected {}", self.describe));
+        let suggestion = suggestion.or_else(|| {
+            let default = var.default.value().filter(|_| self.port_from_default)?;
+            formats::with_port_of(text, default)
+        });
         if let Some(s) = suggestion {
             d = d.help(format!("did you mean \"{s}\"?"));
         }
@@ -226,5 +242,40 @@ fn with_port_key_help(var: &Var, d: Diagnostic) -> Diagnostic {
     match port_key.filter(|k| model.entries_by_key(k).next().is_some()) {
         Some(port_key) => d.help(format!("the port has its own key, `{port_key}`")),
         None => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::VarType;
+    use crate::source::Sources;
+
+    /// A host written without its port is offered the port of the variable's default (the
+    /// spec's, not one written here).
+    #[test]
+    fn a_host_without_its_port_is_offered_the_port_of_the_default() {
+        let var = (Model::get().vars.iter())
+            .find(|v| v.ty == VarType::HostPort)
+            .expect("the model has a host:port variable");
+        let default = var.default.value().expect("a default");
+        let (_, port) = default.rsplit_once(':').expect("the default has a port");
+        let origin = Origin::new(Sources::new().add("p.toml", "x"), 0..1);
+        let mut diags = Diagnostics::default();
+        assert!(!HOST_PORT.accepts(var, "ldap.internal", origin, &mut diags));
+        assert_eq!(diags.items.len(), 1, "{:?}", diags.items);
+        let wanted = format!("did you mean \"ldap.internal:{port}\"?");
+        assert!(
+            diags.items[0].help.contains(&wanted),
+            "{:?}",
+            diags.items[0]
+        );
+        let mut diags = Diagnostics::default();
+        assert!(!HOST_PORT.accepts(var, "a b:1", origin, &mut diags));
+        assert!(
+            diags.items[0].help.iter().all(|h| !h.contains(port)),
+            "{:?}",
+            diags.items[0]
+        );
     }
 }
