@@ -89,6 +89,10 @@ fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
 }
 
 pub fn man(args: &ManArgs) -> u8 {
+    if let Some(Err(problem)) = args.out_dir.as_deref().map(super::refuse_stdio_folder) {
+        super::report::io_error(&problem);
+        return EXIT_IO;
+    }
     let pages = match man_pages() {
         Ok(pages) => pages,
         Err(e) => {
@@ -193,5 +197,19 @@ pub fn init(args: &InitArgs) -> u8 {
             super::report::io_error(&message);
             super::EXIT_INVALID
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn man_out_dir_dash_is_a_usage_error_and_creates_nothing() {
+        let args = ManArgs {
+            out_dir: Some(PathBuf::from("-")),
+        };
+        assert_eq!(man(&args), EXIT_IO);
+        assert!(!std::path::Path::new("-").exists());
     }
 }

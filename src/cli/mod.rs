@@ -171,13 +171,26 @@ pub fn default_target() -> Target {
     Target::Dotenv
 }
 
-/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
-/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
+/// `--out-dir -` refused: `-` is standard output, which holds one file, not a folder of them;
+/// without this a folder named `-` would be created (as `import -o -` once wrote a file `-`).
+pub fn refuse_stdio_folder(dir: &std::path::Path) -> Result<(), String> {
+    if is_stdio(dir) {
+        return Err(
+            "--out-dir -: `-` is standard output, which holds one file, not a folder: give a \
+             folder (./- for a folder named -), or leave out --out-dir to print to stdout"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
 /// The editions a flag accepts, from the model (so a new edition needs no change here).
 pub fn editions() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::model::Edition::ALL.map(|e| e.as_str()))
 }
 
+/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
+/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
 #[derive(Clone)]
 pub struct TargetParser;
 
