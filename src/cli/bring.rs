@@ -140,7 +140,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
         && args.diagnostics.format == super::Format::Human
         && !args.diagnostics.quiet
     {
-        eprintln!("{}: no problems found", args.input.file.display());
+        eprintln!("{}: no problems found", super::display_name(file));
     }
     code
 }
