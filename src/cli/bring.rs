@@ -2,6 +2,7 @@
 
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
+use crate::diag::Diagnostics;
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
@@ -173,12 +174,16 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
-    let Ok(text) = String::from_utf8(bytes) else {
-        io_error(&format!("{name}: is not UTF-8 text"));
-        return EXIT_INVALID;
-    };
     let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, false);
+    let text = match utf8_text(name.clone(), bytes, &mut sources) {
+        Ok(text) => text,
+        Err(diags) => {
+            let code = reporter.add(&diags, &sources);
+            reporter.finish();
+            return code.max(EXIT_INVALID);
+        }
+    };
     match crate::migrate::migrate_to_b(
         &name,
         &text,
@@ -212,5 +217,30 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             reporter.finish();
             code
         }
+    }
+}
+
+/// The profile's text; bytes that are not UTF-8 get the profile reader's own diagnostic (the
+/// first bad byte, at its line and column), as `validate` reports them.
+fn utf8_text(name: String, bytes: Vec<u8>, sources: &mut Sources) -> Result<String, Diagnostics> {
+    String::from_utf8(bytes).map_err(|e| {
+        let (_, parsed) = crate::profile::parse_bytes(name, e.into_bytes(), sources);
+        parsed.err().unwrap_or_default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_that_is_not_utf8_is_reported_at_its_bad_byte() {
+        let mut sources = Sources::new();
+        let bytes = b"edition = \"A\"\n# caf\xe9\n".to_vec();
+        let diags = utf8_text("p.toml".into(), bytes, &mut sources).unwrap_err();
+        let origin = diags.items[0].origin.expect("a place");
+        let at = sources.line_col(origin.source, origin.start);
+        assert_eq!((at.line, at.column), (2, 6));
+        assert_eq!(sources.get(origin.source).name, "p.toml");
     }
 }
