@@ -152,10 +152,7 @@ pub struct DiagnosticArgs {
     pub quiet: bool,
 }
 
-/// True for `-`, which names standard input (a profile) or standard output (`-o -`).
-pub fn is_stdio(path: &std::path::Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub use crate::profile::is_stdio;
 
 /// A profile argument as diagnostics name it (`<stdin>` for `-`).
 pub fn display_name(path: &std::path::Path) -> String {

@@ -111,10 +111,15 @@ fn read_stdin() -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// True for `-`, which names standard input (a profile) or standard output (`-o -`).
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// Reads an input whole: `-` is standard input (once per run), anything else a file through
 /// [`read_input`]. Returns the name diagnostics give it with the bytes.
 pub fn read_input_or_stdin(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
-    if path.as_os_str() == "-" {
+    if is_stdio(path) {
         return Ok((STDIN_NAME.to_string(), read_stdin()?));
     }
     Ok((path.display().to_string(), read_input(path)?))
@@ -126,7 +131,7 @@ pub fn load_file(
     path: &Path,
     sources: &mut Sources,
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
-    if path.as_os_str() == "-" {
+    if is_stdio(path) {
         let (id, table) = parse_bytes(STDIN_NAME.to_string(), read_stdin()?, sources);
         sources.set_dir(id, Some(Path::new(".").to_path_buf()));
         return Ok((id, table));
