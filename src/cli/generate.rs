@@ -155,7 +155,8 @@ pub fn docs(args: &DocsArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct InitArgs {
     /// The edition of the new profile
-    #[arg(long, value_parser = super::editions(), default_value = "B")]
+    // Default: the current edition, the one `migrate` moves profiles to (not a letter written here).
+    #[arg(long, value_parser = super::editions(), default_value = crate::migrate::TO.as_str())]
     pub edition: String,
     #[arg(long, help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY))]
     pub config_adapter: Option<String>,
