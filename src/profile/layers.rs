@@ -175,7 +175,7 @@ impl<'s> Walk<'s> {
         match self.load_with_bases(&base_path) {
             Ok((_, base_table)) => merge_recording(merged, base_table, "", &mut self.overridden),
             Err(ReadError(why)) => self.diags.push(
-                Diagnostic::new(Code::Extends, format!("cannot extend \"{base}\": {why}"))
+                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
                     .at(origin)
                     .label("base not readable")
                     .help(format!(

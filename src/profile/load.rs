@@ -33,7 +33,8 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
 /// stops one byte past the limit whatever the file claims its size is.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let display = path.display();
+    // Shown escaped, as output paths are: a newline in a name must not start a line of the log.
+    let display = path.display().to_string().escape_debug().to_string();
     let file =
         open_nonblocking(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
     let meta = file
@@ -398,6 +399,13 @@ mod tests {
         assert!(secret_texts(not_a_name).contains(&"\"hunter 2\"".to_string()));
         let reference = "[google]\nsecret_manager_passphrase = { env = \"PASS\", file = \"p\" }\n";
         assert_eq!(secret_texts(reference), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_newline_in_an_unreadable_path_is_shown_escaped() {
+        let ReadError(why) = read_regular(Path::new("no such\nfile.toml")).unwrap_err();
+        assert!(why.starts_with("no such\\nfile.toml: cannot read"), "{why}");
+        assert!(!why.contains('\n'), "{why}");
     }
 
     #[test]
