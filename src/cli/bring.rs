@@ -8,7 +8,6 @@ use crate::model::Edition;
 use crate::output::write_in_place;
 use crate::source::Sources;
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// The kinds of file `import` and `lint` read.
@@ -156,8 +155,12 @@ pub struct MigrateArgs {
     #[arg(long, value_name = "BACKEND", help = crate::migrate::ldap_to_help())]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
-    #[arg(long)]
+    #[arg(long, conflicts_with = "output")]
     pub in_place: bool,
+    /// Write the result to this file (atomically; not the profile itself: see --in-place)
+    /// instead of stdout; `-o -` is stdout
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
 }
@@ -202,13 +205,15 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
                     eprintln!("{name}: already edition B; nothing to change");
                 }
             }
-            if args.in_place {
-                if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
-                    io_error(&e);
-                    return EXIT_IO;
-                }
-            } else {
-                let _ = std::io::stdout().write_all(migrated.profile.as_bytes());
+            if !args.in_place {
+                return code.max(super::generate::emit(
+                    &migrated.profile,
+                    args.output.as_ref(),
+                ));
+            }
+            if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
+                io_error(&e);
+                return EXIT_IO;
             }
             code
         }
@@ -232,6 +237,49 @@ fn utf8_text(name: String, bytes: Vec<u8>, sources: &mut Sources) -> Result<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use clap::Parser;
+
+    fn migrate_args(argv: &[&str]) -> MigrateArgs {
+        match super::super::Cli::try_parse_from(argv).map(|cli| cli.command) {
+            Ok(super::super::Command::Migrate(args)) => args,
+            other => panic!("not a migrate command line: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn migrate_writes_to_o_but_never_over_its_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.toml");
+        let example = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/a-couchbase-google.toml"
+        );
+        std::fs::copy(example, &input).unwrap();
+        let before = std::fs::read_to_string(&input).unwrap();
+        let (input_arg, output) = (input.to_str().unwrap(), dir.path().join("b.toml"));
+        let argv = ["svcgen", "migrate", "--to", "B", input_arg, "-q", "-o"];
+        let code = migrate_command(&migrate_args(
+            &[&argv[..], &[output.to_str().unwrap()]].concat(),
+        ));
+        assert_eq!(code, EXIT_OK);
+        let written = std::fs::read_to_string(&output).unwrap();
+        assert!(written.contains("edition = \"B\""), "{written}");
+        let code = migrate_command(&migrate_args(&[&argv[..], &[input_arg]].concat()));
+        assert_eq!(code, EXIT_IO);
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), before);
+        let both = [
+            "svcgen",
+            "migrate",
+            "--to",
+            "B",
+            "a.toml",
+            "-o",
+            "b.toml",
+            "--in-place",
+        ];
+        assert!(super::super::Cli::try_parse_from(both).is_err());
+    }
 
     #[test]
     fn a_profile_that_is_not_utf8_is_reported_at_its_bad_byte() {
