@@ -238,49 +238,6 @@ fn utf8_text(name: String, bytes: Vec<u8>, sources: &mut Sources) -> Result<Stri
 mod tests {
     use super::*;
 
-    use clap::Parser;
-
-    fn migrate_args(argv: &[&str]) -> MigrateArgs {
-        match super::super::Cli::try_parse_from(argv).map(|cli| cli.command) {
-            Ok(super::super::Command::Migrate(args)) => args,
-            other => panic!("not a migrate command line: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn migrate_writes_to_o_but_never_over_its_input() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("a.toml");
-        let example = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/examples/a-couchbase-google.toml"
-        );
-        std::fs::copy(example, &input).unwrap();
-        let before = std::fs::read_to_string(&input).unwrap();
-        let (input_arg, output) = (input.to_str().unwrap(), dir.path().join("b.toml"));
-        let argv = ["svcgen", "migrate", "--to", "B", input_arg, "-q", "-o"];
-        let code = migrate_command(&migrate_args(
-            &[&argv[..], &[output.to_str().unwrap()]].concat(),
-        ));
-        assert_eq!(code, EXIT_OK);
-        let written = std::fs::read_to_string(&output).unwrap();
-        assert!(written.contains("edition = \"B\""), "{written}");
-        let code = migrate_command(&migrate_args(&[&argv[..], &[input_arg]].concat()));
-        assert_eq!(code, EXIT_IO);
-        assert_eq!(std::fs::read_to_string(&input).unwrap(), before);
-        let both = [
-            "svcgen",
-            "migrate",
-            "--to",
-            "B",
-            "a.toml",
-            "-o",
-            "b.toml",
-            "--in-place",
-        ];
-        assert!(super::super::Cli::try_parse_from(both).is_err());
-    }
-
     #[test]
     fn a_profile_that_is_not_utf8_is_reported_at_its_bad_byte() {
         let mut sources = Sources::new();

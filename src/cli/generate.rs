@@ -200,17 +200,3 @@ pub fn init(args: &InitArgs) -> u8 {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn man_out_dir_dash_is_a_usage_error_and_creates_nothing() {
-        let args = ManArgs {
-            out_dir: Some(PathBuf::from("-")),
-        };
-        assert_eq!(man(&args), EXIT_IO);
-        assert!(!std::path::Path::new("-").exists());
-    }
-}

@@ -49,16 +49,3 @@ fn read_stdin() -> Result<String, String> {
     }
     String::from_utf8(bytes).map_err(|_| "stdin: the ResourceList is not UTF-8".to_string())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_missing_templates_folder_is_a_usage_error_before_stdin_is_read() {
-        let args = KrmArgs {
-            templates: Some(PathBuf::from("/nonexistent/svcgen-templates")),
-        };
-        assert_eq!(run(&args), EXIT_IO);
-    }
-}

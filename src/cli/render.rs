@@ -566,11 +566,10 @@ fn destination(job: &Job<'_>, profile: &Path) -> Result<Option<Destination>, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
     fn render_args(argv: &[&str]) -> RenderArgs {
-        match super::super::Cli::try_parse_from(argv).map(|cli| cli.command) {
-            Ok(super::super::Command::Render(args)) => args,
+        match super::super::tests::command(argv) {
+            super::super::Command::Render(args) => args,
             other => panic!("not a render command line: {other:?}"),
         }
     }
