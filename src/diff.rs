@@ -54,13 +54,22 @@ pub struct Diff {
     pub consequences: Vec<Consequence>,
 }
 
-/// The value a side shows for a variable (a withheld secret as where it comes from).
-fn shown(var: &EnvVar) -> String {
+/// What a side's value is compared by: the value, or for a withheld secret where it comes from.
+fn compared(var: &EnvVar) -> String {
     match (&var.value, &var.secret_from) {
         (Some(v), _) => v.clone(),
         (None, Some(from)) => format!("<secret from {from}>"),
         (None, None) => String::new(),
     }
+}
+
+/// The value a side shows for a variable: [`compared`], but masked for an `[env]` entry whose
+/// name nearly names a secret (a misspelled passphrase), as `validate` masks it.
+fn shown(var: &EnvVar) -> String {
+    if var.key.is_none() && crate::redact::nearly_names_a_secret(&var.name) {
+        return crate::redact::MASK.to_string();
+    }
+    compared(var)
 }
 
 /// Where a withheld secret comes from, as shown.
@@ -127,7 +136,7 @@ fn changes(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar
             Some(before) => {
                 let secret_changed =
                     var.secret && secret_of(old, &var.name) != secret_of(new, &var.name);
-                let kind = if shown(before) != shown(var) || secret_changed {
+                let kind = if compared(before) != compared(var) || secret_changed {
                     ChangeKind::Changed
                 } else if before.origin.is_some() != var.origin.is_some() {
                     ChangeKind::Explicitness
@@ -135,7 +144,7 @@ fn changes(old: &Resolved, old_env: &[EnvVar], new: &Resolved, new_env: &[EnvVar
                     continue;
                 };
                 let mut new_shown = shown(var);
-                if secret_changed && shown(before) == new_shown {
+                if kind == ChangeKind::Changed && shown(before) == new_shown {
                     new_shown = format!("<changed secret from {}>", secret_from(var));
                 }
                 changes.push(Change {
@@ -254,5 +263,44 @@ impl Diff {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{EnvOptions, environment};
+
+    /// The difference of two profile texts.
+    fn diff_of(old: &str, new: &str) -> Diff {
+        let resolve = |text: &str| {
+            let mut sources = crate::source::Sources::new();
+            let checked = crate::pipeline::check_text("p.toml", text, None, &mut sources);
+            let resolved = checked.resolved.expect("a valid profile");
+            let env = environment(&resolved, EnvOptions::default()).expect("an environment");
+            (resolved, env)
+        };
+        let ((old, old_env), (new, new_env)) = (resolve(old), resolve(new));
+        diff(&old, &old_env, &new, &new_env)
+    }
+
+    #[test]
+    fn an_env_entry_under_a_misspelled_secret_name_is_masked_and_its_change_still_seen() {
+        let with = |value: &str| {
+            format!("edition = \"B\"\n[env]\nCN_GOOGLE_SECRET_MANAGER_PASSPRASE = \"{value}\"\n")
+        };
+        let added = diff_of("edition = \"B\"\n", &with("hunter2SECRET"));
+        let changed = diff_of(&with("hunter2SECRET"), &with("hunter9SECRET"));
+        for d in [&added, &changed] {
+            let shown = format!("{}{}", d.to_text(), serde_json::to_string(d).unwrap());
+            assert!(!shown.contains("hunter"), "{shown}");
+            assert!(
+                shown.contains("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"),
+                "{shown}"
+            );
+        }
+        assert_eq!(added.changes[0].new.as_deref(), Some(crate::redact::MASK));
+        assert_eq!(changed.changes.len(), 1, "{changed:?}");
+        assert_eq!(changed.changes[0].kind, ChangeKind::Changed);
     }
 }

@@ -66,10 +66,13 @@ pub fn migrate_to_b(
         other => {
             let mut diags = Diagnostics::default();
             diags.push(
-                Diagnostic::new(Code::Edition, "migrate reads a profile of edition A")
-                    .at(other.map_or(Origin::new(source, 0..0), |n| n.origin))
-                    .label("expected edition = \"A\"")
-                    .help("check the profile first with `svcgen validate`"),
+                Diagnostic::new(
+                    Code::Edition,
+                    format!("migrate reads a profile of edition {FROM}"),
+                )
+                .at(other.map_or(Origin::new(source, 0..0), |n| n.origin))
+                .label(format!("expected edition = \"{FROM}\""))
+                .help("check the profile first with `svcgen validate`"),
             );
             return Err(diags);
         }
@@ -90,19 +93,24 @@ pub fn migrate_to_b(
         move_backends(model, &mut doc, &table, &dropped, target, &mut changes);
     }
     set_value(&mut doc, "edition", Value::from(TO.as_str()));
-    changes.insert(0, "edition: \"A\" → \"B\"".to_string());
+    changes.insert(0, format!("edition: \"{FROM}\" → \"{TO}\""));
     hostname_to_url(&mut doc, &table, &mut changes);
     remove_a_only(model, &mut doc, &table, &dropped, &mut changes);
     deploy_settings(model, &mut doc, &table, &mut changes);
 
     let profile = doc.to_string();
-    let checked = check_text(&format!("{name} (edition B)"), &profile, base_dir, sources);
+    let checked = check_text(
+        &format!("{name} (edition {TO})"),
+        &profile,
+        base_dir,
+        sources,
+    );
     if checked.resolved.is_none() {
         let mut diags = checked.diagnostics;
         diags.push(
             Diagnostic::new(
                 Code::Edition,
-                "the migrated profile is not a valid edition B profile",
+                format!("the migrated profile is not a valid edition {TO} profile"),
             )
             .help(format!("changes made: {}", changes.join("; "))),
         );
@@ -218,10 +226,10 @@ fn backend_target(
         diags.push(
             Diagnostic::new(
                 Code::NotAllowed,
-                format!("`{to}` is not a backend of edition B"),
+                format!("`{to}` is not a backend of edition {TO}"),
             )
             .at(Origin::new(source, 0..0))
-            .help(format!("edition B's backends: {}", backends.join(", ")))
+            .help(format!("edition {TO}'s backends: {}", backends.join(", ")))
             .suggest(did_you_mean(to, backends.iter().map(String::as_str))),
         );
         return Err(diags);
@@ -235,10 +243,10 @@ fn backend_target(
             diags.push(
                 Diagnostic::new(
                     Code::NoEquivalent,
-                    format!("`{what}`: edition B has no `{names}` backend"),
+                    format!("`{what}`: edition {TO} has no `{names}` backend"),
                 )
                 .at(origin)
-                .label("no edition B equivalent")
+                .label(format!("no edition {TO} equivalent"))
                 .help(format!("choose where the data goes: --ldap-to {list}")),
             );
         }
@@ -262,7 +270,7 @@ fn move_backends(
     {
         set_value(doc, &rule.selector, Value::from(target));
         changes.push(format!(
-            "{}: \"{v}\" → \"{target}\" (edition B has no {v} backend)",
+            "{}: \"{v}\" → \"{target}\" (edition {TO} has no {v} backend)",
             rule.selector
         ));
     }
@@ -283,7 +291,7 @@ fn move_backends(
         .map(|v| v.key.clone())
         .collect();
     let why = format!(
-        "edition B has no {} backend; configure the {target} backend instead",
+        "edition {TO} has no {} backend; configure the {target} backend instead",
         dropped.join(", ")
     );
     remove_keys(doc, &removed, &why, changes);
@@ -320,7 +328,7 @@ fn remove_a_only(
         .filter(|v| table.get_path(&v.key).is_some())
         .map(|v| v.key.clone())
         .collect();
-    remove_keys(doc, &keys, "edition A only", changes);
+    remove_keys(doc, &keys, &format!("edition {FROM} only"), changes);
 }
 
 /// Deployment settings of things edition B does not have: plugin archives, file sources of
@@ -331,7 +339,7 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
         remove_keys(
             doc,
             &[DEPLOY_PLUGINS.to_string()],
-            "edition B has no plugins",
+            &format!("edition {TO} has no plugins"),
             changes,
         );
     }
@@ -344,7 +352,7 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
                 && t.remove(&entry.key).is_some()
             {
                 changes.push(format!(
-                    "removed {DEPLOY_FILES}.\"{}\": its variable is not in edition B",
+                    "removed {DEPLOY_FILES}.\"{}\": its variable is not in edition {TO}",
                     entry.key
                 ));
             }
@@ -358,7 +366,7 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
         remove_keys(
             doc,
             &[DEPLOY_TAG.to_string()],
-            &format!("edition A's image tag; edition B's default tag {b_tag} applies"),
+            &format!("edition {FROM}'s image tag; edition {TO}'s default tag {b_tag} applies"),
             changes,
         );
     }

@@ -2,12 +2,12 @@
 
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
+use crate::diag::Diagnostics;
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
 use crate::source::Sources;
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// The kinds of file `import` and `lint` read.
@@ -140,7 +140,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
         && args.diagnostics.format == super::Format::Human
         && !args.diagnostics.quiet
     {
-        eprintln!("{}: no problems found", args.input.file.display());
+        eprintln!("{}: no problems found", super::display_name(file));
     }
     code
 }
@@ -155,8 +155,12 @@ pub struct MigrateArgs {
     #[arg(long, value_name = "BACKEND", help = crate::migrate::ldap_to_help())]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
-    #[arg(long)]
+    #[arg(long, conflicts_with = "output")]
     pub in_place: bool,
+    /// Write the result to this file (atomically; not the profile itself: see --in-place)
+    /// instead of stdout; `-o -` is stdout
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
 }
@@ -173,12 +177,16 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
-    let Ok(text) = String::from_utf8(bytes) else {
-        io_error(&format!("{name}: is not UTF-8 text"));
-        return EXIT_INVALID;
-    };
     let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, false);
+    let text = match utf8_text(name.clone(), bytes, &mut sources) {
+        Ok(text) => text,
+        Err(diags) => {
+            let code = reporter.add(&diags, &sources);
+            reporter.finish();
+            return code.max(EXIT_INVALID);
+        }
+    };
     match crate::migrate::migrate_to_b(
         &name,
         &text,
@@ -197,13 +205,15 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
                     eprintln!("{name}: already edition B; nothing to change");
                 }
             }
-            if args.in_place {
-                if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
-                    io_error(&e);
-                    return EXIT_IO;
-                }
-            } else {
-                let _ = std::io::stdout().write_all(migrated.profile.as_bytes());
+            if !args.in_place {
+                return code.max(super::generate::emit(
+                    &migrated.profile,
+                    args.output.as_ref(),
+                ));
+            }
+            if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
+                io_error(&e);
+                return EXIT_IO;
             }
             code
         }
@@ -212,5 +222,30 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             reporter.finish();
             code
         }
+    }
+}
+
+/// The profile's text; bytes that are not UTF-8 get the profile reader's own diagnostic (the
+/// first bad byte, at its line and column), as `validate` reports them.
+fn utf8_text(name: String, bytes: Vec<u8>, sources: &mut Sources) -> Result<String, Diagnostics> {
+    String::from_utf8(bytes).map_err(|e| {
+        let (_, parsed) = crate::profile::parse_bytes(name, e.into_bytes(), sources);
+        parsed.err().unwrap_or_default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_that_is_not_utf8_is_reported_at_its_bad_byte() {
+        let mut sources = Sources::new();
+        let bytes = b"edition = \"A\"\n# caf\xe9\n".to_vec();
+        let diags = utf8_text("p.toml".into(), bytes, &mut sources).unwrap_err();
+        let origin = diags.items[0].origin.expect("a place");
+        let at = sources.line_col(origin.source, origin.start);
+        assert_eq!((at.line, at.column), (2, 6));
+        assert_eq!(sources.get(origin.source).name, "p.toml");
     }
 }

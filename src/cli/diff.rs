@@ -9,6 +9,7 @@ use crate::render::{EnvOptions, environment};
 use crate::resolve::Resolved;
 use crate::source::Sources;
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -74,13 +75,12 @@ pub fn run(args: &DiffArgs) -> u8 {
         return EXIT_INVALID;
     };
     let result = diff(&old, &old_env, &new, &new_env);
-    match args.diagnostics.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&result).unwrap_or_default()
-        ),
-        Format::Human => print!("{}", result.to_text()),
-    }
+    let text = match args.diagnostics.format {
+        Format::Json => serde_json::to_string_pretty(&result).unwrap_or_default() + "\n",
+        Format::Human => result.to_text(),
+    };
+    // Not `print!`: a closed pipe (`| head`) must not panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
     if args.exit_code && !result.changes.is_empty() {
         EXIT_INVALID
     } else {

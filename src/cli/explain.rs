@@ -8,6 +8,7 @@ use crate::model::{Edition, Var};
 use crate::pipeline::check_layers;
 use crate::source::{Origin, Sources};
 use clap::Args;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -34,11 +35,17 @@ pub fn run(args: &ExplainArgs) -> u8 {
         }
     };
     let text: Vec<String> = vars.iter().map(|v| describe(v)).collect();
-    print!("{}", text.join("\n"));
+    print(&text.join("\n"));
     match &args.profile {
         Some(profile) => in_profile(profile, args, &vars),
         None => EXIT_OK,
     }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking as
+/// `print!` does.
+fn print(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
 fn at(sources: &Sources, origin: Origin) -> String {
@@ -70,35 +77,53 @@ fn in_profile(profile: &std::path::Path, args: &ExplainArgs, vars: &[&Var]) -> u
         report(&checked.diagnostics, &sources, &quiet, false);
         return EXIT_INVALID;
     };
-    println!("\nin {} (edition {}):", profile.display(), resolved.edition);
+    let mut out = format!(
+        "\nin {} (edition {}):\n",
+        super::display_name(profile),
+        resolved.edition
+    );
     let Some(var) = vars.iter().find(|v| v.editions.contains(&resolved.edition)) else {
-        println!("  not a variable of edition {}", resolved.edition);
+        out.push_str(&format!(
+            "  not a variable of edition {}\n",
+            resolved.edition
+        ));
+        print(&out);
         return EXIT_OK;
     };
-    match resolved.vars.iter().find(|rv| rv.var.key == var.key) {
-        Some(rv) => {
-            let value = rv
-                .value
-                .env_text()
-                .unwrap_or_else(|| "<secret reference>".to_string());
-            match rv.origin {
-                Some(origin) => {
-                    println!("  {} = {value:?}, set at {}", var.env, at(&sources, origin))
+    out.push_str(
+        &match resolved.vars.iter().find(|rv| rv.var.key == var.key) {
+            Some(rv) => {
+                let value = rv
+                    .value
+                    .env_text()
+                    .unwrap_or_else(|| "<secret reference>".to_string());
+                match rv.origin {
+                    Some(origin) => {
+                        format!(
+                            "  {} = {value:?}, set at {}\n",
+                            var.env,
+                            at(&sources, origin)
+                        )
+                    }
+                    None => format!("  {} = {value:?}, the spec's default\n", var.env),
                 }
-                None => println!("  {} = {value:?}, the spec's default", var.env),
             }
-        }
-        None => println!(
-            "  {} is not in the environment: its group does not apply, or it has no value",
-            var.env
-        ),
-    }
+            None => format!(
+                "  {} is not in the environment: its group does not apply, or it has no value\n",
+                var.env
+            ),
+        },
+    );
     for (key, origin) in checked
         .overridden
         .iter()
         .filter(|(k, _)| k == &var.key || k.starts_with(&format!("{}.", var.key)))
     {
-        println!("  overrides {key} set at {}", at(&sources, *origin));
+        out.push_str(&format!(
+            "  overrides {key} set at {}\n",
+            at(&sources, *origin)
+        ));
     }
+    print(&out);
     EXIT_OK
 }

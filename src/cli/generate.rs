@@ -89,6 +89,10 @@ fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
 }
 
 pub fn man(args: &ManArgs) -> u8 {
+    if let Some(Err(problem)) = args.out_dir.as_deref().map(super::refuse_stdio_folder) {
+        super::report::io_error(&problem);
+        return EXIT_IO;
+    }
     let pages = match man_pages() {
         Ok(pages) => pages,
         Err(e) => {
@@ -151,7 +155,8 @@ pub fn docs(args: &DocsArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct InitArgs {
     /// The edition of the new profile
-    #[arg(long, value_parser = super::editions(), default_value = "B")]
+    // Default: the current edition, the one `migrate` moves profiles to (not a letter written here).
+    #[arg(long, value_parser = super::editions(), default_value = crate::migrate::TO.as_str())]
     pub edition: String,
     #[arg(long, help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY))]
     pub config_adapter: Option<String>,

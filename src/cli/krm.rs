@@ -3,7 +3,6 @@
 use super::report::io_error;
 use super::{EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::krm::{MAX_INPUT_BYTES, run as run_function};
-use crate::render::Templates;
 use clap::Args;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -16,12 +15,10 @@ pub struct KrmArgs {
 }
 
 pub fn run(args: &KrmArgs) -> u8 {
-    let templates = match Templates::load(args.templates.as_deref()) {
+    // As every command with --templates: a missing folder is a usage error, not the built-ins.
+    let templates = match super::render::load_templates(args.templates.as_deref()) {
         Ok(t) => t,
-        Err(e) => {
-            io_error(&format!("template {e}"));
-            return EXIT_INVALID;
-        }
+        Err(code) => return code,
     };
     let input = match read_stdin() {
         Ok(text) => text,

@@ -152,10 +152,7 @@ pub struct DiagnosticArgs {
     pub quiet: bool,
 }
 
-/// True for `-`, which names standard input (a profile) or standard output (`-o -`).
-pub fn is_stdio(path: &std::path::Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub use crate::profile::is_stdio;
 
 /// A profile argument as diagnostics name it (`<stdin>` for `-`).
 pub fn display_name(path: &std::path::Path) -> String {
@@ -171,13 +168,26 @@ pub fn default_target() -> Target {
     Target::Dotenv
 }
 
-/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
-/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
+/// `--out-dir -` refused: `-` is standard output, which holds one file, not a folder of them;
+/// without this a folder named `-` would be created (as `import -o -` once wrote a file `-`).
+pub fn refuse_stdio_folder(dir: &std::path::Path) -> Result<(), String> {
+    if is_stdio(dir) {
+        return Err(
+            "--out-dir -: `-` is standard output, which holds one file, not a folder: give a \
+             folder (./- for a folder named -), or leave out --out-dir to print to stdout"
+                .to_string(),
+        );
+    }
+    Ok(())
+}
+
 /// The editions a flag accepts, from the model (so a new edition needs no change here).
 pub fn editions() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::model::Edition::ALL.map(|e| e.as_str()))
 }
 
+/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
+/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
 #[derive(Clone)]
 pub struct TargetParser;
 
@@ -226,12 +236,16 @@ impl clap::builder::TypedValueParser for TargetParser {
 
 /// Parses the arguments and runs the command; never panics on user input.
 pub fn main() -> ExitCode {
-    let mut cli = Cli::parse();
+    ExitCode::from(run(Cli::parse()))
+}
+
+/// Runs a parsed command line; returns the exit code.
+fn run(mut cli: Cli) -> u8 {
     report::set_color(cli.color);
     if let Some(diagnostics) = diagnostic_args(&mut cli.command) {
         diagnostics.quiet = cli.quiet;
     }
-    let code = match cli.command {
+    match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Explain(args) => explain::run(&args),
@@ -248,8 +262,7 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => generate::completions(&args),
         Command::Man(args) => generate::man(&args),
         Command::Lsp => crate::lsp::run(),
-    };
-    ExitCode::from(code)
+    }
 }
 
 /// The diagnostic options of the commands that have them.
@@ -342,5 +355,71 @@ impl ProfileArg {
             out.extend(found);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command of a command line (the test fails on a usage error).
+    pub(super) fn command(argv: &[&str]) -> Command {
+        Cli::try_parse_from(argv)
+            .expect("a valid command line")
+            .command
+    }
+
+    /// Runs a command line as `main` does.
+    fn run_line(argv: &[&str]) -> u8 {
+        run(Cli::try_parse_from(argv).expect("a valid command line"))
+    }
+
+    #[test]
+    fn man_out_dir_dash_is_a_usage_error_and_creates_nothing() {
+        assert_eq!(run_line(&["svcgen", "man", "--out-dir", "-"]), EXIT_IO);
+        assert!(!std::path::Path::new("-").exists());
+    }
+
+    #[test]
+    fn krm_with_a_missing_templates_folder_is_a_usage_error_before_stdin_is_read() {
+        let argv = [
+            "svcgen",
+            "krm",
+            "--templates",
+            "/nonexistent/svcgen-templates",
+        ];
+        assert_eq!(run_line(&argv), EXIT_IO);
+    }
+
+    #[test]
+    fn migrate_writes_to_o_but_never_over_its_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.toml");
+        let example = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/a-couchbase-google.toml"
+        );
+        std::fs::copy(example, &input).unwrap();
+        let before = std::fs::read_to_string(&input).unwrap();
+        let (input_arg, output) = (input.to_str().unwrap(), dir.path().join("b.toml"));
+        let argv = ["svcgen", "migrate", "--to", "B", input_arg, "-q", "-o"];
+        let code = run_line(&[&argv[..], &[output.to_str().unwrap()]].concat());
+        assert_eq!(code, EXIT_OK);
+        let written = std::fs::read_to_string(&output).unwrap();
+        assert!(written.contains("edition = \"B\""), "{written}");
+        let code = run_line(&[&argv[..], &[input_arg]].concat());
+        assert_eq!(code, EXIT_IO);
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), before);
+        let both = [
+            "svcgen",
+            "migrate",
+            "--to",
+            "B",
+            "a.toml",
+            "-o",
+            "b.toml",
+            "--in-place",
+        ];
+        assert!(Cli::try_parse_from(both).is_err());
     }
 }

@@ -312,6 +312,9 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
             "no profile found (a folder argument takes the *.toml files in it)".to_string(),
         );
     }
+    if let Some(Err(problem)) = args.out_dir.as_deref().map(super::refuse_stdio_folder) {
+        return Some(problem);
+    }
     let to_stdout = args.output.as_deref().is_none_or(super::is_stdio);
     if args.check && to_stdout && args.out_dir.is_none() {
         return Some("--check compares files on disk: give -o FILE or --out-dir DIR".to_string());
@@ -558,4 +561,35 @@ fn destination(job: &Job<'_>, profile: &Path) -> Result<Option<Destination>, Str
         }),
         (None, None) => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render_args(argv: &[&str]) -> RenderArgs {
+        match super::super::tests::command(argv) {
+            super::super::Command::Render(args) => args,
+            other => panic!("not a render command line: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn out_dir_dash_is_refused_not_made_a_folder() {
+        for argv in [
+            &["svcgen", "render", "p.toml", "--out-dir", "-"][..],
+            &["svcgen", "render", "p.toml", "--out-dir", "-", "--check"][..],
+        ] {
+            let args = render_args(argv);
+            let problem = usage_problem(&args, false, &args.profile.profiles);
+            assert!(
+                problem
+                    .as_deref()
+                    .is_some_and(|p| p.starts_with("--out-dir -:")),
+                "{argv:?}: {problem:?}"
+            );
+        }
+        let args = render_args(&["svcgen", "render", "p.toml", "--out-dir", "./-"]);
+        assert_eq!(usage_problem(&args, false, &args.profile.profiles), None);
+    }
 }

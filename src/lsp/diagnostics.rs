@@ -8,6 +8,7 @@ use super::analysis::{Analysis, Layering};
 use super::position::LineIndex;
 use crate::diag::{Diagnostic, Severity};
 use crate::profile::{EXTENDS, Value, parse_text};
+use crate::redact::Scrubber;
 use crate::source::{Origin, SourceId, Sources};
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
@@ -33,18 +34,21 @@ pub fn convert<'a>(analysis: &'a Analysis, text: &str) -> Vec<Published<'a>> {
     };
     let index = LineIndex::new(text);
     let anchors = Anchors::new(analysis, text);
+    // As every other printer: a message that quotes a value never shows a secret.
+    let scrubber = analysis.sources.scrubber();
     checked
         .diagnostics
         .items
         .iter()
         .map(|d| {
-            let mut lsp = base_diagnostic(d);
+            let mut lsp = base_diagnostic(d, &scrubber);
             match d.origin {
                 Some(o) if Some(o.source) == analysis.doc => lsp.range = index.range(o.span()),
                 Some(o) => {
                     lsp.range = index.range(anchors.anchor(o.source));
                     lsp.message = format!("{}: {}", at(&analysis.sources, o), lsp.message);
-                    lsp.related_information = related(&analysis.sources, o, &d.message);
+                    let message = scrubber.scrub(&d.message);
+                    lsp.related_information = related(&analysis.sources, o, message);
                 }
                 None => {}
             }
@@ -56,10 +60,12 @@ pub fn convert<'a>(analysis: &'a Analysis, text: &str) -> Vec<Published<'a>> {
         .collect()
 }
 
-/// The LSP diagnostic of `d`, at the start of the document until placed.
-fn base_diagnostic(d: &Diagnostic) -> lsp_types::Diagnostic {
-    let mut message = d.message.clone();
-    for help in &d.help {
+/// The LSP diagnostic of `d` (its texts scrubbed of secrets), at the start of the document
+/// until placed.
+fn base_diagnostic(d: &Diagnostic, scrubber: &Scrubber) -> lsp_types::Diagnostic {
+    let help: Vec<String> = d.help.iter().map(|h| scrubber.scrub(h)).collect();
+    let mut message = scrubber.scrub(&d.message);
+    for help in &help {
         message.push_str("\nhelp: ");
         message.push_str(help);
     }
@@ -71,8 +77,8 @@ fn base_diagnostic(d: &Diagnostic) -> lsp_types::Diagnostic {
         message,
         data: Some(json!({
             "name": d.code.name(),
-            "label": d.label,
-            "help": d.help,
+            "label": d.label.as_deref().map(|l| scrubber.scrub(l)),
+            "help": help,
         })),
         ..lsp_types::Diagnostic::default()
     }
@@ -110,14 +116,14 @@ pub fn at(sources: &Sources, origin: Origin) -> String {
 fn related(
     sources: &Sources,
     origin: Origin,
-    message: &str,
+    message: String,
 ) -> Option<Vec<DiagnosticRelatedInformation>> {
     let source = sources.get(origin.source);
     let uri = super::uri::from_path(&crate::source::lexical(Path::new(&source.name)))?;
     let range = LineIndex::new(&source.text).range(origin.span());
     Some(vec![DiagnosticRelatedInformation {
         location: Location::new(uri, range),
-        message: message.to_string(),
+        message,
     }])
 }
 
@@ -194,4 +200,30 @@ pub fn find_source(sources: &Sources, name: &str, after: Option<SourceId>) -> Op
         .ids()
         .filter(|id| after.is_none_or(|a| id.index() > a.index()))
         .find(|id| sources.get(*id).name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::documents::Document;
+
+    #[test]
+    fn a_message_quoting_a_secret_value_is_scrubbed_as_validate_scrubs_it() {
+        // The passphrase's text is also the (invalid) adapter: validate says
+        // "`config.adapter` cannot be \"****\"", and so must the editor.
+        let text = "edition = \"B\"\n[google]\nsecret_manager_passphrase = \"hunter2SECRET\"\n\
+                    [config]\nadapter = \"hunter2SECRET\"\n";
+        let doc = Document {
+            text: text.to_string(),
+            version: 1,
+            path: None,
+        };
+        let analysis = super::super::analysis::analyze(&doc, "p.toml", &Default::default());
+        let published = convert(&analysis, text);
+        let shown =
+            serde_json::to_string(&published.iter().map(|p| &p.lsp).collect::<Vec<_>>()).unwrap();
+        assert!(shown.contains("config.adapter"), "{shown}");
+        assert!(shown.contains("****"), "{shown}");
+        assert!(!shown.contains("hunter2SECRET"), "{shown}");
+    }
 }

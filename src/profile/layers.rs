@@ -106,7 +106,7 @@ impl<'s> Walk<'s> {
         let me = identity(path);
         // Standard input is a stream, not a file: a second `-` is read again (and refused there),
         // never served from the cache.
-        let cached = path.as_os_str() != "-";
+        let cached = !super::is_stdio(path);
         if let Some((id, table)) = self.done.get(&me).filter(|_| cached) {
             return Ok((*id, table.clone()));
         }
@@ -175,7 +175,7 @@ impl<'s> Walk<'s> {
         match self.load_with_bases(&base_path) {
             Ok((_, base_table)) => merge_recording(merged, base_table, "", &mut self.overridden),
             Err(ReadError(why)) => self.diags.push(
-                Diagnostic::new(Code::Extends, format!("cannot extend \"{base}\": {why}"))
+                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
                     .at(origin)
                     .label("base not readable")
                     .help(format!(

@@ -33,7 +33,8 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
 /// stops one byte past the limit whatever the file claims its size is.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let display = path.display();
+    // Shown escaped, as output paths are: a newline in a name must not start a line of the log.
+    let display = path.display().to_string().escape_debug().to_string();
     let file =
         open_nonblocking(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
     let meta = file
@@ -111,10 +112,15 @@ fn read_stdin() -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// True for `-`, which names standard input (a profile) or standard output (`-o -`).
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// Reads an input whole: `-` is standard input (once per run), anything else a file through
 /// [`read_input`]. Returns the name diagnostics give it with the bytes.
 pub fn read_input_or_stdin(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
-    if path.as_os_str() == "-" {
+    if is_stdio(path) {
         return Ok((STDIN_NAME.to_string(), read_stdin()?));
     }
     Ok((path.display().to_string(), read_input(path)?))
@@ -126,7 +132,7 @@ pub fn load_file(
     path: &Path,
     sources: &mut Sources,
 ) -> Result<(SourceId, Result<Table, Diagnostics>), ReadError> {
-    if path.as_os_str() == "-" {
+    if is_stdio(path) {
         let (id, table) = parse_bytes(STDIN_NAME.to_string(), read_stdin()?, sources);
         sources.set_dir(id, Some(Path::new(".").to_path_buf()));
         return Ok((id, table));
@@ -221,6 +227,7 @@ pub fn parse_text(
 /// secret of its source, wherever it is written (a multi-line string, a quoted key, ...); and of
 /// every key whose "did you mean" is a secret key (a misspelled passphrase key, in `[env]` too).
 fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
+    let in_secret = crate::redact::is_secret_key(prefix);
     for entry in &table.entries {
         let path = if prefix.is_empty() {
             entry.key.clone()
@@ -228,6 +235,7 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
             format!("{prefix}.{}", entry.key)
         };
         match &entry.node.value {
+            _ if in_secret && !says_where_the_secret_is(entry) => mark_all(&entry.node, sources),
             Value::Table(inner) => mark_secrets(inner, &path, sources),
             _ if crate::redact::is_secret_key(&path)
                 || (!crate::redact::is_secret_key(prefix)
@@ -237,6 +245,29 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
             }
             _ => {}
         }
+    }
+}
+
+/// True for an entry of a secret's reference table that says where the secret is, and is shown:
+/// `env` naming a variable, `file` a path. Anything else there may be the secret itself
+/// (`value = "..."`, `[google.secret_manager_passphrase]` then `x = "..."`, a passphrase written
+/// as `env = "two words"`).
+fn says_where_the_secret_is(entry: &Entry) -> bool {
+    match &entry.node.value {
+        Value::String(name) if entry.key == "env" => crate::value_type::is_env_name(name),
+        Value::String(_) => entry.key == "file",
+        _ => false,
+    }
+}
+
+/// Marks a value and, in a table, every value under it, as a secret of its source.
+fn mark_all(node: &Node, sources: &mut Sources) {
+    match &node.value {
+        Value::Table(inner) => inner
+            .entries
+            .iter()
+            .for_each(|e| mark_all(&e.node, sources)),
+        _ => sources.mark_secret(node.origin),
     }
 }
 
@@ -347,6 +378,34 @@ mod tests {
         let text = format!("a = {}{}\n", "[".repeat(200), "]".repeat(200));
         let diags = parse(&text).unwrap_err();
         assert!(diags.has_errors());
+    }
+
+    /// The texts marked secret after parsing `text`.
+    fn secret_texts(text: &str) -> Vec<String> {
+        let mut sources = Sources::new();
+        let (id, _) = parse_text("p.toml".into(), text.into(), &mut sources);
+        let source = sources.get(id);
+        let texts = source.secret_ranges().iter();
+        texts.map(|r| source.text[r.clone()].to_string()).collect()
+    }
+
+    #[test]
+    fn anything_but_a_reference_in_a_secrets_table_is_secret() {
+        let header = "[google.secret_manager_passphrase]\nvalue = \"hunter2\"\n";
+        assert!(secret_texts(header).contains(&"\"hunter2\"".to_string()));
+        let deeper = "[google.secret_manager_passphrase.x]\ny = \"hunter2\"\n";
+        assert!(secret_texts(deeper).contains(&"\"hunter2\"".to_string()));
+        let not_a_name = "[google]\nsecret_manager_passphrase = { env = \"hunter 2\" }\n";
+        assert!(secret_texts(not_a_name).contains(&"\"hunter 2\"".to_string()));
+        let reference = "[google]\nsecret_manager_passphrase = { env = \"PASS\", file = \"p\" }\n";
+        assert_eq!(secret_texts(reference), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_newline_in_an_unreadable_path_is_shown_escaped() {
+        let ReadError(why) = read_regular(Path::new("no such\nfile.toml")).unwrap_err();
+        assert!(why.starts_with("no such\\nfile.toml: cannot read"), "{why}");
+        assert!(!why.contains('\n'), "{why}");
     }
 
     #[test]

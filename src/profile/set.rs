@@ -17,6 +17,23 @@ pub enum SetKind {
     File,
 }
 
+/// `--set KEY VALUE` (a blank typed for the `=`): when KEY names a secret, or nearly does,
+/// what follows it is marked secret, so that neither the message quoting the argument nor its
+/// snippet shows it.
+fn mark_value_without_equals(arg: &str, id: crate::source::SourceId, sources: &mut Sources) {
+    let key_start = arg.len() - arg.trim_start().len();
+    let Some(key_len) = arg[key_start..].find(char::is_whitespace) else {
+        return;
+    };
+    let key = &arg[key_start..key_start + key_len];
+    if !crate::redact::is_secret_key(key) && !crate::redact::nearly_names_a_secret(key) {
+        return;
+    }
+    let value_start = key_start + key_len;
+    let blanks = arg[value_start..].len() - arg[value_start..].trim_start().len();
+    sources.mark_secret(Origin::new(id, value_start + blanks..arg.len()));
+}
+
 /// Parses one `--set KEY=VALUE` (or `--set-file KEY=PATH`) into a table holding just that key,
 /// with origins into a source named after the option. A secret given with `--set-file` becomes
 /// a `{ file = PATH }` reference: its value is never copied into the profile.
@@ -32,6 +49,9 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
     };
     let mut diags = Diagnostics::default();
     let Some((key_text, value_text)) = arg.split_once('=') else {
+        if kind == SetKind::Value {
+            mark_value_without_equals(arg, id, sources);
+        }
         diags.push(
             Diagnostic::new(
                 Code::TomlSyntax,
@@ -206,6 +226,29 @@ mod tests {
 
     fn set(arg: &str) -> Table {
         parse_set(arg, SetKind::Value, &mut Sources::new()).unwrap()
+    }
+
+    #[test]
+    fn a_secret_set_with_a_blank_for_the_equals_sign_is_never_shown() {
+        let secret = |arg: &str| {
+            let mut sources = Sources::new();
+            assert!(parse_set(arg, SetKind::Value, &mut sources).is_err());
+            let source = sources.get(sources.ids().next().unwrap());
+            let texts = source.secret_ranges().iter();
+            texts
+                .map(|r| source.text[r.clone()].to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            secret("google.secret_manager_passphrase  hunter 2"),
+            ["hunter 2"]
+        );
+        assert_eq!(
+            secret(" google.secret_manager_passphras hunter2"),
+            ["hunter2"]
+        );
+        assert!(secret("config.adapter google").is_empty());
+        assert!(secret("google.secret_manager_passphrase").is_empty());
     }
 
     #[test]
