@@ -368,6 +368,34 @@ impl Scrubber {
         out
     }
 
+    /// The ranges of `text` (lines of a file shown in a snippet) where a secret text stands as a
+    /// value: a whole word in the value part of its line (after the line's first `=` or `:`), or
+    /// a whole quoted string. Another key holding the passphrase's text must not show it; a key
+    /// or table name that happens to be the same word (`[google]`) is not a value and stays.
+    pub fn value_ranges(&self, text: &str) -> Vec<Range<usize>> {
+        let Some(automaton) = &self.automaton else {
+            return Vec::new();
+        };
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "_-.".contains(c));
+        let mut out = Vec::new();
+        let mut line_start = 0;
+        for line in text.split_inclusive('\n') {
+            let value_start = line.find(['=', ':']).map_or(line.len(), |i| i + 1);
+            for m in automaton.find_iter(line) {
+                let (before, after) = (
+                    line[..m.start()].chars().next_back(),
+                    line[m.end()..].chars().next(),
+                );
+                let quoted = before.is_some_and(|b| "\"'`".contains(b)) && before == after;
+                if quoted || (m.start() >= value_start && !word(before) && !word(after)) {
+                    out.push(line_start + m.start()..line_start + m.end());
+                }
+            }
+            line_start += line.len();
+        }
+        out
+    }
+
     fn scrub_fragment(&self, automaton: &aho_corasick::AhoCorasick, fragment: &str) -> String {
         let is_name = !fragment.is_empty()
             && fragment
@@ -386,6 +414,18 @@ impl Scrubber {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A secret's text elsewhere in a shown line is masked where it is a value; a key or table
+    /// of the same word is not a value and stays.
+    #[test]
+    fn a_secret_text_is_masked_where_it_stands_as_a_value() {
+        let scrubber = Scrubber::new(["google", "Tr0ub4dor"]);
+        let text = "[google]\ndialect = \"Tr0ub4dor\"\nX=google\nnote = \"googled\"\nkey: google\n";
+        let shown: Vec<&str> = (scrubber.value_ranges(text).into_iter())
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(shown, ["Tr0ub4dor", "google", "google"]);
+    }
 
     #[test]
     fn lines_naming_a_secret_have_their_value_masked() {

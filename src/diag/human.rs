@@ -40,7 +40,7 @@ fn render_one(
         .id(diagnostic.code.id());
     let excerpt = diagnostic.origin.map(|origin| {
         let source = sources.get(origin.source);
-        (source, Excerpt::around(source, origin.span()))
+        (source, Excerpt::around(source, origin.span(), scrubber))
     });
     let mut group = match &excerpt {
         Some((source, excerpt)) => {
@@ -73,18 +73,25 @@ struct Excerpt {
 }
 
 impl Excerpt {
-    fn around(source: &crate::source::Source, span: std::ops::Range<usize>) -> Excerpt {
+    /// `scrubber` masks, besides the source's own secret values, any other value in these lines
+    /// that is a secret's text (another key set to the passphrase).
+    fn around(
+        source: &crate::source::Source,
+        span: std::ops::Range<usize>,
+        scrubber: &Scrubber,
+    ) -> Excerpt {
         let text = source.text.as_str();
         let start = floor_char_boundary(text, span.start);
         let end = floor_char_boundary(text, span.end.max(start));
         let (first_line, line_start) = source.line_of(start);
         let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-        let secrets: Vec<std::ops::Range<usize>> = source
+        let mut secrets: Vec<std::ops::Range<usize>> = source
             .secret_ranges()
             .iter()
             .filter(|s| s.start < line_end && line_start < s.end)
             .map(|s| s.start.max(line_start) - line_start..s.end.min(line_end) - line_start)
             .collect();
+        secrets.extend(scrubber.value_ranges(&text[line_start..line_end]));
         let masked = crate::redact::Masked::new(&text[line_start..line_end], &secrets);
         let span = masked.offset(start - line_start, false)..masked.offset(end - line_start, true);
         Excerpt {
@@ -112,6 +119,25 @@ mod tests {
     use super::*;
     use crate::diag::Code;
     use crate::source::Origin;
+
+    /// Another key set to the passphrase's text shows a mask in the snippet too, not only in
+    /// the message.
+    #[test]
+    fn a_secret_text_under_another_key_is_masked_in_the_snippet() {
+        let mut sources = Sources::new();
+        let text = "a = \"Tr0ub4dor-zz\"\ndialect = \"Tr0ub4dor-zz\"\n";
+        let id = sources.add("p.toml", text);
+        sources.mark_secret(Origin::new(id, 4..18));
+        let start = text.rfind("\"Tr0ub").unwrap();
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(
+            Diagnostic::new(Code::NotAllowed, "`dialect` cannot be \"Tr0ub4dor-zz\"")
+                .at(Origin::new(id, start..start + 14)),
+        );
+        let out = render(&diagnostics, &sources, false);
+        assert!(!out.contains("Tr0ub4dor"), "{out}");
+        assert!(out.contains("dialect = \"****\""), "{out}");
+    }
 
     #[test]
     fn shows_file_line_column_caret_and_help() {
