@@ -11,7 +11,7 @@ use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
+use crate::render::{EnvOptions, HostCopy, Target, TemplateError, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -386,22 +386,15 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         job.targets,
         job.templates,
         folder.as_deref(),
+        &super::read_host_file,
     );
     let errors = template_messages(&rendered.template_errors);
-    let mut files = (!rendered.diagnostics.has_errors()).then(|| named(rendered.files));
-    if let Some(files) = files
-        .as_mut()
-        .filter(|_| job.targets.contains(&Target::Kustomization))
-    {
-        diags.extend(add_host_copies(
-            files,
-            &resolved,
-            options,
-            folder.as_deref(),
-        ));
-    }
     diags.extend(rendered.diagnostics);
-    let files = files.filter(|_| !diags.has_errors());
+    let files = (!diags.has_errors()).then(|| {
+        let mut files = named(rendered.files);
+        files.extend(host_copies(rendered.copies, folder.as_deref()));
+        files
+    });
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
     o
@@ -415,45 +408,18 @@ fn named(files: Vec<(Target, String)>) -> Vec<(String, Contents)> {
         .collect()
 }
 
-/// The host files the kustomize base generates objects from, copied into the output folder
-/// (read through the one bounded reader, and recorded as inputs so that no output replaces
-/// them); with secret ones, a `.gitignore` beside them so that they are not committed. A host
+/// The copies of host files the kustomize base holds, to be written beside the targets. A host
 /// file that already is its copy (rendered into the profile's own folder) is left as it is.
-fn add_host_copies(
-    files: &mut Vec<(String, Contents)>,
-    resolved: &crate::resolve::Resolved,
-    options: EnvOptions,
-    folder: Option<&Path>,
-) -> Diagnostics {
-    let mut diags = Diagnostics::default();
-    let copies = crate::render::k8s_plan::host_copies(&resolved.deploy.files, options);
-    for copy in &copies {
-        if folder.is_some_and(|f| same_file(copy.host_path, &f.join(&copy.relative))) {
-            continue;
-        }
-        match crate::profile::read_input(copy.host_path) {
-            Ok(bytes) => files.push((copy.relative.clone(), Contents::Bytes(bytes))),
-            Err(crate::profile::ReadError(why)) => diags.push(
-                crate::diag::Diagnostic::new(
-                    crate::diag::Code::HostFileUnreadable,
-                    format!("cannot copy the host file of `{}`: {why}", copy.key),
-                )
-                .at(copy.origin)
-                .label("host file")
-                .help(format!(
-                    "name a regular file: the kustomize base holds a copy of it as {}",
-                    copy.relative
-                )),
-            ),
-        }
-    }
-    if copies.iter().any(|c| c.secret) {
-        files.push((
-            format!("{}/.gitignore", crate::render::k8s_plan::SECRETS_FOLDER),
-            Contents::Text(SECRETS_GITIGNORE.to_string()),
-        ));
-    }
-    diags
+fn host_copies(copies: Vec<HostCopy>, folder: Option<&Path>) -> Vec<(String, Contents)> {
+    copies
+        .into_iter()
+        .filter(|copy| {
+            let is_itself =
+                |host: &Path| folder.is_some_and(|f| same_file(host, &f.join(&copy.relative)));
+            !copy.host_path.as_deref().is_some_and(is_itself)
+        })
+        .map(|copy| (copy.relative, Contents::Bytes(copy.bytes)))
+        .collect()
 }
 
 /// True when both paths name one existing file (device and inode).
@@ -464,9 +430,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         _ => false,
     }
 }
-
-/// Keeps the copied secret files (and itself) out of git.
-const SECRETS_GITIGNORE: &str = "# Written by svcgen render --include-secrets: these files hold secrets; never commit them.\n*\n";
 
 /// The templates of a run; a `--templates DIR` that is not a folder is a usage error (exit 2),
 /// a template that does not compile is invalid input (exit 1).

@@ -51,7 +51,14 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 include_secrets: args.include_secrets,
                 copy_host_files: false,
             };
-            let rendered = render_checked(resolved, options, &Target::ALL, &templates, None);
+            let rendered = render_checked(
+                resolved,
+                options,
+                &Target::ALL,
+                &templates,
+                None,
+                &super::read_host_file,
+            );
             for message in super::render::template_messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }

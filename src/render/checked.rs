@@ -2,6 +2,7 @@
 //! that `validate` fails wherever `render` would: reading secrets that are asked for, values a
 //! target cannot carry (or that a reader would read differently), and each template rendered.
 
+use super::host_files::{self, HostRead, HostReader};
 use super::{EnvOptions, Input, Target, TemplateError, Templates, checks, environment, format};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::Resolved;
@@ -14,21 +15,38 @@ pub struct Rendered {
     pub diagnostics: Diagnostics,
     /// Templates that failed (each also counted as an error diagnostic).
     pub template_errors: Vec<TemplateError>,
+    /// The files the kustomize base holds besides the targets (with `copy_host_files` and the
+    /// kustomization among the targets): each host file's copy, by its path relative to the
+    /// output folder, and a `.gitignore` beside secret ones; empty when there is any error.
+    pub copies: Vec<HostCopy>,
+}
+
+/// A file the kustomize base holds a copy of.
+pub struct HostCopy {
+    /// Relative to the output folder, `/`-separated.
+    pub relative: String,
+    /// The host file copied (`None`: a file svcgen makes, the `.gitignore`).
+    pub host_path: Option<std::path::PathBuf>,
+    pub bytes: Vec<u8>,
 }
 
 /// Renders `targets` of `resolved`, to be written into `folder` (host paths are relative to it;
-/// `None`: the profile's own folder), and gathers every diagnostic rendering produces.
+/// `None`: the profile's own folder), and gathers every diagnostic rendering produces. The
+/// deployment is planned once, its host files read through `reader`: `validate` and `render`
+/// both come here, so a host file one cannot read fails both.
 pub fn render_checked(
     resolved: &Resolved,
     options: EnvOptions,
     targets: &[Target],
     templates: &Templates,
     folder: Option<&Path>,
+    reader: HostReader<'_>,
 ) -> Rendered {
     let mut out = Rendered {
         files: Vec::new(),
         diagnostics: Diagnostics::default(),
         template_errors: Vec::new(),
+        copies: Vec::new(),
     };
     let env = match environment(resolved, options) {
         Ok(env) => env,
@@ -37,12 +55,9 @@ pub fn render_checked(
             return out;
         }
     };
-    let input = Input {
-        resolved,
-        env: &env,
-        folder,
-        options,
-    };
+    let input = Input::new(resolved, &env, folder, options, Some(reader));
+    out.diagnostics
+        .extend(host_files::unreadable(&input.plan.host_files));
     for &target in targets {
         let found = checks::target(target, &env);
         let stop = found.has_errors();
@@ -61,8 +76,38 @@ pub fn render_checked(
             }
         }
     }
+    if options.copy_host_files && targets.contains(&Target::Kustomization) {
+        out.copies = copies(&input.plan.host_files);
+    }
     if out.diagnostics.has_errors() {
         out.files.clear();
+        out.copies.clear();
     }
     out
 }
+
+/// The copies of the host files read, and a `.gitignore` beside secret ones.
+fn copies(files: &[host_files::HostFile<'_>]) -> Vec<HostCopy> {
+    let mut out: Vec<HostCopy> = files
+        .iter()
+        .filter_map(|file| match &file.read {
+            HostRead::Read(bytes) => Some(HostCopy {
+                relative: file.relative.clone(),
+                host_path: Some(file.host_path.to_path_buf()),
+                bytes: bytes.clone(),
+            }),
+            HostRead::Unreadable(_) | HostRead::NotRead => None,
+        })
+        .collect();
+    if files.iter().any(|f| f.secret) {
+        out.push(HostCopy {
+            relative: format!("{}/.gitignore", super::k8s_plan::SECRETS_FOLDER),
+            host_path: None,
+            bytes: SECRETS_GITIGNORE.as_bytes().to_vec(),
+        });
+    }
+    out
+}
+
+/// Keeps the copied secret files (and itself) out of git.
+const SECRETS_GITIGNORE: &str = "# Written by svcgen render --include-secrets: these files hold secrets; never commit them.\n*\n";

@@ -98,12 +98,7 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
             (&plain, copies, Some(folder)),
             (&read, copies, Some(folder)),
         ] {
-            let input = Input {
-                resolved: &resolved,
-                env,
-                folder,
-                options,
-            };
+            let input = Input::new(&resolved, env, folder, options, None);
             for target in Target::ALL {
                 let (template, context) = template_context(target, &input).unwrap();
                 field_paths(&context, "", fields.entry(template).or_default());

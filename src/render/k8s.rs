@@ -3,7 +3,7 @@
 //! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
 //! operator still creates, and how). The three share one context: the objects' plan.
 
-use super::k8s_plan::{MANIFESTS, plan_for};
+use super::k8s_plan::MANIFESTS;
 use super::{Input, to_value};
 use minijinja::{Value, context};
 
@@ -14,9 +14,8 @@ pub const NOTES_TEMPLATE: &str = "deploy.md.j2";
 pub const TEMPLATES: [&str; 3] = [MANIFESTS_TEMPLATE, KUSTOMIZATION_TEMPLATE, NOTES_TEMPLATE];
 
 pub fn context(input: &Input) -> Value {
-    let plan = plan_for(input.resolved, input.env, input.folder, input.options);
     context! {
-        plan => to_value(&plan),
+        plan => to_value(&input.plan),
         manifests => MANIFESTS,
     }
 }

@@ -8,7 +8,8 @@ pub const TEMPLATE: &str = "k8s-env.yaml.j2";
 pub fn context(input: &Input) -> Value {
     context! {
         edition => input.resolved.edition.as_str(),
-        secret_name => &input.resolved.deploy.secret_name,
+        // The plan's name: the generated Secret's under --include-secrets, as k8s.yaml has it.
+        secret_name => input.plan.env_secret_name().unwrap_or(&input.resolved.deploy.secret_name),
         env => to_value(input.env),
     }
 }

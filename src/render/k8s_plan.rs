@@ -3,6 +3,7 @@
 //! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
 //! the operator must create.
 
+use super::host_files::{HostFile, HostReader, base_file, host_files};
 use super::paths::host_reference;
 use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
@@ -45,6 +46,18 @@ pub struct Plan<'a> {
     /// Host paths are written relative to the output folder (else as the profile writes them).
     pub paths_from_output: bool,
     pub workload: WorkloadView<'a>,
+    /// The host files the base generates objects from, with their read status (not given to
+    /// templates: the writer copies them, and an unreadable one is an error of every command).
+    #[serde(skip)]
+    pub host_files: Vec<HostFile<'a>>,
+}
+
+impl Plan<'_> {
+    /// The name of the Secret holding the secret variables, as every target refers to it:
+    /// content-hashed when svcgen generates it, else `deploy.secret_name`.
+    pub fn env_secret_name(&self) -> Option<&str> {
+        self.env_secret.as_ref().map(|s| s.name.as_str())
+    }
 }
 
 #[derive(Serialize, Clone)]
@@ -104,44 +117,6 @@ pub struct CreateKey {
     pub path: Option<String>,
 }
 
-/// A host file the kustomize base holds a copy of.
-pub struct HostCopy<'a> {
-    /// Where the copy goes, relative to the output folder (`/`-separated): the generator's file.
-    pub relative: String,
-    pub host_path: &'a Path,
-    /// The profile key whose file it is (`token_server.cert_file`, `deploy.plugins.<name>`).
-    pub key: &'a str,
-    /// Where the profile names the file.
-    pub origin: crate::source::Origin,
-    /// A Secret's file: written 0600 under [`SECRETS_FOLDER`].
-    pub secret: bool,
-}
-
-/// The host files the base copies (none unless `options.copy_host_files`; secret ones only with
-/// `include_secrets`): the one list the generators and the writer both use.
-pub fn host_copies(files: &[FileSource], options: EnvOptions) -> Vec<HostCopy<'_>> {
-    files
-        .iter()
-        .filter_map(|file| host_copy(file, options))
-        .collect()
-}
-
-fn host_copy(file: &FileSource, options: EnvOptions) -> Option<HostCopy<'_>> {
-    let (k8s, host_path) = (file.k8s.as_ref()?, file.host_path.as_deref()?);
-    let secret = k8s.kind == K8sKind::Secret;
-    if !options.copy_host_files || (secret && !options.include_secrets) {
-        return None;
-    }
-    let folder = if secret { SECRETS_FOLDER } else { FILES_FOLDER };
-    Some(HostCopy {
-        relative: names::host_copy_path(folder, &k8s.name, &k8s.key),
-        host_path,
-        key: &file.key,
-        origin: file.origin,
-        secret,
-    })
-}
-
 #[derive(Serialize)]
 pub struct WorkloadView<'a> {
     pub port: i64,
@@ -161,16 +136,19 @@ pub struct WorkloadView<'a> {
 /// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
 /// be created; `folder` is where the outputs are written (`None`: stdout).
 pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -> Plan<'a> {
-    plan_for(resolved, env, folder, EnvOptions::default())
+    plan_for(resolved, env, folder, EnvOptions::default(), None)
 }
 
-/// Plans the objects of outputs written into `folder`; with `options.copy_host_files` the base
-/// generates objects from copies of the host files (see [`host_copies`]).
+/// Plans the objects of outputs written into `folder`, once per render: every target reads its
+/// names from here. With `options.copy_host_files` the base generates objects from copies of the
+/// host files; those are read through `reader` whatever the options say of copying (see
+/// [`host_files`]), so that `validate` finds an unreadable one exactly as `render --out-dir`.
 pub fn plan_for<'a>(
     resolved: &'a Resolved,
     env: &[EnvVar],
     folder: Option<&Path>,
     options: EnvOptions,
+    reader: Option<HostReader<'_>>,
 ) -> Plan<'a> {
     let deploy = &resolved.deploy;
     let labels = labels(resolved);
@@ -230,6 +208,7 @@ pub fn plan_for<'a>(
             run_as_user: w.run_as_user,
             read_only_root_filesystem: w.read_only_root_filesystem,
         },
+        host_files: host_files(&deploy.files, options, reader),
     }
 }
 
@@ -306,7 +285,7 @@ fn volumes(files: &[FileSource]) -> Vec<Volume<'_>> {
 }
 
 /// Groups the file sources by object: generated from the copies of their host files (see
-/// [`host_copies`]), else to be created by the operator (from the host file, when one is named).
+/// [`base_file`]; only with `options.copy_host_files`), else to be created by the operator (from the host file, when one is named).
 fn file_objects(
     files: &[FileSource],
     folder: Option<&Path>,
@@ -316,7 +295,7 @@ fn file_objects(
     let mut to_create: Vec<ToCreate> = Vec::new();
     for file in files {
         let Some(k8s) = &file.k8s else { continue };
-        if let Some(copy) = host_copy(file, options) {
+        if let Some(copy) = base_file(file, options).filter(|_| options.copy_host_files) {
             let object = find_or_add(
                 &mut generated,
                 |g| g.kind == k8s.kind.key() && g.name == k8s.name,

@@ -10,6 +10,7 @@ mod compose;
 mod context_doc;
 mod dotenv;
 mod env;
+pub mod host_files;
 mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
@@ -17,9 +18,10 @@ mod paths;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
-pub use checked::{Rendered, render_checked};
+pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
 pub use env::{EnvOptions, EnvVar, environment};
+pub use host_files::{HostRead, HostReader};
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
@@ -126,22 +128,36 @@ pub fn render_in(
     if found.has_errors() {
         return Err(RenderError::Invalid(found));
     }
-    let input = Input {
-        resolved,
-        env,
-        folder,
-        options,
-    };
+    let input = Input::new(resolved, env, folder, options, None);
     format(target, &input, templates).map_err(RenderError::Template)
 }
 
-/// What every renderer is given: the resolved profile, the environment built from it once, and
-/// where the output is written (`None`: stdout; host paths as the profile wrote them).
+/// What every renderer is given: the resolved profile, the environment built from it once,
+/// where the output is written (`None`: stdout; host paths as the profile wrote them), and the
+/// deployment's plan, made once from them: every derived name a target writes comes from it.
 struct Input<'a> {
     resolved: &'a Resolved,
     env: &'a [EnvVar],
     folder: Option<&'a Path>,
-    options: EnvOptions,
+    plan: k8s_plan::Plan<'a>,
+}
+
+impl<'a> Input<'a> {
+    /// Plans the deployment once; host files are read through `reader` (none: not read).
+    fn new(
+        resolved: &'a Resolved,
+        env: &'a [EnvVar],
+        folder: Option<&'a Path>,
+        options: EnvOptions,
+        reader: Option<HostReader<'_>>,
+    ) -> Input<'a> {
+        Input {
+            resolved,
+            env,
+            folder,
+            plan: k8s_plan::plan_for(resolved, env, folder, options, reader),
+        }
+    }
 }
 
 /// Formats one target whose values the check stage ([`checks::target`]) has passed.

@@ -1,0 +1,107 @@
+//! The host files a kustomize base carries a copy of, with their read status, decided once per
+//! render in the plan. Reading is the edge's job: the caller injects a [`HostReader`] (the CLI
+//! passes the one bounded reader), so this module does no I/O itself, and `validate` and
+//! `render` read the same files through the same plan and cannot disagree about them.
+
+use super::EnvOptions;
+use super::k8s_plan::{FILES_FOLDER, SECRETS_FOLDER};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::deploy::{FileSource, K8sKind, names};
+use crate::source::Origin;
+use std::path::Path;
+
+/// Reads one host file whole; `Err` says why it cannot be read (a FIFO, a folder, too large).
+pub type HostReader<'r> = &'r (dyn Fn(&Path) -> Result<Vec<u8>, String> + Sync);
+
+/// A host file the base may generate an object from (a non-secret one, or a secret one when
+/// secrets are written): where its copy goes and what reading it gave.
+#[derive(Debug)]
+pub struct HostFile<'a> {
+    /// Where the copy goes, relative to the output folder (`/`-separated): the generator's file.
+    pub relative: String,
+    pub host_path: &'a Path,
+    /// The profile key whose file it is (`token_server.cert_file`, `deploy.plugins.<name>`).
+    pub key: &'a str,
+    /// Where the profile names the file.
+    pub origin: Origin,
+    /// A Secret's file: written 0600 under [`SECRETS_FOLDER`].
+    pub secret: bool,
+    pub read: HostRead,
+}
+
+/// What reading a host file gave.
+#[derive(Debug)]
+pub enum HostRead {
+    /// Its bytes.
+    Read(Vec<u8>),
+    /// Why it cannot be read.
+    Unreadable(String),
+    /// Not read: no reader was given (`svcgen krm`, which never reads host files).
+    NotRead,
+}
+
+/// The host files of `files` the kustomize base generates objects from, each read through
+/// `reader` (when given). Which files these are does not depend on where the outputs go, so
+/// that every command that plans the same profile reads the same files.
+pub fn host_files<'a>(
+    files: &'a [FileSource],
+    options: EnvOptions,
+    reader: Option<HostReader<'_>>,
+) -> Vec<HostFile<'a>> {
+    files
+        .iter()
+        .filter_map(|file| {
+            let mut host = base_file(file, options)?;
+            host.read = match reader {
+                Some(read) => match read(host.host_path) {
+                    Ok(bytes) => HostRead::Read(bytes),
+                    Err(why) => HostRead::Unreadable(why),
+                },
+                None => HostRead::NotRead,
+            };
+            Some(host)
+        })
+        .collect()
+}
+
+/// The host file of `file` that a base would copy: one with a host path and a Kubernetes
+/// object, secret ones only when secrets are written; not read yet.
+pub fn base_file(file: &FileSource, options: EnvOptions) -> Option<HostFile<'_>> {
+    let (k8s, host_path) = (file.k8s.as_ref()?, file.host_path.as_deref()?);
+    let secret = k8s.kind == K8sKind::Secret;
+    if secret && !options.include_secrets {
+        return None;
+    }
+    let folder = if secret { SECRETS_FOLDER } else { FILES_FOLDER };
+    Some(HostFile {
+        relative: names::host_copy_path(folder, &k8s.name, &k8s.key),
+        host_path,
+        key: &file.key,
+        origin: file.origin,
+        secret,
+        read: HostRead::NotRead,
+    })
+}
+
+/// One error per host file that could not be read.
+pub fn unreadable(files: &[HostFile<'_>]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for file in files {
+        let HostRead::Unreadable(why) = &file.read else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::HostFileUnreadable,
+                format!("cannot copy the host file of `{}`: {why}", file.key),
+            )
+            .at(file.origin)
+            .label("host file")
+            .help(format!(
+                "name a regular file: the kustomize base holds a copy of it as {}",
+                file.relative
+            )),
+        );
+    }
+    diags
+}
