@@ -14,6 +14,7 @@ pub mod escape;
 pub mod explain;
 pub mod import;
 pub mod init;
+pub mod inputs;
 pub mod krm;
 pub mod lint;
 pub mod lsp;

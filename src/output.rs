@@ -6,11 +6,11 @@
 //! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
 
 mod cleanup;
-pub mod inputs;
 mod names;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
+use crate::inputs::Inputs;
 use cleanup::Temp;
 use std::fs::File;
 use std::io::Write;
@@ -29,12 +29,14 @@ pub enum Durability {
 
 /// How a set of files is written.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct WriteOptions {
+pub struct WriteOptions<'a> {
     /// The files hold secrets: new and replaced files are readable by their owner only (0600).
     pub private: bool,
     pub durability: Durability,
     /// The one write allowed over an input: `migrate --in-place` replacing its own profile.
     pub in_place: bool,
+    /// The command's inputs, none of which a write may replace (`None`: the command read none).
+    pub inputs: Option<&'a Inputs>,
 }
 
 /// What one output holds: text (every rendered target) or bytes (a host file copied into the
@@ -66,8 +68,17 @@ pub struct Written {
 /// Writes `contents` to `path` atomically, fsynced: the single-file commands (`import -o`,
 /// `migrate --in-place`, `schema -o`, ...) may replace a file written by hand. A replaced file
 /// keeps its permissions; a new one gets 0666 less the umask, or 0600 when `private`.
-pub fn write_atomic(path: &Path, contents: &str, private: bool) -> Result<(), String> {
-    write_all_atomic(&[(path.to_path_buf(), contents.to_string())], private)
+pub fn write_atomic(
+    path: &Path,
+    contents: &str,
+    private: bool,
+    inputs: &Inputs,
+) -> Result<(), String> {
+    write_all_atomic(
+        &[(path.to_path_buf(), contents.to_string())],
+        private,
+        inputs,
+    )
 }
 
 /// Replaces `path`, the command's own input, with `contents` (`migrate --in-place`): like
@@ -82,11 +93,16 @@ pub fn write_in_place(path: &Path, contents: &str) -> Result<(), String> {
 }
 
 /// Writes several files all or nothing, fsynced (see [`write_files`]).
-pub fn write_all_atomic(files: &[(PathBuf, String)], private: bool) -> Result<(), String> {
+pub fn write_all_atomic(
+    files: &[(PathBuf, String)],
+    private: bool,
+    inputs: &Inputs,
+) -> Result<(), String> {
     let options = WriteOptions {
         private,
         durability: Durability::Fsync,
         in_place: false,
+        inputs: Some(inputs),
     };
     write_files(files, None, options).map(|_| ())
 }
@@ -180,8 +196,8 @@ fn plan<'a>(
     let Some(meta) = meta else {
         return Ok(Plan::Stage(stage(&real, contents, None, options)?, real));
     };
-    if !options.in_place {
-        inputs::refuse_input_file(path, &meta)?;
+    if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
+        inputs.refuse_file(path, &meta)?;
     }
     if meta.is_dir() {
         return Err(format!(
@@ -300,8 +316,8 @@ impl Drop for OutDir {
 
 impl OutDir {
     /// Creates and locks the folder; waits, saying so, while another run holds it.
-    pub fn open(dir: &Path) -> Result<OutDir, String> {
-        inputs::refuse_input(dir)?;
+    pub fn open(dir: &Path, inputs: &Inputs) -> Result<OutDir, String> {
+        inputs.refuse(dir)?;
         let created: Vec<PathBuf> = dir
             .ancestors()
             .filter(|a| !a.as_os_str().is_empty())
@@ -357,15 +373,15 @@ mod tests {
     fn atomic_write_replaces_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.env");
-        write_atomic(&path, "A=1\n", false).unwrap();
+        write_atomic(&path, "A=1\n", false, &Inputs::default()).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o644);
-        write_atomic(&path, "A=2\n", false).unwrap();
+        write_atomic(&path, "A=2\n", false, &Inputs::default()).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
         let secret = dir.path().join("s.env");
-        write_atomic(&secret, "S=x\n", true).unwrap();
+        write_atomic(&secret, "S=x\n", true, &Inputs::default()).unwrap();
         assert_eq!(mode(&secret), 0o600);
-        write_atomic(&path, "A=3\n", true).unwrap();
+        write_atomic(&path, "A=3\n", true, &Inputs::default()).unwrap();
         assert_eq!(mode(&path), 0o600);
 
         assert_eq!(
@@ -397,7 +413,7 @@ mod tests {
     #[test]
     fn a_read_lock_waits_for_the_writer() {
         let dir = tempfile::tempdir().unwrap();
-        let writer = OutDir::open(dir.path()).unwrap();
+        let writer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
         let path = dir.path().to_path_buf();
         let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -416,7 +432,7 @@ mod tests {
         std::fs::write(&target, "OLD\n").unwrap();
         let link = dir.path().join("link.env");
         std::os::unix::fs::symlink(&target, &link).unwrap();
-        write_atomic(&link, "NEW\n", false).unwrap();
+        write_atomic(&link, "NEW\n", false, &Inputs::default()).unwrap();
         assert!(
             std::fs::symlink_metadata(&link)
                 .unwrap()
@@ -425,7 +441,7 @@ mod tests {
             "the link stays"
         );
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
-        write_atomic(Path::new("/dev/null"), "x", false).unwrap();
+        write_atomic(Path::new("/dev/null"), "x", false, &Inputs::default()).unwrap();
         assert!(
             !std::fs::metadata("/dev/null").unwrap().is_file(),
             "/dev/null is not replaced"

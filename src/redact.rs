@@ -221,8 +221,8 @@ fn value_line(line: &str) -> Option<usize> {
 pub fn mask_bytes(text: &str, ranges: &[Range<usize>]) -> String {
     let mut out = text.to_string();
     for range in ranges {
-        let start = crate::source::floor_char_boundary(&out, range.start);
-        let end = crate::source::floor_char_boundary(&out, range.end.max(start));
+        let start = floor_char_boundary(&out, range.start);
+        let end = floor_char_boundary(&out, range.end.max(start));
         if start < end {
             out.replace_range(start..end, &MASK_BYTE.to_string().repeat(end - start));
         }
@@ -244,8 +244,8 @@ impl Masked {
     pub fn new(text: &str, ranges: &[Range<usize>]) -> Masked {
         let mut pieces: Vec<Range<usize>> = Vec::new();
         for range in ranges {
-            let start = crate::source::floor_char_boundary(text, range.start);
-            let end = crate::source::floor_char_boundary(text, range.end.max(start));
+            let start = floor_char_boundary(text, range.start);
+            let end = floor_char_boundary(text, range.end.max(start));
             let mut at = start;
             for line in text[start..end].split_inclusive('\n') {
                 let body = line.trim_end_matches(['\n', '\r']);
@@ -409,6 +409,16 @@ impl Scrubber {
         }
         automaton.replace_all(fragment, &vec![MASK; automaton.patterns_len()])
     }
+}
+
+/// The largest char boundary at or below `offset`, within the text (masks and spans are cut
+/// there; `source` re-exports it).
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 #[cfg(test)]

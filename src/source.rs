@@ -86,6 +86,9 @@ pub struct Sources {
     /// Texts that stand for files on disk: what an editor shows but has not saved. The language
     /// server checks these, so a profile is checked as the user sees it, bases included.
     unsaved: std::collections::HashMap<std::path::PathBuf, String>,
+    /// The files of the command read into these texts are recorded here (a clone of the
+    /// command's [`Inputs`](crate::inputs::Inputs), so that no output replaces them).
+    inputs: crate::inputs::Inputs,
 }
 
 /// A 1-based line and character column.
@@ -98,6 +101,19 @@ pub struct LineCol {
 impl Sources {
     pub fn new() -> Sources {
         Sources::default()
+    }
+
+    /// Sources whose files are recorded as inputs of the command in `inputs`.
+    pub fn with_inputs(inputs: crate::inputs::Inputs) -> Sources {
+        Sources {
+            inputs,
+            ..Sources::default()
+        }
+    }
+
+    /// Where the files read into these texts are recorded.
+    pub fn inputs(&self) -> &crate::inputs::Inputs {
+        &self.inputs
     }
 
     /// Adds a text; the value part of every line that names a secret is marked secret at once,
@@ -215,14 +231,8 @@ pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
     out
 }
 
-/// The largest char boundary at or below `offset`, within the text.
-pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
+/// Spans are cut at char boundaries the way masks are (one helper, below both modules).
+pub use crate::redact::floor_char_boundary;
 
 #[cfg(test)]
 mod tests {

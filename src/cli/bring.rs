@@ -99,7 +99,11 @@ pub fn import_command(args: &ImportArgs) -> u8 {
                 return code;
             }
             // `-o -` is standard output, as for every command.
-            return super::generate::emit(&imported.profile, args.output.as_ref());
+            return super::generate::emit(
+                &imported.profile,
+                args.output.as_ref(),
+                sources.inputs(),
+            );
         }
         Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
     };
@@ -170,14 +174,14 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
         io_error("--in-place rewrites a file: give the profile's path, not standard input (-)");
         return EXIT_IO;
     }
-    let (name, bytes) = match crate::profile::read_input_or_stdin(&args.profile) {
+    let mut sources = Sources::new();
+    let (name, bytes) = match crate::profile::read_input_or_stdin(&args.profile, sources.inputs()) {
         Ok(read) => read,
         Err(e) => {
             io_error(&e.0);
             return EXIT_IO;
         }
     };
-    let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let text = match utf8_text(name.clone(), bytes, &mut sources) {
         Ok(text) => text,
@@ -209,6 +213,7 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
                 return code.max(super::generate::emit(
                     &migrated.profile,
                     args.output.as_ref(),
+                    sources.inputs(),
                 ));
             }
             if let Err(e) = write_in_place(&args.profile, &migrated.profile) {

@@ -2,6 +2,7 @@
 //! generated from the spec model and from the command-line definition itself.
 
 use super::{Cli, EXIT_IO, EXIT_OK};
+use crate::inputs::Inputs;
 use crate::output::write_atomic;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
@@ -31,9 +32,9 @@ pub enum CompletionShell {
 }
 
 /// Prints text, or writes it atomically to `output`.
-pub fn emit(text: &str, output: Option<&PathBuf>) -> u8 {
+pub fn emit(text: &str, output: Option<&PathBuf>, inputs: &Inputs) -> u8 {
     match output.filter(|path| !super::is_stdio(path)) {
-        Some(path) => match write_atomic(path, text, false) {
+        Some(path) => match write_atomic(path, text, false, inputs) {
             Ok(()) => EXIT_OK,
             Err(e) => {
                 super::report::io_error(&e);
@@ -48,7 +49,11 @@ pub fn emit(text: &str, output: Option<&PathBuf>) -> u8 {
 }
 
 pub fn schema(args: &SchemaArgs) -> u8 {
-    emit(&crate::schema::profile_schema_text(), args.output.as_ref())
+    emit(
+        &crate::schema::profile_schema_text(),
+        args.output.as_ref(),
+        &Inputs::default(),
+    )
 }
 
 pub fn completions(args: &CompletionsArgs) -> u8 {
@@ -112,7 +117,7 @@ pub fn man(args: &ManArgs) -> u8 {
         .into_iter()
         .map(|(name, roff)| (dir.join(name), String::from_utf8_lossy(&roff).into_owned()))
         .collect();
-    match crate::output::write_all_atomic(&files, false) {
+    match crate::output::write_all_atomic(&files, false, &Inputs::default()) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             super::report::io_error(&e);
@@ -139,12 +144,13 @@ pub fn docs(args: &DocsArgs) -> u8 {
         .edition
         .as_deref()
         .and_then(crate::model::Edition::parse);
-    let templates = match super::render::load_templates(args.templates.as_deref()) {
+    let inputs = Inputs::default();
+    let templates = match super::render::load_templates(args.templates.as_deref(), &inputs) {
         Ok(t) => t,
         Err(code) => return code,
     };
     match crate::docs::reference(edition, &templates) {
-        Ok(text) => emit(&text, args.output.as_ref()),
+        Ok(text) => emit(&text, args.output.as_ref(), &inputs),
         Err(e) => {
             super::report::io_error(&format!("template {e}"));
             super::EXIT_INVALID
@@ -192,7 +198,7 @@ pub fn init(args: &InitArgs) -> u8 {
                 ));
                 return EXIT_IO;
             }
-            emit(&text, args.output.as_ref())
+            emit(&text, args.output.as_ref(), &Inputs::default())
         }
         Err(message) => {
             super::report::io_error(&message);

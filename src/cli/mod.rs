@@ -164,9 +164,12 @@ pub fn display_name(path: &std::path::Path) -> String {
 }
 
 /// The reader the library's plan is given for host files: the one bounded reader, which also
-/// records each file as an input of the command (no output may replace it).
-pub fn read_host_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    crate::profile::read_input(path).map_err(|e| e.0)
+/// records each file in the command's `inputs` (no output may replace it).
+pub fn read_host_file(
+    path: &std::path::Path,
+    inputs: &crate::inputs::Inputs,
+) -> Result<Vec<u8>, String> {
+    crate::profile::read_input(path, inputs).map_err(|e| e.0)
 }
 
 /// The target `render` writes when no `-t` is given.

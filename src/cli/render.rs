@@ -81,14 +81,15 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    record_named_inputs(args, &profiles);
+    let inputs = crate::inputs::Inputs::default();
+    record_named_inputs(args, &profiles, &inputs);
     let targets = targets(args);
-    let templates = match load_templates(args.templates.as_deref()) {
+    let templates = match load_templates(args.templates.as_deref(), &inputs) {
         Ok(t) => t,
         Err(code) => return code,
     };
     let out_dir = match (&args.out_dir, args.check) {
-        (Some(dir), false) => match OutDir::open(dir) {
+        (Some(dir), false) => match OutDir::open(dir, &inputs) {
             Ok(d) => Some(d),
             Err(e) => {
                 io_error(&e);
@@ -113,6 +114,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         targets: &targets,
         templates: &templates,
         out_dir: out_dir.as_ref(),
+        inputs: &inputs,
     };
     report_all(&job, &profiles)
 }
@@ -124,6 +126,8 @@ struct Job<'a> {
     targets: &'a [Target],
     templates: &'a Templates,
     out_dir: Option<&'a OutDir>,
+    /// The command's inputs, shared by the workers: no profile's output replaces any of them.
+    inputs: &'a crate::inputs::Inputs,
 }
 
 /// The targets to render: those of `-t` (one without --out-dir), else the default one, or every
@@ -141,17 +145,28 @@ fn targets(args: &RenderArgs) -> Vec<Target> {
 /// Files named on the command line, recorded as inputs up front: in a batch, one profile's
 /// outputs are written while later profiles are still to be read, and none may replace them.
 /// (`extends` bases are recorded as they are read.)
-fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf]) {
+fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf], inputs: &crate::inputs::Inputs) {
     for profile in profiles {
-        crate::output::inputs::record(profile);
+        inputs.record(profile);
     }
     for set in &args.profile.layers.set_files {
         if let Some((_, path)) = set.split_once('=') {
-            crate::output::inputs::record(Path::new(path));
+            inputs.record(Path::new(path));
         }
     }
     for overlay in &args.profile.layers.overlays {
-        crate::output::inputs::record(overlay);
+        inputs.record(overlay);
+    }
+}
+
+/// The secret files `--include-secrets` reads into the outputs, recorded as inputs.
+fn record_secret_files(resolved: &crate::resolve::Resolved, inputs: &crate::inputs::Inputs) {
+    for var in &resolved.vars {
+        if let crate::resolve::Typed::Secret(crate::resolve::SecretSource::File { path, .. }) =
+            &var.value
+        {
+            inputs.record(path);
+        }
     }
 }
 
@@ -248,6 +263,7 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                     Durability::Rename
                 },
                 in_place: false,
+                inputs: Some(job.inputs),
             };
             let within = job.out_dir.map(|d| d.root.as_path());
             if let Err(e) = write_files(&dest.paths(files), within, options) {
@@ -352,7 +368,7 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
 /// Checks and renders one profile (with the command line's layers).
 fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     let args = job.args;
-    let mut sources = Sources::new();
+    let mut sources = Sources::with_inputs(job.inputs.clone());
     let outcome = |diagnostics, files, errors: Vec<String>, exit| Outcome {
         sources: Sources::new(),
         diagnostics,
@@ -378,6 +394,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         include_secrets: args.include_secrets,
         copy_host_files: args.out_dir.is_some(),
     };
+    if args.include_secrets {
+        record_secret_files(&resolved, job.inputs);
+    }
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
     let rendered = render_checked(
@@ -386,7 +405,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         job.targets,
         job.templates,
         folder.as_deref(),
-        &super::read_host_file,
+        &|path| super::read_host_file(path, job.inputs),
     );
     let errors = template_messages(&rendered.template_errors);
     diags.extend(rendered.diagnostics);
@@ -433,7 +452,10 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// The templates of a run; a `--templates DIR` that is not a folder is a usage error (exit 2),
 /// a template that does not compile is invalid input (exit 1).
-pub(super) fn load_templates(dir: Option<&Path>) -> Result<Templates, u8> {
+pub(super) fn load_templates(
+    dir: Option<&Path>,
+    inputs: &crate::inputs::Inputs,
+) -> Result<Templates, u8> {
     if let Some(dir) = dir
         && !dir.is_dir()
     {
@@ -443,10 +465,12 @@ pub(super) fn load_templates(dir: Option<&Path>) -> Result<Templates, u8> {
         ));
         return Err(EXIT_IO);
     }
-    Templates::load(dir).map_err(|e| {
+    let templates = Templates::load(dir).map_err(|e| {
         io_error(&format!("template {e}"));
         EXIT_INVALID
-    })
+    })?;
+    templates.files().for_each(|file| inputs.record(file));
+    Ok(templates)
 }
 
 /// What to print for each failed template: where it failed, and whose fault it is.

@@ -28,14 +28,15 @@ pub fn run(args: &ValidateArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let templates = match super::render::load_templates(args.templates.as_deref()) {
+    let inputs = crate::inputs::Inputs::default();
+    let templates = match super::render::load_templates(args.templates.as_deref(), &inputs) {
         Ok(t) => t,
         Err(code) => return code,
     };
     let mut exit = 0;
     let mut reporter = Reporter::new(&args.diagnostics, true);
     for profile in &profiles {
-        let mut sources = Sources::new();
+        let mut sources = Sources::with_inputs(inputs.clone());
         let mut checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
             Ok(c) => c,
             Err(message) => {
@@ -51,14 +52,10 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 include_secrets: args.include_secrets,
                 copy_host_files: false,
             };
-            let rendered = render_checked(
-                resolved,
-                options,
-                &Target::ALL,
-                &templates,
-                None,
-                &super::read_host_file,
-            );
+            let rendered =
+                render_checked(resolved, options, &Target::ALL, &templates, None, &|path| {
+                    super::read_host_file(path, &inputs)
+                });
             for message in super::render::template_messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }

@@ -148,15 +148,14 @@ fn read_env_files(
             }
             continue;
         }
-        match crate::profile::read_input(&full) {
+        // An input of the import: `import -o` must not replace it.
+        match crate::profile::read_input(&full, sources.inputs()) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
                 let text = sources.get(id).text.clone();
                 let (found, d) = dotenv::read(&text, id);
                 entries.extend(found);
-                // An input of the import: `import -o` must not replace it.
-                crate::output::inputs::record(&dir.join(path));
                 diags.extend(d);
             }
             Err(crate::profile::ReadError(why)) => {

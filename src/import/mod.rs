@@ -128,7 +128,8 @@ pub fn read_file(
     options: &ReadOptions<'_>,
     sources: &mut Sources,
 ) -> Result<Read, String> {
-    let (display, bytes) = crate::profile::read_input_or_stdin(path).map_err(|e| e.0)?;
+    let (display, bytes) =
+        crate::profile::read_input_or_stdin(path, sources.inputs()).map_err(|e| e.0)?;
     let base_dir = options.base_dir.or_else(|| path.parent());
     let options = ReadOptions {
         base_dir,

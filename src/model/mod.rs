@@ -144,6 +144,16 @@ fn distinct<'a>(texts: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     out
 }
 
+/// A valid environment variable name: a letter or `_`, then letters, digits and `_` (every
+/// variable of the model has one; the loader, value types and import check names with it).
+pub fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 use super::{Entry, Node, Table, Value};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::inputs::Inputs;
 use crate::source::{Origin, SourceId, Sources};
 use std::path::Path;
 use toml::Spanned;
@@ -17,11 +18,11 @@ pub const MAX_DEPTH: usize = 32;
 #[derive(Debug)]
 pub struct ReadError(pub String);
 
-/// Reads an input file whole (see [`read_regular`]) and records it as an input of the command,
-/// so that no output of the command can replace it.
-pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
+/// Reads an input file whole (see [`read_regular`]) and records it in `inputs`, so that no
+/// output of the command can replace it.
+pub fn read_input(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, ReadError> {
     let bytes = read_regular(path)?;
-    crate::output::inputs::record(path);
+    inputs.record(path);
     Ok(bytes)
 }
 
@@ -79,8 +80,15 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 /// Reads an input file as UTF-8 text through [`read_input`].
-pub fn read_input_text(path: &Path) -> Result<String, ReadError> {
-    let bytes = read_input(path)?;
+pub fn read_input_text(path: &Path, inputs: &Inputs) -> Result<String, ReadError> {
+    let text = read_text(path)?;
+    inputs.record(path);
+    Ok(text)
+}
+
+/// Reads a file as UTF-8 text through [`read_regular`] (the caller records it as an input).
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
+    let bytes = read_regular(path)?;
     String::from_utf8(bytes)
         .map_err(|_| ReadError(format!("{}: is not UTF-8 text", path.display())))
 }
@@ -119,11 +127,11 @@ pub fn is_stdio(path: &Path) -> bool {
 
 /// Reads an input whole: `-` is standard input (once per run), anything else a file through
 /// [`read_input`]. Returns the name diagnostics give it with the bytes.
-pub fn read_input_or_stdin(path: &Path) -> Result<(String, Vec<u8>), ReadError> {
+pub fn read_input_or_stdin(path: &Path, inputs: &Inputs) -> Result<(String, Vec<u8>), ReadError> {
     if is_stdio(path) {
         return Ok((STDIN_NAME.to_string(), read_stdin()?));
     }
-    Ok((path.display().to_string(), read_input(path)?))
+    Ok((path.display().to_string(), read_input(path, inputs)?))
 }
 
 /// Reads and parses a profile file (`-`: standard input, its relative paths taken from the
@@ -140,7 +148,7 @@ pub fn load_file(
     let display = path.display().to_string();
     let bytes = match sources.unsaved(path) {
         Some(text) => text.as_bytes().to_vec(),
-        None => read_input(path)?,
+        None => read_input(path, sources.inputs())?,
     };
     let (id, table) = parse_bytes(display, bytes, sources);
     let dir = path.parent().map(|p| {
@@ -254,7 +262,7 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
 /// as `env = "two words"`).
 fn says_where_the_secret_is(entry: &Entry) -> bool {
     match &entry.node.value {
-        Value::String(name) if entry.key == "env" => crate::value_type::is_env_name(name),
+        Value::String(name) if entry.key == "env" => crate::model::is_env_name(name),
         Value::String(_) => entry.key == "file",
         _ => false,
     }

@@ -86,7 +86,15 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         diags.push(problem);
         return Err(diags);
     }
-    let Some(value) = set_value(kind, type_of(&key), value_text, value_origin, &mut diags) else {
+    let inputs = sources.inputs();
+    let Some(value) = set_value(
+        kind,
+        type_of(&key),
+        value_text,
+        value_origin,
+        inputs,
+        &mut diags,
+    ) else {
         return Err(diags);
     };
     let node = Node {
@@ -103,6 +111,7 @@ fn set_value(
     ty: Option<VarType>,
     value_text: &str,
     value_origin: Origin,
+    inputs: &crate::inputs::Inputs,
     diags: &mut Diagnostics,
 ) -> Option<Value> {
     if kind == SetKind::Value {
@@ -112,7 +121,7 @@ fn set_value(
     if let Some(reference) = ty.and_then(|t| t.rules().set_file_value(value_text, value_origin)) {
         return Some(reference);
     }
-    match super::read_input_text(std::path::Path::new(value_text)) {
+    match super::read_input_text(std::path::Path::new(value_text), inputs) {
         Ok(text) => Some(typed(ty, text.trim_end_matches(['\n', '\r']), value_origin)),
         Err(super::ReadError(why)) => {
             diags.push(

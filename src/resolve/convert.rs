@@ -1,7 +1,7 @@
 //! Turning one profile value into the typed value of its variable: the variable's type reads it,
 //! with every per-value check (the rules of each type live in `crate::value_type`).
 
-use super::typed::Typed;
+use super::Typed;
 use crate::diag::Diagnostics;
 use crate::model::Var;
 use crate::profile::Entry;

@@ -1,6 +1,6 @@
 //! Which groups of variables apply, given the selectors' values (set or default).
 
-use super::typed::Typed;
+use super::Typed;
 use crate::model::{Condition, Edition, Group, Lookup, Model};
 use crate::source::Origin;
 use std::collections::HashMap;

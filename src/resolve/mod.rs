@@ -9,13 +9,13 @@ pub mod deploy;
 mod extras;
 mod groups;
 mod rules;
-mod typed;
 mod walk;
 
+/// The typed value is the value types' own: resolve hands it on.
+pub use crate::value_type::{SecretSource, Typed};
 pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
 pub use groups::not_applied;
-pub use typed::{SecretSource, Typed};
 pub use walk::{children, next_segments};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};

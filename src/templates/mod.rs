@@ -192,7 +192,7 @@ impl Templates {
                 continue;
             };
             let file = path.display().to_string();
-            let text = crate::profile::read_input_text(&path).map_err(|e| TemplateError {
+            let text = crate::profile::read_text(&path).map_err(|e| TemplateError {
                 file: file.clone(),
                 line: None,
                 column: None,
@@ -211,6 +211,11 @@ impl Templates {
                 .map(|(_, text)| text.to_string()))
         });
         Ok(Templates { env, overrides })
+    }
+
+    /// The user's template files in use (the command records them as its inputs).
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.overrides.iter().map(|(_, path)| path.as_path())
     }
 
     /// Renders the template `name` with `context`.

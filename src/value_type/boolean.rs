@@ -1,10 +1,10 @@
 //! `bool`: TOML's `true` or `false`, written to the environment as that word.
 
+use super::Typed;
 use super::{Context, EnvText, Offer, TypeRules, ValueDoc, expected, object, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Setting, Var};
 use crate::profile::{Node, Value};
-use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 

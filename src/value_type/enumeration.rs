@@ -1,10 +1,10 @@
 //! `enum`: one of the variable's allowed values (the edition's own list in the model).
 
+use super::Typed;
 use super::{Context, Offer, TypeRules, ValueDoc, object, quoted, read_text};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Var};
 use crate::profile::Node;
-use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 

@@ -1,12 +1,12 @@
 //! `hybrid-mapping`: a table with exactly the model's data categories, each naming a backend of
 //! the edition; written to the environment as compact JSON in the spec's key order.
 
+use super::Typed;
 use super::enumeration::not_allowed;
 use super::{Context, EnvText, Offer, TypeRules, ValueDoc, object, quoted, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Table, Value};
-use crate::resolve::Typed;
 use crate::source::Origin;
 use crate::suggest::did_you_mean;
 use serde_json::{Map, Value as Json, json};

@@ -1,11 +1,11 @@
 //! `integer` and `port`: whole numbers in a range. An integer has the model's minimum (and a
 //! unit); a port is 1 to 65535. Both are written to the environment in decimal.
 
+use super::Typed;
 use super::{Context, EnvText, Problem, TypeRules, expected, object, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Setting, Unit, Var};
 use crate::profile::{Node, Value};
-use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 

@@ -37,17 +37,18 @@ pub mod patterns;
 mod plugin_list;
 mod secret;
 mod text;
+mod typed;
 
 pub use env_text::EnvText;
 pub use formats::Problem;
 pub use hybrid::backend_not_a_string;
 pub use integer::{INT32_MAX, PORT_MAX};
 pub use secret::is_env_name;
+pub use typed::{SecretSource, Typed};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Setting, Var, VarType};
 use crate::profile::{Node, Value};
-use crate::resolve::Typed;
 use crate::source::{Origin, Sources};
 use serde_json::{Map, Value as Json, json};
 

@@ -1,11 +1,11 @@
 //! `plugin-list`: a TOML array of plugin names (each the archive `<name>.zip` without `.zip`),
 //! written to the environment comma-joined.
 
+use super::Typed;
 use super::{Context, EnvText, TypeRules, formats, object, patterns, wrong_type};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Value};
-use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 use std::collections::HashSet;

@@ -2,10 +2,10 @@
 //! value itself in clear text (warned about). Never written in clear text unless asked.
 
 use super::{Context, Offer, TypeRules, ValueDoc, object, patterns};
+use super::{SecretSource, Typed};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Entry, Node, Table, Value};
-use crate::resolve::{SecretSource, Typed};
 use crate::source::Origin;
 use crate::suggest::did_you_mean;
 use serde_json::{Map, Value as Json, json};
@@ -202,14 +202,8 @@ fn bad_reference(var: &Var, entry: &Entry) -> Diagnostic {
     d
 }
 
-/// A valid environment variable name: a letter or `_`, then letters, digits and `_`.
-pub fn is_env_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
+/// The rule of environment variable names is the model's (the loader needs it too).
+pub use crate::model::is_env_name;
 
 #[cfg(test)]
 mod tests {

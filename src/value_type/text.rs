@@ -4,11 +4,11 @@
 //! names, its check ([`super::formats`]), its regular expression ([`super::patterns`]) and its
 //! placeholder in `svcgen init`.
 
+use super::Typed;
 use super::{Context, Problem, TypeRules, formats, object, patterns, read_text};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Setting, Var};
 use crate::profile::Node;
-use crate::resolve::Typed;
 use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 

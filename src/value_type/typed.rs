@@ -35,7 +35,8 @@ impl SecretSource {
                 .map_err(|_| format!("the environment variable {name} is not set (or not UTF-8)")),
             SecretSource::File { path, .. } => {
                 // Only a regular file: a FIFO would block, /dev/zero would never end.
-                let bytes = crate::profile::read_input(path).map_err(|e| e.0)?;
+                // (Recorded as an input by the command that asked for the value.)
+                let bytes = crate::profile::read_regular(path).map_err(|e| e.0)?;
                 let text = String::from_utf8(bytes)
                     .map_err(|_| format!("{} is not UTF-8 text", path.display()))?;
                 Ok(text.trim_end_matches(['\n', '\r']).to_string())
