@@ -29,74 +29,112 @@ pub fn file_name(edition: Option<Edition>) -> String {
     }
 }
 
-#[derive(Serialize)]
-struct Context {
-    /// "edition A" or "editions A and B".
+/// The context of `docs.md.j2`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Context {
+    /// The editions covered ("edition A", "editions A and B").
     scope: String,
+    /// One per group of variables, in the model's order.
     groups: Vec<GroupDoc>,
+    /// The hybrid mapping; none when the scope has none.
     hybrid: Option<HybridDoc>,
+    /// One per plugin-list variable.
     plugins: Vec<PluginDoc>,
+    /// One per variable whose change needs a restart of another service.
     restarts: Vec<RestartDoc>,
+    /// One per deployment setting, as rows of the variables' table.
     settings: Vec<Row>,
+    /// One per edition.
     images: Vec<ImageDoc>,
 }
 
-#[derive(Serialize)]
+/// A group of variables.
+#[derive(Serialize, schemars::JsonSchema)]
 struct GroupDoc {
+    /// The group's title.
     title: String,
+    /// Its section in the container spec.
     section: String,
+    /// When the group applies.
     applies: String,
+    /// One per variable (table cells).
     rows: Vec<Row>,
 }
 
 /// One table row; every cell already escaped for a Markdown table.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Row {
+    /// The variable's name (empty for a deployment setting, which is not a container variable).
     variable: String,
+    /// Its profile key.
     key: String,
+    /// Its type.
     ty: String,
+    /// Its default ("not shown" when the spec gives none).
     default: String,
+    /// Its allowed values.
     allowed: String,
+    /// The editions it belongs to.
     editions: String,
+    /// When it applies.
     applies: String,
+    /// What it means.
     meaning: String,
 }
 
-#[derive(Serialize)]
+/// The hybrid mapping.
+#[derive(Serialize, schemars::JsonSchema)]
 struct HybridDoc {
+    /// The profile key that selects it.
     selector: String,
+    /// The selector's value that asks for it.
     mixed: String,
+    /// The mapping's profile key.
     key: String,
+    /// The mapping's variable.
     env: String,
+    /// The mapping's keys (data categories), listed.
     keys: String,
-    /// (editions, backends), one per entry of the mapping variable.
+    /// [editions, backends] string pairs, the backends allowed per edition.
     backends: Vec<(String, String)>,
 }
 
-#[derive(Serialize)]
+/// A plugin-list variable.
+#[derive(Serialize, schemars::JsonSchema)]
 struct PluginDoc {
+    /// The variable.
     env: String,
+    /// Its profile key.
     key: String,
-    /// The editions, when the doc covers one that does not have it.
+    /// Its editions, when the scope covers another one.
     only: Option<String>,
+    /// Where each plugin's archive is mounted.
     mount_path: String,
+    /// A note from the spec.
     note: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A variable whose change needs a restart of another service.
+#[derive(Serialize, schemars::JsonSchema)]
 struct RestartDoc {
+    /// The variable.
     env: String,
+    /// Its profile key.
     key: String,
+    /// The service to restart.
     service: String,
-    /// The editions, when the doc covers one where the rule does not hold.
+    /// The editions, when the scope covers one where it does not hold.
     only: Option<String>,
     #[serde(skip)]
     editions: Vec<Edition>,
 }
 
-#[derive(Serialize)]
+/// The image of one edition.
+#[derive(Serialize, schemars::JsonSchema)]
 struct ImageDoc {
+    /// The edition.
     edition: String,
+    /// Its image tag.
     tag: String,
 }
 

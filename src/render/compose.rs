@@ -2,17 +2,36 @@
 //! bind mounts of every file the container reads that has a host path.
 
 use super::paths::host_reference;
-use super::{Input, to_value};
-use minijinja::{Value, context};
+use super::{EnvVar, Input, to_value};
+use minijinja::Value;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 pub const TEMPLATE: &str = "compose.yaml.j2";
 
-#[derive(Serialize)]
-struct Mount<'a> {
-    /// The bind source, relative to the compose file's folder when it is known.
-    host: String,
-    container_path: &'a str,
+/// The context of `compose.yaml.j2`.
+#[derive(Serialize, JsonSchema)]
+pub struct Context<'a> {
+    /// The profile's edition.
+    pub edition: &'static str,
+    /// The compose service's name (deploy.name).
+    pub name: &'a str,
+    /// The image, `repository:tag`.
+    pub image: &'a str,
+    /// One item per variable, in the model's order (`[env]` extras last).
+    pub env: &'a [EnvVar],
+    /// One per file the container reads that has a host path.
+    pub mounts: Vec<Mount<'a>>,
+}
+
+/// A read-only bind mount of a host file.
+#[derive(Serialize, JsonSchema)]
+pub struct Mount<'a> {
+    /// The bind source: relative to the compose file's folder when it is known, else as the
+    /// profile writes it.
+    pub host: String,
+    /// Where the container reads the file.
+    pub container_path: &'a str,
 }
 
 pub fn context(input: &Input) -> Value {
@@ -27,11 +46,11 @@ pub fn context(input: &Input) -> Value {
             })
         })
         .collect();
-    context! {
-        edition => input.resolved.edition.as_str(),
-        name => &deploy.name,
-        image => &deploy.image,
-        env => to_value(input.env),
-        mounts => to_value(&mounts),
-    }
+    to_value(&Context {
+        edition: input.resolved.edition.as_str(),
+        name: &deploy.name,
+        image: &deploy.image,
+        env: input.env,
+        mounts,
+    })
 }

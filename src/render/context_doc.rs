@@ -1,15 +1,227 @@
-//! The comment that opens each built-in template lists the context it receives, for users who
-//! override a template with `--templates DIR`. This test keeps those comments true: every field
-//! the renderers give a template (gathered from real contexts, over profiles and options that fill
-//! every optional part) is named there at its place in the tree, every field named there exists,
-//! and each filter svcgen registers is named.
+//! The context each built-in template receives is typed once, in Rust (`dotenv::Context`,
+//! `compose::Context`, `k8s_env::Context`, `k8s::Context` with the `Plan`, `docs::Context`), and
+//! documented once: `docs/templates.md` is generated from those types' JSON Schema (their doc
+//! comments), for users who override a template with `--templates DIR`; each template's opening
+//! comment points there. These tests keep it true: every field the renderers give a template
+//! (gathered from real contexts, over profiles and options that fill every optional part) is in
+//! its type's schema and the reverse, and the checked-in reference is what the types give
+//! (`UPDATE_DOCS=1 cargo test --lib context_doc` rewrites it).
 
 use super::{EnvOptions, Input, Target, environment, template_context};
 use crate::model::Edition;
 use crate::templates::{BUILTIN, filters};
 use minijinja::Value;
+use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
 use std::path::Path;
+
+/// The checked-in reference, relative to the repository.
+const REFERENCE: &str = "docs/templates.md";
+
+/// How a template prints `{{ x }}`.
+const YAML: &str = "Every `{{ x }}` prints a string as a YAML double-quoted scalar (numbers and \
+booleans plain, none an error); `x|safe` prints it as is. svcgen then folds lines longer than \
+yamllint's default width.";
+const DOTENV: &str = "Every `{{ x }}` prints a string quoted as a .env value (none is an error); \
+`x|safe` prints it as is. Values `.env` cannot carry are refused before rendering, with the reason.";
+const MARKDOWN: &str = "Every `{{ x }}` prints as is (Markdown: no escaping).";
+
+/// Each built-in template: what it renders, how it prints, and its context's schema.
+fn described() -> Vec<(&'static str, &'static str, &'static str, Json)> {
+    let schema = |s: schemars::Schema| s.to_value();
+    vec![
+        (
+            "dotenv.env.j2",
+            "the `.env` of `svcgen render -t dotenv`",
+            DOTENV,
+            schema(schemars::schema_for!(super::dotenv::Context)),
+        ),
+        (
+            "compose.yaml.j2",
+            "the docker-compose.yml of `svcgen render -t compose`",
+            YAML,
+            schema(schemars::schema_for!(super::compose::Context)),
+        ),
+        (
+            "k8s-env.yaml.j2",
+            "the container `env:` list of `svcgen render -t k8s-env`",
+            YAML,
+            schema(schemars::schema_for!(super::k8s_env::Context)),
+        ),
+        (
+            "k8s.yaml.j2",
+            "the k8s.yaml (ConfigMap, Secret, Deployment, Service) of `svcgen render -t k8s` and \
+             of the kustomize base",
+            YAML,
+            schema(schemars::schema_for!(super::k8s::Context)),
+        ),
+        (
+            "kustomization.yaml.j2",
+            "the kustomization.yaml of the kustomize base (`svcgen render -t kustomization`, \
+             `--out-dir`)",
+            YAML,
+            schema(schemars::schema_for!(super::k8s::Context)),
+        ),
+        (
+            "deploy.md.j2",
+            "the DEPLOY.md of the kustomize base (`svcgen render -t deploy-notes`, `--out-dir`)",
+            MARKDOWN,
+            schema(schemars::schema_for!(super::k8s::Context)),
+        ),
+        (
+            crate::docs::TEMPLATE,
+            "the Markdown reference of `svcgen docs` (and `render -t docs`), built from the spec \
+             model only; table cells are already escaped for a Markdown table",
+            MARKDOWN,
+            schema(schemars::schema_for!(crate::docs::Context)),
+        ),
+    ]
+}
+
+/// The reference of every template's context, as Markdown.
+fn reference() -> String {
+    let mut out = String::from(
+        "<!-- Generated from the Rust types of the template contexts (src/render/context_doc.rs); \
+         do not edit: UPDATE_DOCS=1 cargo test --lib context_doc -->\n\
+         # Template contexts\n\n\
+         svcgen renders each output through a template (`templates/` in the repository, built into \
+         the binary). A file of the same name in `--templates DIR` replaces the built-in one and \
+         receives the same context, described here. An undefined field is an error.\n\n\
+         Filters svcgen adds to minijinja's built-in ones:\n\n",
+    );
+    for (name, _, what) in filters::FILTERS {
+        let _ = writeln!(out, "- `{name}`: {what}");
+    }
+    for (template, what, printing, schema) in described() {
+        let _ = write!(
+            out,
+            "\n## `{template}`\n\n{}.\n\n{printing}\n\n",
+            capitalized(what)
+        );
+        let mut fields = Vec::new();
+        schema_fields(&schema, &schema, 0, &mut fields);
+        for (depth, line) in fields {
+            let _ = writeln!(out, "{}- {line}", "  ".repeat(depth));
+        }
+    }
+    out
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The schema `schema` stands for: a `$ref` followed into `root`'s definitions.
+fn resolved<'a>(schema: &'a Json, root: &'a Json) -> &'a Json {
+    match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.rsplit('/').next().unwrap_or_default();
+            &root["$defs"][name]
+        }
+        None => schema,
+    }
+}
+
+/// The object a field's items or value are made of (its fields are listed under it).
+fn object_of<'a>(schema: &'a Json, root: &'a Json) -> Option<&'a Json> {
+    let schema = resolved(schema, root);
+    if schema.get("properties").is_some() {
+        return Some(schema);
+    }
+    let inner = match (schema.get("anyOf"), schema.get("items")) {
+        (Some(Json::Array(options)), _) => options.iter().find(|o| o["type"] != "null")?,
+        (_, Some(items)) => items,
+        _ => return None,
+    };
+    object_of(inner, root)
+}
+
+/// A field's type in words: `string`, `integer or none`, `list of strings`, `list`.
+fn type_words(schema: &Json, root: &Json) -> String {
+    let schema = resolved(schema, root);
+    if let Some(Json::Array(options)) = schema.get("anyOf") {
+        let words: Vec<String> = options.iter().map(|o| type_words(o, root)).collect();
+        return words.join(" or ");
+    }
+    if schema.get("properties").is_some() {
+        return "map".to_string();
+    }
+    let kinds: Vec<String> = match &schema["type"] {
+        Json::String(kind) => vec![kind.clone()],
+        Json::Array(kinds) => kinds
+            .iter()
+            .filter_map(|k| k.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    kinds
+        .iter()
+        .map(|kind| match kind.as_str() {
+            "null" => "none".to_string(),
+            "object" => "map".to_string(),
+            "array" => match (schema.get("items"), schema.get("prefixItems")) {
+                (_, Some(Json::Array(pair))) => {
+                    let parts: Vec<String> = pair.iter().map(|p| type_words(p, root)).collect();
+                    format!("list of [{}] pairs", parts.join(", "))
+                }
+                (Some(items), _) if object_of(items, root).is_none() => {
+                    format!("list of {}s", type_words(items, root))
+                }
+                _ => "list".to_string(),
+            },
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// One line per field of the object `schema` (depth, text), its own fields after it one deeper.
+fn schema_fields(schema: &Json, root: &Json, depth: usize, out: &mut Vec<(usize, String)>) {
+    let Some(Json::Object(properties)) = resolved(schema, root).get("properties") else {
+        return;
+    };
+    for (name, field) in properties {
+        let about = field["description"]
+            .as_str()
+            .or_else(|| resolved(field, root)["description"].as_str())
+            .unwrap_or_else(|| {
+                panic!("the field `{name}` of a template context has no doc comment")
+            })
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let about = about.strip_suffix('.').unwrap_or(&about);
+        out.push((
+            depth,
+            format!("`{name}` ({}): {about}", type_words(field, root)),
+        ));
+        if let Some(object) = object_of(field, root) {
+            schema_fields(object, root, depth + 1, out);
+        }
+    }
+}
+
+/// Every `a.b.c` path of the fields of the object `schema` (list items add no part of their own).
+fn schema_paths(schema: &Json, root: &Json, prefix: &str, out: &mut BTreeSet<String>) {
+    let Some(Json::Object(properties)) = resolved(schema, root).get("properties") else {
+        return;
+    };
+    for (name, field) in properties {
+        let path = match prefix {
+            "" => name.clone(),
+            _ => format!("{prefix}.{name}"),
+        };
+        if let Some(object) = object_of(field, root) {
+            schema_paths(object, root, &path, out);
+        }
+        out.insert(path);
+    }
+}
 
 /// Every `a.b.c` path of a map key in `value` (list items add no part of their own).
 fn field_paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
@@ -35,39 +247,6 @@ fn field_paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
         }
         _ => {}
     }
-}
-
-/// The opening `{#- ... -#}` comment of a template.
-fn opening_comment(text: &str) -> &str {
-    let body = text
-        .strip_prefix("{#-")
-        .expect("the template opens with `{#-`");
-    &body[..body
-        .find("-#}")
-        .expect("the opening comment is closed by `-#}`")]
-}
-
-/// The fields the comment lists: lines `  name  meaning`, each two spaces deeper than its parent.
-fn documented_paths(comment: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut stack: Vec<String> = Vec::new();
-    for line in comment.lines() {
-        let field = line.trim_start();
-        let indent = line.len() - field.len();
-        let name = field.split_whitespace().next().unwrap_or_default();
-        let is_field = indent >= 2
-            && indent % 2 == 0
-            && !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-            && (field.len() == name.len() || field[name.len()..].starts_with("  "));
-        if !is_field {
-            continue;
-        }
-        stack.truncate(indent / 2 - 1);
-        stack.push(name.to_string());
-        out.insert(stack.join("."));
-    }
-    out
 }
 
 /// The fields each environment template receives, over the examples and the options that fill
@@ -116,23 +295,64 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
     fields
 }
 
+/// The opening `{#- ... -#}` comment of a template.
+fn opening_comment(text: &str) -> &str {
+    let body = text
+        .strip_prefix("{#-")
+        .expect("the template opens with `{#-`");
+    &body[..body
+        .find("-#}")
+        .expect("the opening comment is closed by `-#}`")]
+}
+
 #[test]
-fn each_template_opens_with_the_context_it_receives() {
+fn each_context_type_describes_what_its_template_receives() {
     let fields = rendered_fields();
+    let described = described();
     assert_eq!(fields.len(), BUILTIN.len(), "a context for every built-in");
+    assert_eq!(described.len(), BUILTIN.len(), "a type for every built-in");
+    for (name, _, _, schema) in &described {
+        let mut typed = BTreeSet::new();
+        schema_paths(schema, schema, "", &mut typed);
+        let given = &fields[name];
+        let missing: Vec<_> = given.difference(&typed).collect();
+        let stale: Vec<_> = typed.difference(given).collect();
+        assert!(
+            missing.is_empty(),
+            "{name}: given, not in its type: {missing:?}"
+        );
+        assert!(
+            stale.is_empty(),
+            "{name}: in its type, never given: {stale:?}"
+        );
+    }
+}
+
+#[test]
+fn the_templates_reference_is_fresh_and_each_template_points_there() {
+    let generated = reference();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCE);
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "{REFERENCE} is stale: run UPDATE_DOCS=1 cargo test --lib context_doc"
+    );
     for (name, text) in BUILTIN {
         let comment = opening_comment(text);
-        let documented = documented_paths(comment);
-        let given = &fields[name];
-        let missing: Vec<_> = given.difference(&documented).collect();
-        let stale: Vec<_> = documented.difference(given).collect();
-        assert!(missing.is_empty(), "{name}: not described: {missing:?}");
-        assert!(stale.is_empty(), "{name}: described, not given: {stale:?}");
-        for (filter, _) in filters::FILTERS {
-            assert!(
-                comment.contains(filter),
-                "{name}: filter {filter} not named"
-            );
-        }
+        assert!(
+            comment.contains(REFERENCE),
+            "{name}: does not point to {REFERENCE}"
+        );
+        assert!(
+            comment.lines().count() <= 8,
+            "{name}: its context is described in {REFERENCE}, not repeated in the template"
+        );
+        assert!(
+            generated.contains(&format!("## `{name}`")),
+            "{name}: not in the reference"
+        );
     }
 }

@@ -8,21 +8,23 @@ use crate::source::Origin;
 use serde::Serialize;
 
 /// One variable of the rendered environment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct EnvVar {
+    /// The variable's name.
     pub name: String,
-    /// The value; `None` for a secret that is not written (see `secret_from`).
+    /// The value, as the container reads it; none for a secret that is not written (see
+    /// `secret_from`).
     pub value: Option<String>,
-    /// For a withheld secret: where the operator must supply it from (one line of text).
+    /// For a secret not written: where the operator supplies it from (one line of text).
     pub secret_from: Option<String>,
-    /// For a withheld secret: the environment variable the operator sets when deploying (the
-    /// profile's `{ env = "NAME" }`, else the variable's own name).
+    /// For a secret not written: the variable the operator sets when deploying (the profile's
+    /// `{ env = "NAME" }`, else the variable's own name).
     pub supply_as: Option<String>,
-    /// The profile key, `None` for `[env]` extras.
+    /// The profile key; none for an `[env]` extra.
     pub key: Option<String>,
-    /// True when the value is the spec's default.
+    /// The value is the spec's default.
     pub default: bool,
-    /// True for a variable whose value is a secret.
+    /// The variable's value is a secret.
     pub secret: bool,
     /// Where the value was set, for diagnostics; `None` for defaults.
     #[serde(skip)]

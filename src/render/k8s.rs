@@ -3,9 +3,11 @@
 //! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
 //! operator still creates, and how). The three share one context: the objects' plan.
 
-use super::k8s_plan::MANIFESTS;
+use super::k8s_plan::{MANIFESTS, Plan};
 use super::{Input, to_value};
-use minijinja::{Value, context};
+use minijinja::Value;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// The templates of the base's files.
 pub const MANIFESTS_TEMPLATE: &str = "k8s.yaml.j2";
@@ -13,11 +15,22 @@ pub const KUSTOMIZATION_TEMPLATE: &str = "kustomization.yaml.j2";
 pub const NOTES_TEMPLATE: &str = "deploy.md.j2";
 pub const TEMPLATES: [&str; 3] = [MANIFESTS_TEMPLATE, KUSTOMIZATION_TEMPLATE, NOTES_TEMPLATE];
 
+/// The context of the kustomize base's templates (`k8s.yaml.j2`, `kustomization.yaml.j2`,
+/// `deploy.md.j2`).
+#[derive(Serialize, JsonSchema)]
+pub struct Context<'a> {
+    /// The Kubernetes objects of the profile, decided once for k8s.yaml, kustomization.yaml and
+    /// DEPLOY.md (names come from svcgen's names module: content-hashed where known).
+    pub plan: &'a Plan<'a>,
+    /// The file name of the manifests in the base (k8s.yaml).
+    pub manifests: &'static str,
+}
+
 pub fn context(input: &Input) -> Value {
-    context! {
-        plan => to_value(&input.plan),
-        manifests => MANIFESTS,
-    }
+    to_value(&Context {
+        plan: &input.plan,
+        manifests: MANIFESTS,
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::paths::host_reference;
 use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
 use crate::resolve::deploy::{FileSource, K8sKind, names};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::Path;
 
@@ -21,30 +22,40 @@ pub const FILES_FOLDER: &str = "files";
 /// beside a `.gitignore` that ignores them all).
 pub const SECRETS_FOLDER: &str = "secrets";
 
-#[derive(Serialize)]
+/// The Kubernetes objects of one profile.
+#[derive(Serialize, JsonSchema)]
 pub struct Plan<'a> {
+    /// The profile's edition.
     pub edition: &'static str,
+    /// deploy.name (the Deployment, its container and its Service).
     pub name: &'a str,
+    /// deploy.namespace.
     pub namespace: Option<&'a str>,
+    /// The image, `repository:tag`.
     pub image: &'a str,
+    /// deploy.replicas.
     pub replicas: i64,
+    /// The app.kubernetes.io labels of every object.
     pub labels: Vec<Pair>,
-    /// The labels that select the pods (never changed by an upgrade).
+    /// The labels that select the pods (the first of labels; never changed by an upgrade).
     pub selector: Vec<Pair>,
-    /// The ConfigMap of non-secret variables, named after its content.
+    /// The ConfigMap of the non-secret variables, named after its content.
     pub configmap_name: String,
+    /// The ConfigMap's data in the model's order (variable and value).
     pub configmap_data: Vec<Pair>,
-    /// The Secret of the secret variables, when there are any.
+    /// The Secret of the secret variables; none when there are none.
     pub env_secret: Option<EnvSecret>,
+    /// One per file the container reads from a Secret or ConfigMap key.
     pub volumes: Vec<Volume<'a>>,
-    /// Secrets and ConfigMaps kustomize generates from host files.
+    /// The Secrets and ConfigMaps kustomize generates from copies of host files.
     pub generators: Vec<Generated>,
-    /// Secrets and ConfigMaps the operator creates (their content is not in the profile).
+    /// The Secrets and ConfigMaps the operator creates (their content is not in the profile).
     pub to_create: Vec<ToCreate>,
-    /// Host files are copied into the base (`--out-dir`).
+    /// Host files are copied into the base (--out-dir).
     pub copies: bool,
-    /// Host paths are written relative to the output folder (else as the profile writes them).
+    /// Host paths are relative to the output folder (else to the profile's).
     pub paths_from_output: bool,
+    /// The pod's settings (deploy.port, deploy.probe, deploy.resources, ...).
     pub workload: WorkloadView<'a>,
     /// The host files the base generates objects from, with their read status (not given to
     /// templates: the writer copies them, and an unreadable one is an error of every command).
@@ -60,55 +71,73 @@ impl Plan<'_> {
     }
 }
 
-#[derive(Serialize, Clone)]
+/// A name and its value (a label, a data key, a generator's file).
+#[derive(Serialize, JsonSchema, Clone)]
 pub struct Pair {
+    /// The name (a label, a variable, a key).
     pub name: String,
+    /// Its value (for a generator's file: the copy, relative to the output folder).
     pub value: String,
 }
 
-#[derive(Serialize)]
+/// The Secret of the secret variables.
+#[derive(Serialize, JsonSchema)]
 pub struct EnvSecret {
+    /// Its name: content-hashed when generated, else deploy.secret_name.
     pub name: String,
-    /// True when svcgen writes it (`--include-secrets`): `data` holds the values.
+    /// svcgen writes it (--include-secrets), with the values in data.
     pub generated: bool,
+    /// The values when generated (else empty).
     pub data: Vec<Pair>,
     /// The variables it holds (its keys).
     pub keys: Vec<String>,
 }
 
-#[derive(Serialize)]
+/// A volume of one file the container reads from a Secret or ConfigMap key.
+#[derive(Serialize, JsonSchema)]
 pub struct Volume<'a> {
+    /// The volume's name (a DNS label).
     pub name: String,
+    /// secret or configmap.
     pub kind: &'static str,
+    /// The Secret's or ConfigMap's name.
     pub source: &'a str,
+    /// The key mounted.
     pub key: &'a str,
-    /// The file name inside the volume, and the `subPath` mounted.
+    /// The file name inside the volume, mounted as subPath.
     pub path: &'a str,
+    /// Where the container reads the file.
     pub mount_path: &'a str,
 }
 
-#[derive(Serialize)]
+/// A Secret or ConfigMap kustomize generates from copies of host files.
+#[derive(Serialize, JsonSchema)]
 pub struct Generated {
-    /// `secret` or `configmap` (the generator's word).
+    /// secret or configmap (the generator's word).
     pub kind: &'static str,
-    /// `Secret` or `ConfigMap` (the object's kind, as in [`ToCreate`]).
+    /// Secret or ConfigMap (the object's kind, as in to_create).
     pub kind_name: &'static str,
+    /// The object's name.
     pub name: String,
-    /// `key` and the host file, relative to the output folder.
+    /// One per file: the key, and the copy relative to the output folder.
     pub files: Vec<Pair>,
 }
 
-#[derive(Serialize)]
+/// A Secret or ConfigMap the operator creates.
+#[derive(Serialize, JsonSchema)]
 pub struct ToCreate {
-    /// `Secret` or `ConfigMap`.
+    /// Secret or ConfigMap.
     pub kind: &'static str,
+    /// The object's name.
     pub name: String,
-    /// Each key and what it holds.
+    /// One per key.
     pub keys: Vec<CreateKey>,
 }
 
-#[derive(Serialize)]
+/// A key of an object the operator creates.
+#[derive(Serialize, JsonSchema)]
 pub struct CreateKey {
+    /// The key.
     pub name: String,
     /// What the key holds.
     pub value: String,
@@ -117,19 +146,32 @@ pub struct CreateKey {
     pub path: Option<String>,
 }
 
-#[derive(Serialize)]
+/// The pod's settings.
+#[derive(Serialize, JsonSchema)]
 pub struct WorkloadView<'a> {
+    /// The container's port.
     pub port: i64,
+    /// The Service's port.
     pub service_port: i64,
+    /// Probe period, in seconds.
     pub period: i64,
+    /// Probe timeout, in seconds.
     pub timeout: i64,
+    /// Readiness and liveness failures before acting.
     pub failure_threshold: i64,
+    /// Startup probe failures allowed.
     pub startup_failure_threshold: i64,
+    /// CPU request (a Kubernetes quantity).
     pub requests_cpu: &'a str,
+    /// Memory request.
     pub requests_memory: &'a str,
+    /// CPU limit.
     pub limits_cpu: &'a str,
+    /// Memory limit.
     pub limits_memory: &'a str,
+    /// The user the container runs as.
     pub run_as_user: i64,
+    /// The root filesystem is read-only (an emptyDir at /tmp).
     pub read_only_root_filesystem: bool,
 }
 

@@ -2,11 +2,19 @@
 
 use minijinja::Environment;
 
-/// The filters svcgen adds to minijinja's own, by name: each template's opening comment names
-/// them for the users who override it (a test checks that it does).
-pub const FILTERS: [(&str, TextFilter); 2] = [
-    ("dollar_escape", dollar_escape),
-    ("shell_quote", shell_quote),
+/// The filters svcgen adds to minijinja's own, by name, with what each does: the templates'
+/// reference (`docs/templates.md`, generated) lists them for the users who override a template.
+pub const FILTERS: [(&str, TextFilter, &str); 2] = [
+    (
+        "dollar_escape",
+        dollar_escape,
+        "doubles every `$` (compose and Kubernetes read `$$` as one `$`)",
+    ),
+    (
+        "shell_quote",
+        shell_quote,
+        "one POSIX shell word, single-quoted when needed",
+    ),
 ];
 
 /// A filter from text to text.
@@ -14,7 +22,7 @@ type TextFilter = fn(String) -> String;
 
 /// Registers every filter of svcgen's templates.
 pub fn register(env: &mut Environment<'static>) {
-    for (name, filter) in FILTERS {
+    for (name, filter, _) in FILTERS {
         env.add_filter(name, filter);
     }
 }
