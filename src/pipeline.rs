@@ -1,7 +1,10 @@
-//! The stages run in order for one profile: load its layers, then resolve (with validation).
+//! The one entry point of the stages for one profile: load its layers (files or text in
+//! memory, `--set` values over them, `extends` as the caller's policy says), then resolve (with
+//! validation). The CLI, `krm`, the language server and the tests all come through [`check`];
+//! the other functions here only say how common callers build its [`Stack`].
 
 use crate::diag::Diagnostics;
-use crate::profile::{Layers, Overridden, Table, load_layers, parse_text};
+use crate::profile::{Extends, Layers, Overridden, Stack, Table, load_stack};
 use crate::resolve::{Options, Resolved, resolve};
 use crate::source::{SourceId, Sources};
 use std::path::Path;
@@ -14,29 +17,40 @@ pub struct Checked {
     pub overridden: Overridden,
 }
 
-/// Loads and checks the profile at `path`. `Err` is an I/O problem (exit code 2).
-pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, String> {
-    check_layers(&Layers::single(path), sources)
-}
-
-/// Loads a profile with its `extends`, overlays and `--set` values, and checks the result.
-pub fn check_layers(layers: &Layers, sources: &mut Sources) -> Result<Checked, String> {
-    let loaded = load_layers(layers, sources).map_err(|e| e.0)?;
+/// Loads a profile's layers and checks the result. `Err` is an I/O problem (exit code 2).
+pub fn check(stack: &Stack, sources: &mut Sources) -> Result<Checked, String> {
+    let loaded = load_stack(stack, sources).map_err(|e| e.0)?;
     let mut checked = check_loaded(loaded.main, loaded.table, sources);
     checked.overridden = loaded.overridden;
     Ok(checked)
 }
 
-/// Checks profile text that did not come from a file (tests, generated profiles).
+/// Loads and checks the profile at `path` (its `extends` followed).
+pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, String> {
+    check_layers(&Layers::single(path), sources)
+}
+
+/// Loads a profile file with its `extends`, overlays and `--set` values, and checks the result.
+pub fn check_layers(layers: &Layers, sources: &mut Sources) -> Result<Checked, String> {
+    check(&Stack::from(layers), sources)
+}
+
+/// Checks profile text that did not come from a file (an untitled editor buffer, a generated
+/// profile); its `extends` is left out: text with no folder has no bases to find.
 pub fn check_text(
     name: &str,
     text: &str,
     base_dir: Option<&Path>,
     sources: &mut Sources,
 ) -> Checked {
-    let (source, table) = parse_text(name.to_string(), text.to_string(), sources);
-    sources.set_dir(source, base_dir.map(Path::to_path_buf));
-    check_loaded(source, table, sources)
+    let stack = Stack {
+        extends: Extends::Ignore,
+        ..Stack::text(name, text, base_dir)
+    };
+    match check(&stack, sources) {
+        Ok(checked) => checked,
+        Err(_) => unreachable!("text in memory is never read from disk"),
+    }
 }
 
 fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &Sources) -> Checked {

@@ -124,3 +124,78 @@ fn secret_refs(value: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// One entry point (issue 23, class 2): a profile held in memory goes through the same loading
+/// as a file: its `extends` is followed from its folder, an overlay and `--set` values go over
+/// it, and each value keeps the origin of the layer that wrote it.
+#[test]
+fn pipeline_text_layers_load_as_files_do() {
+    use svcgen::profile::{Extends, Layer, SetKind, Stack};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("base.toml"),
+        "edition = \"B\"\n[config]\nadapter = \"consul\"\nconsul = { host = \"base\" }\n",
+    )
+    .unwrap();
+    let stack = Stack {
+        overlays: vec![Layer::Text {
+            name: "editor".into(),
+            text: "[wait]\nmax_time = 450\n".into(),
+            base_dir: None,
+        }],
+        sets: vec![(SetKind::Value, "config.consul.port=8501".into())],
+        ..Stack::text(
+            "memory",
+            "extends = \"base.toml\"\n[secret]\nadapter = \"vault\"\n",
+            Some(dir.path()),
+        )
+    };
+    let mut sources = svcgen::source::Sources::new();
+    let checked = svcgen::pipeline::check(&stack, &mut sources).unwrap();
+    let resolved = checked
+        .resolved
+        .unwrap_or_else(|| panic!("{:?}", checked.diagnostics));
+    let value = |env: &str| {
+        let var = resolved.vars.iter().find(|v| v.var.env == env).unwrap();
+        let origin = var.origin.map(|o| sources.get(o.source).name.clone());
+        (var.value.env_text().unwrap(), origin)
+    };
+    assert_eq!(value("CN_CONFIG_CONSUL_HOST").0, "base");
+    assert!(
+        value("CN_CONFIG_CONSUL_HOST")
+            .1
+            .unwrap()
+            .ends_with("base.toml")
+    );
+    assert_eq!(
+        value("CN_SECRET_ADAPTER"),
+        ("vault".into(), Some("memory".into()))
+    );
+    assert_eq!(
+        value("CN_WAIT_MAX_TIME"),
+        ("450".into(), Some("editor".into()))
+    );
+    assert_eq!(value("CN_CONFIG_CONSUL_PORT").0, "8501");
+
+    // The caller's policy: refused, `extends` is an error at its key and nothing is resolved.
+    let refused = svcgen::diag::Diagnostic::new(svcgen::diag::Code::Extends, "not here");
+    let stack = Stack {
+        extends: Extends::Refuse(refused),
+        ..stack
+    };
+    let mut sources = svcgen::source::Sources::new();
+    let checked = svcgen::pipeline::check(&stack, &mut sources).unwrap();
+    assert!(checked.resolved.is_none());
+    let found: Vec<_> = checked
+        .diagnostics
+        .items
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(svcgen::diag::Code::Extends, "not here".to_string())]
+    );
+    let origin = checked.diagnostics.items[0].origin.unwrap();
+    assert_eq!(&sources.get(origin.source).text[origin.span()], "extends");
+}

@@ -7,10 +7,10 @@ mod input;
 mod results;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::profile::{SetKind, merge, parse_set, parse_text};
+use crate::profile::{Extends, SetKind, Stack};
 use crate::render::k8s_plan::plan;
 use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
-use crate::resolve::{Options, Resolved, resolve};
+use crate::resolve::Resolved;
 use crate::source::Sources;
 use input::FunctionInput;
 use results::Results;
@@ -119,50 +119,38 @@ fn render_objects(
     }
 }
 
-/// The profile with its `data.set` values over it, checked (as `render --set` does).
+/// The profile with its `data.set` values over it, checked through the pipeline (as `render
+/// --set` does); `extends` is refused: a KRM function reads no files.
 fn check(
     function: &FunctionInput,
     base_dir: &Path,
     sources: &mut Sources,
 ) -> (Option<Resolved>, Diagnostics) {
-    let (id, parsed) = parse_text(
-        function.profile_name.clone(),
-        function.profile.clone(),
-        sources,
-    );
-    sources.set_dir(id, Some(base_dir.to_path_buf()));
-    let mut table = match parsed {
-        Ok(table) => table,
-        Err(diags) => return (None, diags),
+    let refused = Diagnostic::new(
+        Code::KrmInput,
+        format!(
+            "`{}` is not followed by svcgen krm (a KRM function reads no files)",
+            crate::profile::EXTENDS
+        ),
+    )
+    .label("not followed")
+    .help("put the whole profile in functionConfig.data.profile");
+    let stack = Stack {
+        sets: (function.sets.iter())
+            .map(|line| (SetKind::Value, line.clone()))
+            .collect(),
+        extends: Extends::Refuse(refused),
+        ..Stack::text(&function.profile_name, &function.profile, Some(base_dir))
     };
-    let mut diags = Diagnostics::default();
-    if let Some(extends) = table.get(crate::profile::EXTENDS) {
-        diags.push(
-            Diagnostic::new(
-                Code::KrmInput,
-                format!(
-                    "`{}` is not followed by svcgen krm (a KRM function reads no files)",
-                    crate::profile::EXTENDS
-                ),
-            )
-            .at(extends.key_origin)
-            .label("not followed")
-            .help("put the whole profile in functionConfig.data.profile"),
-        );
-        return (None, diags);
-    }
-    for line in &function.sets {
-        match parse_set(line, SetKind::Value, sources) {
-            Ok(over) => merge(&mut table, over),
-            Err(d) => diags.extend(d),
+    match crate::pipeline::check(&stack, sources) {
+        Ok(checked) => (checked.resolved, checked.diagnostics),
+        // Only files are read from disk, and this stack has none.
+        Err(why) => {
+            let mut diags = Diagnostics::default();
+            diags.push(Diagnostic::new(Code::KrmInput, why));
+            (None, diags)
         }
     }
-    if diags.has_errors() {
-        return (None, diags);
-    }
-    let (resolved, more) = resolve(&table, id, Options { sources });
-    diags.extend(more);
-    (resolved, diags)
 }
 
 /// The items with the added objects: an item with the same kind, namespace and name as an added

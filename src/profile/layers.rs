@@ -7,7 +7,7 @@
 use super::load::ReadError;
 use super::merge::{Overridden, merge_recording};
 use super::set::{SetKind, parse_set};
-use super::{Entry, Table, Value, load_file};
+use super::{Entry, Table, Value, load_file, parse_text};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
 use std::path::{Path, PathBuf};
@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 /// The key naming a profile's bases.
 pub const EXTENDS: &str = "extends";
 
-/// What a profile is made of.
+/// What a profile is made of, as files (the command line's form; see [`Stack`] for layers
+/// held in memory).
 #[derive(Debug, Clone, Default)]
 pub struct Layers {
     pub profile: PathBuf,
@@ -34,6 +35,73 @@ impl Layers {
     }
 }
 
+/// Where one layer's text comes from.
+#[derive(Debug, Clone)]
+pub enum Layer {
+    /// A file (`-`: standard input); an editor's unsaved text stands for it (see
+    /// `Sources::set_unsaved`).
+    File(PathBuf),
+    /// Text that is no file: a KRM function's config, an untitled editor buffer, a test. Its
+    /// relative paths (and bases) are taken from `base_dir`.
+    Text {
+        name: String,
+        text: String,
+        base_dir: Option<PathBuf>,
+    },
+}
+
+/// What a layer's `extends` does.
+#[derive(Debug, Clone, Default)]
+pub enum Extends {
+    /// Its bases are read and merged under it.
+    #[default]
+    Follow,
+    /// It is left out without a word (an unsaved editor buffer: no folder to find bases in).
+    Ignore,
+    /// It is an error, this diagnostic placed at the `extends` key (a KRM function reads no
+    /// files).
+    Refuse(Diagnostic),
+}
+
+/// A profile as the pipeline takes it: its layers (files or text), the `--set` values over
+/// them, and what `extends` does.
+#[derive(Debug, Clone)]
+pub struct Stack {
+    pub profile: Layer,
+    /// Merged over the profile in order, each with its own `extends`.
+    pub overlays: Vec<Layer>,
+    /// `--set` / `--set-file` arguments, applied last, in order.
+    pub sets: Vec<(SetKind, String)>,
+    pub extends: Extends,
+}
+
+impl Stack {
+    /// One layer of text, with nothing over it.
+    pub fn text(name: &str, text: &str, base_dir: Option<&Path>) -> Stack {
+        Stack {
+            profile: Layer::Text {
+                name: name.to_string(),
+                text: text.to_string(),
+                base_dir: base_dir.map(Path::to_path_buf),
+            },
+            overlays: Vec::new(),
+            sets: Vec::new(),
+            extends: Extends::Follow,
+        }
+    }
+}
+
+impl From<&Layers> for Stack {
+    fn from(layers: &Layers) -> Stack {
+        Stack {
+            profile: Layer::File(layers.profile.clone()),
+            overlays: layers.overlays.iter().cloned().map(Layer::File).collect(),
+            sets: layers.sets.clone(),
+            extends: Extends::Follow,
+        }
+    }
+}
+
 /// A profile's layers, merged.
 pub struct Loaded {
     /// The profile named on the command line.
@@ -47,12 +115,20 @@ pub struct Loaded {
 /// Loads every layer and merges them. `Err` is an unreadable profile or overlay (exit code 2);
 /// problems in their content are diagnostics.
 pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, ReadError> {
-    let mut walk = Walk::new(sources);
-    let (main, mut table) = walk.load_with_bases(&layers.profile)?;
-    for overlay in &layers.overlays {
-        let (_, over) = walk.load_with_bases(overlay)?;
+    load_stack(&Stack::from(layers), sources)
+}
+
+/// Loads every layer of `stack` (files or text) and merges them, `extends` as its policy says.
+/// `Err` is an unreadable profile or overlay (exit code 2); problems in their content are
+/// diagnostics.
+pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadError> {
+    let mut walk = Walk::new(sources, stack.extends.clone());
+    let (main, mut table) = walk.load_layer(&stack.profile)?;
+    for overlay in &stack.overlays {
+        let (_, over) = walk.load_layer(overlay)?;
         merge_recording(&mut table, over, "", &mut walk.overridden);
     }
+    let layers = stack;
     let Walk {
         sources,
         mut diags,
@@ -87,16 +163,35 @@ struct Walk<'s> {
     sources: &'s mut Sources,
     diags: Diagnostics,
     overridden: Overridden,
+    extends: Extends,
 }
 
 impl<'s> Walk<'s> {
-    fn new(sources: &'s mut Sources) -> Walk<'s> {
+    fn new(sources: &'s mut Sources, extends: Extends) -> Walk<'s> {
         Walk {
             chain: Vec::new(),
             done: std::collections::HashMap::new(),
             sources,
             diags: Diagnostics::default(),
             overridden: Vec::new(),
+            extends,
+        }
+    }
+
+    /// One layer with its bases: a file (through the walk's cache), or text.
+    fn load_layer(&mut self, layer: &Layer) -> Result<(SourceId, Table), ReadError> {
+        match layer {
+            Layer::File(path) => self.load_with_bases(path),
+            Layer::Text {
+                name,
+                text,
+                base_dir,
+            } => {
+                let (id, parsed) = parse_text(name.clone(), text.clone(), self.sources);
+                self.sources.set_dir(id, base_dir.clone());
+                let me = base_dir.as_deref().unwrap_or(Path::new(".")).join(name);
+                Ok(self.with_bases(id, parsed, &me))
+            }
         }
     }
 
@@ -117,19 +212,38 @@ impl<'s> Walk<'s> {
 
     fn load_uncached(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
         let (id, parsed) = load_file(path, self.sources)?;
+        Ok(self.with_bases(id, parsed, path))
+    }
+
+    /// A parsed layer (at `path`, for cycles) with its `extends` bases merged under it, as the
+    /// walk's policy says.
+    fn with_bases(
+        &mut self,
+        id: SourceId,
+        parsed: Result<Table, Diagnostics>,
+        path: &Path,
+    ) -> (SourceId, Table) {
         let mut table = match parsed {
             Ok(t) => t,
             Err(d) => {
                 self.diags.extend(d);
-                return Ok((id, Table::default()));
+                return (id, Table::default());
             }
         };
         let Some(position) = table.entries.iter().position(|e| e.key == EXTENDS) else {
-            return Ok((id, table));
+            return (id, table);
         };
         let extends = table.entries.remove(position);
+        match &self.extends {
+            Extends::Follow => {}
+            Extends::Ignore => return (id, table),
+            Extends::Refuse(diagnostic) => {
+                self.diags.push(diagnostic.clone().at(extends.key_origin));
+                return (id, table);
+            }
+        }
         let Some(bases) = bases_of(&extends, &mut self.diags) else {
-            return Ok((id, table));
+            return (id, table);
         };
         self.chain.push(identity(path));
         let dir = self
@@ -144,7 +258,7 @@ impl<'s> Walk<'s> {
         }
         self.chain.pop();
         merge_recording(&mut merged, table, "", &mut self.overridden);
-        Ok((id, merged))
+        (id, merged)
     }
 
     /// Merges one base (a path relative to `dir`) into `merged`; reports a cycle or a base that
