@@ -15,6 +15,7 @@ mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
 mod paths;
+pub mod targets;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
@@ -27,64 +28,31 @@ use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
 use std::path::Path;
 
-/// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// An output format; its name, help, file and template are its row in [`targets::TARGETS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    /// `.env` file (compose v2 env_file, python-dotenv, docker run --env-file)
     Dotenv,
-    /// docker-compose.yml with the service, its environment and read-only file mounts
     Compose,
-    /// the `env:` list of a Kubernetes container spec
     K8sEnv,
-    /// Kubernetes ConfigMap (named after its content), Deployment and Service (secrets only as
-    /// references unless --include-secrets)
     K8s,
-    /// kustomization.yaml of the kustomize base --out-dir writes (generators of host files)
     Kustomization,
-    /// DEPLOY.md: how to apply the kustomize base, and the objects to create by hand
     DeployNotes,
-    /// the JSON Schema of profiles, for editors (same as `svcgen schema`)
     Schema,
-    /// Markdown reference of the profile's edition (same as `svcgen docs --edition`)
     Docs,
 }
 
 impl Target {
     /// The targets `--out-dir` writes, in order: the deployable ones, which `validate` checks.
-    pub const ALL: [Target; 6] = [
-        Target::Dotenv,
-        Target::Compose,
-        Target::K8sEnv,
-        Target::K8s,
-        Target::Kustomization,
-        Target::DeployNotes,
-    ];
+    pub const ALL: [Target; 6] = targets::deployable();
 
     /// The file name used by `--out-dir`.
     pub fn file_name(self) -> &'static str {
-        match self {
-            Target::Dotenv => ".env",
-            Target::Compose => "docker-compose.yml",
-            Target::K8sEnv => "k8s-env.yaml",
-            Target::K8s => k8s_plan::MANIFESTS,
-            Target::Kustomization => "kustomization.yaml",
-            Target::DeployNotes => "DEPLOY.md",
-            Target::Schema => "profile.schema.json",
-            Target::Docs => "reference.md",
-        }
+        targets::row(self).file_name
     }
 
+    /// The name on the command line (`--target`).
     pub fn name(self) -> &'static str {
-        match self {
-            Target::Dotenv => "dotenv",
-            Target::Compose => "compose",
-            Target::K8sEnv => "k8s-env",
-            Target::K8s => "k8s",
-            Target::Kustomization => "kustomization",
-            Target::DeployNotes => "deploy-notes",
-            Target::Schema => "schema",
-            Target::Docs => "docs",
-        }
+        targets::row(self).name
     }
 }
 
@@ -176,18 +144,11 @@ fn format(target: Target, input: &Input, templates: &Templates) -> Result<String
     Ok(text)
 }
 
-/// The template of a target that renders the environment, and the context it is given (the
-/// comment at the top of each template describes its context); `None` for the schema and docs.
+/// The template of a target that renders the environment, and the context it is given (see
+/// `docs/templates.md`); `None` for the schema and docs.
 fn template_context(target: Target, input: &Input) -> Option<(&'static str, minijinja::Value)> {
-    Some(match target {
-        Target::Dotenv => (dotenv::TEMPLATE, dotenv::context(input)),
-        Target::Compose => (compose::TEMPLATE, compose::context(input)),
-        Target::K8sEnv => (k8s_env::TEMPLATE, k8s_env::context(input)),
-        Target::K8s => (k8s::MANIFESTS_TEMPLATE, k8s::context(input)),
-        Target::Kustomization => (k8s::KUSTOMIZATION_TEMPLATE, k8s::context(input)),
-        Target::DeployNotes => (k8s::NOTES_TEMPLATE, k8s::context(input)),
-        Target::Schema | Target::Docs => return None,
-    })
+    let (template, context) = targets::row(target).template?;
+    Some((template, context(input)))
 }
 
 /// Any serializable value as a template value.
