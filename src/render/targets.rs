@@ -7,6 +7,9 @@
 use super::{Input, Target, compose, dotenv, k8s, k8s_env, k8s_plan};
 use minijinja::Value;
 
+/// How a target's template is given its context.
+type ContextFn = fn(&Input) -> Value;
+
 /// One target's row.
 pub struct TargetDef {
     pub target: Target,
@@ -20,7 +23,7 @@ pub struct TargetDef {
     pub deployable: bool,
     /// Its template and the context it is given; `None` for the schema and docs, which render
     /// from the spec model alone.
-    pub(super) template: Option<(&'static str, fn(&Input) -> Value)>,
+    pub(super) template: Option<(&'static str, ContextFn)>,
 }
 
 /// Every target, in the order of `--help` and of `--out-dir`.
