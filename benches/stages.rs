@@ -12,7 +12,7 @@ use svcgen::output::write_atomic;
 use svcgen::pipeline::check_text;
 use svcgen::profile::parse_text;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
-use svcgen::resolve::{Options, Resolved, resolve};
+use svcgen::resolve::{Mode, Options, Resolved, resolve};
 use svcgen::source::Sources;
 
 fn main() {
@@ -79,7 +79,14 @@ fn resolve_validate(bencher: Bencher, profile: &str) {
     sources.set_dir(source, Some(base_dir()));
     let table = table.expect("parses");
     bencher.bench(|| {
-        let (resolved, diags) = resolve(black_box(&table), source, Options { sources: &sources });
+        let (resolved, diags) = resolve(
+            black_box(&table),
+            source,
+            Options {
+                sources: &sources,
+                mode: Mode::Profile,
+            },
+        );
         assert!(resolved.is_some(), "{diags:?}");
         (resolved, diags)
     });
@@ -136,7 +143,7 @@ fn write_out_dir(bencher: Bencher, profile: &str) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     bencher.bench(|| {
         for (name, text) in &files {
-            write_atomic(&dir.path().join(name), text, false).expect("writes");
+            write_atomic(&dir.path().join(name), text, false, &Default::default()).expect("writes");
         }
     });
 }

@@ -5,7 +5,7 @@
 
 use crate::diag::Diagnostics;
 use crate::profile::{Extends, Layers, Overridden, Stack, Table, load_stack};
-use crate::resolve::{Options, Resolved, resolve};
+use crate::resolve::{Mode, Options, Resolved, resolve};
 use crate::source::{SourceId, Sources};
 use std::path::Path;
 
@@ -71,7 +71,17 @@ fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &S
 /// point into `sources`: its diagnostics are at the lines of the file it was made from, and a
 /// problem of the profile as a whole is at the start of `source`.
 pub fn check_table(source: SourceId, table: &Table, sources: &Sources) -> Checked {
-    let (resolved, diagnostics) = resolve(table, source, Options { sources });
+    resolve_table(source, table, sources, Mode::Profile)
+}
+
+/// Checks the table of an environment read from a file (`import`, `lint`), its origins into
+/// `sources`: resolve leaves out the checks of a profile's own form ([`Mode::Environment`]).
+pub fn check_environment(source: SourceId, table: &Table, sources: &Sources) -> Checked {
+    resolve_table(source, table, sources, Mode::Environment)
+}
+
+fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode) -> Checked {
+    let (resolved, diagnostics) = resolve(table, source, Options { sources, mode });
     Checked {
         resolved,
         diagnostics,

@@ -199,3 +199,41 @@ fn pipeline_text_layers_load_as_files_do() {
     let origin = checked.diagnostics.items[0].origin.unwrap();
     assert_eq!(&sources.get(origin.source).text[origin.span()], "extends");
 }
+
+/// `import` and `lint` ask resolve for an environment (issue 23, class 2) instead of removing
+/// diagnostics by code afterwards: the check of a profile's own form (a name passed through
+/// `[env]`, which the reader already reported) is not made; every other check is.
+#[test]
+fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
+    use svcgen::diag::Code;
+    let text = "edition = \"A\"\n[config]\nadapter = \"consul\"\n[secret]\nadapter = \"vault\"\n\
+                [persistence]\ntype = \"ldap\"\n[admin_ui]\nplugins = [\"a\"]\n\
+                [wait]\nmax_time = 0\n[env]\nTZ = \"UTC\"\n";
+    let codes = |environment: bool| {
+        let mut sources = svcgen::source::Sources::new();
+        let (id, table) = svcgen::profile::parse_text("p".into(), text.into(), &mut sources);
+        let table = table.unwrap();
+        let checked = if environment {
+            svcgen::pipeline::check_environment(id, &table, &sources)
+        } else {
+            svcgen::pipeline::check_table(id, &table, &sources)
+        };
+        checked
+            .diagnostics
+            .items
+            .iter()
+            .map(|d| d.code)
+            .collect::<Vec<_>>()
+    };
+    let profile = codes(false);
+    let environment = codes(true);
+    assert!(profile.contains(&Code::EnvPassthrough), "{profile:?}");
+    let rest: Vec<Code> = (profile.iter().copied())
+        .filter(|c| *c != Code::EnvPassthrough)
+        .collect();
+    assert!(
+        rest.contains(&Code::PluginWithoutArchive) && rest.len() > 1,
+        "the other checks are made (max_time = 0, the plugin): {rest:?}"
+    );
+    assert_eq!(environment, rest);
+}

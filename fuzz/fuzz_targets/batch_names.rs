@@ -15,7 +15,7 @@ fn out_dir() -> &'static OutDir {
     static OUT: OnceLock<OutDir> = OnceLock::new();
     OUT.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("svcgen-fuzz-names-{}", std::process::id()));
-        OutDir::open(&dir).expect("a temporary output folder")
+        OutDir::open(&dir, &Default::default()).expect("a temporary output folder")
     })
 }
 

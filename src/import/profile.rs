@@ -10,7 +10,7 @@ use super::unread::depends_on_unread;
 use super::{EnvValue, Read};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
-use crate::pipeline::check_table;
+use crate::pipeline::check_environment;
 use crate::profile::{Entry, Node, Table, Value};
 use crate::resolve::Resolved;
 use crate::source::{Origin, Sources};
@@ -35,12 +35,6 @@ pub struct Imported {
     /// Warnings, at the input's lines.
     pub diagnostics: Diagnostics,
 }
-
-/// The profile check's warning that an `[env]` name is passed through unchecked: the reading
-/// already said, with the container's view, that the spec does not have the name (W0317). The
-/// other codes about a profile's own form (file sources, `[env]` names of the spec or of the
-/// other edition, secrets in clear text) cannot arise: the profile made here has none of them.
-const PROFILE_ONLY: [Code; 1] = [Code::EnvPassthrough];
 
 /// Builds the profile of what was read. `Err` holds every diagnostic when there is an error:
 /// the profile could not carry the environment as it is.
@@ -156,13 +150,12 @@ fn check(
     sources: &Sources,
 ) -> Checked {
     let table = profile_table(read, analysis, edition, deploy);
-    let checked = check_table(read.source, &table, sources);
+    // An environment, not a profile: resolve leaves out the checks of a profile's own form.
+    let checked = check_environment(read.source, &table, sources);
     let mut found = checked.diagnostics;
-    found.items.retain(|d| {
-        !PROFILE_ONLY.contains(&d.code)
-            && !in_whole_secret(read, d)
-            && !depends_on_unread(d, read, analysis)
-    });
+    found
+        .items
+        .retain(|d| !in_whole_secret(read, d) && !depends_on_unread(d, read, analysis));
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();

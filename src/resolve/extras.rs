@@ -22,7 +22,13 @@ fn shipped_env_suggester(model: &Model) -> Option<&'static Suggester<'static>> {
 }
 
 /// Reads the `[env]` table's entries, with a warning for each and "did you mean" for near names.
-pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnostics) -> Vec<Extra> {
+pub fn extras(
+    model: &Model,
+    edition: Edition,
+    env: &Entry,
+    mode: super::Mode,
+    diags: &mut Diagnostics,
+) -> Vec<Extra> {
     let table = match &env.node.value {
         Value::Table(t) => t,
         other => {
@@ -51,7 +57,9 @@ pub fn extras(model: &Model, edition: Edition, env: &Entry, diags: &mut Diagnost
         let Some(value) = extra_value(entry, diags) else {
             continue;
         };
-        diags.push(passed_through(suggester, entry));
+        if mode == super::Mode::Profile {
+            diags.push(passed_through(suggester, entry));
+        }
         out.push(Extra {
             name: entry.key.clone(),
             value,

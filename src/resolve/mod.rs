@@ -62,6 +62,20 @@ pub struct Options<'a> {
     /// The texts the profile came from: relative paths are relative to the folder of the file
     /// that wrote them.
     pub sources: &'a Sources,
+    pub mode: Mode,
+}
+
+/// What the table resolved stands for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// A profile someone wrote: every check.
+    #[default]
+    Profile,
+    /// The environment of a running container, read by `import` or `lint` and made a table:
+    /// the checks of a profile's own form are left out. Its `[env]` names are the container's,
+    /// not written by hand: the reader already reported, with the container's view, those the
+    /// spec lacks.
+    Environment,
 }
 
 /// The explicit settings, converted: key to (typed value, where it was written).
@@ -100,7 +114,7 @@ pub fn resolve(
     }
 
     let extras = match table.get("env") {
-        Some(env) => extras::extras(model, edition, env, &mut diags),
+        Some(env) => extras::extras(model, edition, env, options.mode, &mut diags),
         None => Vec::new(),
     };
     let deploy = deploy::deploy(
