@@ -7,29 +7,8 @@ use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
 use crate::source::Sources;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::PathBuf;
-
-/// The kinds of file `import` and `lint` read.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum InputFormat {
-    /// a .env file
-    Dotenv,
-    /// a compose file (the service's environment and env_file entries)
-    Compose,
-    /// Kubernetes ConfigMap / Deployment / Pod manifests
-    K8s,
-}
-
-impl InputFormat {
-    fn to_import(self) -> crate::import::Format {
-        match self {
-            InputFormat::Dotenv => crate::import::Format::Dotenv,
-            InputFormat::Compose => crate::import::Format::Compose,
-            InputFormat::K8s => crate::import::Format::Kubernetes,
-        }
-    }
-}
 
 /// What `import` and `lint` read.
 #[derive(Args, Debug)]
@@ -38,7 +17,7 @@ pub struct InputArgs {
     pub file: PathBuf,
     /// The file's kind (by default detected from its name and content)
     #[arg(long, value_enum)]
-    pub from: Option<InputFormat>,
+    pub from: Option<crate::import::Format>,
     /// The compose service, or the Kubernetes workload, container or ConfigMap, to read
     #[arg(long)]
     pub service: Option<String>,
@@ -55,7 +34,7 @@ impl InputArgs {
     /// Reads the file; an unreadable one is reported here and gives the exit code.
     fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, u8> {
         let options = ReadOptions {
-            format: self.from.map(InputFormat::to_import),
+            format: self.from,
             service: self.service.as_deref(),
             base_dir: None,
         };

@@ -10,6 +10,7 @@ mod compose;
 mod compose_scalar;
 mod dotenv;
 mod edition;
+pub mod formats;
 mod interpolate;
 mod k8s;
 mod profile;
@@ -26,7 +27,8 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
 use std::path::Path;
 
-/// The kind of file read.
+/// The kind of file read; its `--from` value, help and name are its row in
+/// [`formats::FORMATS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// `NAME=value` lines (docker compose env_file, python-dotenv).
@@ -40,11 +42,7 @@ pub enum Format {
 
 impl Format {
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Dotenv => ".env",
-            Format::Compose => "compose",
-            Format::Kubernetes => "Kubernetes",
-        }
+        formats::row(self).name
     }
 }
 
