@@ -11,7 +11,7 @@ use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, Target, TemplateError, Templates, render_checked};
+use crate::render::{EnvOptions, Target, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -387,7 +387,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         job.templates,
         folder.as_deref(),
     );
-    let errors = template_messages(&rendered.template_errors);
+    let errors = crate::templates::messages(&rendered.template_errors);
     let mut files = (!rendered.diagnostics.has_errors()).then(|| named(rendered.files));
     if let Some(files) = files
         .as_mut()
@@ -484,18 +484,6 @@ pub(super) fn load_templates(dir: Option<&Path>) -> Result<Templates, u8> {
         io_error(&format!("template {e}"));
         EXIT_INVALID
     })
-}
-
-/// What to print for each failed template: where it failed, and whose fault it is.
-pub(super) fn template_messages(errors: &[TemplateError]) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in errors {
-        out.push(format!("template {e}"));
-        if !e.user {
-            out.push("this is a bug in svcgen's built-in template; please report it".to_string());
-        }
-    }
-    out
 }
 
 /// Where one profile's files go.

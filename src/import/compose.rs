@@ -156,6 +156,7 @@ fn read_env_files(
                 let (found, d) = dotenv::read(&text, id);
                 entries.extend(found);
                 // An input of the import: `import -o` must not replace it.
+                #[cfg(feature = "host")]
                 crate::output::inputs::record(&dir.join(path));
                 diags.extend(d);
             }

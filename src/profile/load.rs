@@ -21,6 +21,7 @@ pub struct ReadError(pub String);
 /// so that no output of the command can replace it.
 pub fn read_input(path: &Path) -> Result<Vec<u8>, ReadError> {
     let bytes = read_regular(path)?;
+    #[cfg(feature = "host")]
     crate::output::inputs::record(path);
     Ok(bytes)
 }
