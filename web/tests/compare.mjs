@@ -31,6 +31,7 @@ function native(args, input, cwd) {
 const withoutHostFiles = (text) => JSON.parse(text).filter((d) => d.code !== HOST_FILE_CODE);
 const problems = [];
 let compared = 0;
+const notCompared = [];
 let slowest = { ms: 0, file: '' };
 for (const file of files) {
   const bytes = fs.readFileSync(file);
@@ -57,6 +58,12 @@ for (const file of files) {
   if (validateExit !== answer.validate_exit) {
     problems.push(`${file}: validate exits ${validate.status} natively, ${answer.validate_exit} in wasm`);
   }
+  if (answer.extends.length > 0) {
+    // The browser cannot read the bases: only this layer is rendered, and the page says so.
+    notCompared.push(`${file} (extends ${answer.extends.join(', ')})`);
+    compared += 1;
+    continue;
+  }
   for (const target of TARGETS) {
     const render = native(['render', '-', '-t', target], bytes, cwd);
     const got = answer.targets[target];
@@ -67,6 +74,7 @@ for (const file of files) {
   compared += 1;
 }
 console.log(`compared ${compared} of ${files.length} files with ${binary}; slowest answer ${slowest.ms.toFixed(1)} ms (${slowest.file})`);
+if (notCompared.length > 0) console.log(`targets not compared (the bases of extends need a file system): ${notCompared.join(', ')}`);
 if (problems.length > 0) {
   console.error(`${problems.length} difference(s):\n\n${problems.join('\n\n')}`);
   process.exit(1);
