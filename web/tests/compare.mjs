@@ -20,7 +20,8 @@ if (!page || !binary || files.length === 0) {
 }
 const HOST_FILE_CODE = 'W0310';
 const TARGETS = ['dotenv', 'compose', 'k8s-env', 'k8s'];
-const playground = await loadPlayground(fs.readFileSync(page, 'utf8'));
+const html = fs.readFileSync(page, 'utf8');
+let playground = await loadPlayground(html);
 
 function native(args, input, cwd) {
   const run = spawnSync(binary, args, { input, cwd, maxBuffer: 64 << 20 });
@@ -42,7 +43,16 @@ for (const file of files) {
   }
   const cwd = path.dirname(path.resolve(file));
   const started = performance.now();
-  const answer = playground.answer(text);
+  let answer;
+  try {
+    answer = playground.answer(text);
+  } catch (error) {
+    // A trap: a panic, or a call wasm32-unknown-unknown does not have (Instant::now and
+    // thread::spawn panic there). The instance is unusable after it: start a fresh one.
+    problems.push(`${file}: the module trapped (${error}): a panic, or a clock or thread in the core`);
+    playground = await loadPlayground(html);
+    continue;
+  }
   const ms = performance.now() - started;
   if (ms > slowest.ms) slowest = { ms, file };
   const validate = native(['validate', '-', '--format', 'json'], bytes, cwd);
