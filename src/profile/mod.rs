@@ -13,8 +13,8 @@ mod set;
 
 pub use layers::{EXTENDS, Layers, Loaded, extends_entries, load_layers};
 pub use load::{
-    MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, is_stdio, load_file, parse_bytes,
-    parse_text, read_input, read_input_or_stdin, read_input_text, read_regular,
+    MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, check_stdin_size, is_stdio, load_file,
+    parse_bytes, parse_text, read_input, read_input_or_stdin, read_input_text, read_regular,
 };
 pub use merge::{Overridden, merge, merge_recording};
 pub use set::{SetKind, parse_set};
