@@ -8,7 +8,9 @@
 #   scripts/test.sh dotenv     # extra arguments go to `cargo test`
 #
 # Needs: Rust >= 1.89 (cargo), Python 3 with the venv module and pip (Debian: python3-venv),
-# access to crates.io and PyPI (or their caches), git and mkfifo (coreutils).
+# access to crates.io and PyPI (or their caches), git and mkfifo (coreutils). The browser tests
+# also need rustup's wasm32-unknown-unknown target (scripts/site.sh adds it), Node, and for the
+# end-to-end one Debian's chromium and `npm ci --prefix web/e2e` (playwright-core).
 # Without CI=true, a test whose tool is missing skips; the last line printed names every skipped
 # test and how to get what it missed ("skipped: none" when nothing was skipped). With CI=true a
 # missing tool fails its test instead.
@@ -33,9 +35,23 @@ SVCGEN_SKIP_LOG="$(cd "$target_dir" && pwd)/svcgen-skips.txt"
 export SVCGEN_SKIP_LOG
 : >"$SVCGEN_SKIP_LOG"
 
+# The browser tests (tests/site.rs) read the site built here: the playground's WebAssembly
+# module against this build of the binary. Built anew each run (incremental); without it (no
+# wasm32-unknown-unknown target, say) they skip, and on CI this fails.
+site_dir="$(cd "$target_dir" && pwd)/site"
+rm -rf "$site_dir"
+if ! scripts/site.sh "$site_dir"; then
+  if [ "${CI:-}" = true ]; then
+    echo "error: scripts/site.sh failed; CI needs the site for tests/site.rs" >&2
+    exit 1
+  fi
+  echo "the site was not built: tests/site.rs will skip" >&2
+fi
+export SVCGEN_SITE="$site_dir"
+
 # Every test binary runs even after one fails, so one run reports every failure.
 status=0
-cargo test --no-fail-fast "$@" || status=$?
+cargo test --workspace --no-fail-fast "$@" || status=$?
 
 # A proptest case calls the tool lookup once per case: one line per test.
 skips=$(sort -u "$SVCGEN_SKIP_LOG")

@@ -4,7 +4,7 @@
 //! written in this file or in `templates/docs.md.j2`); the template lays it out. Table cells are
 //! escaped here, once, so a `|` in a meaning cannot break a table.
 
-use crate::model::{Condition, DefaultValue, Edition, Model, Var, VarType};
+use crate::model::{Condition, DefaultValue, Edition, Group, Model, Var, VarType};
 use crate::templates::{TemplateError, Templates};
 use serde::Serialize;
 
@@ -194,21 +194,69 @@ fn context(model: &Model, edition: Option<Edition>) -> Context {
 
 /// One table per group that has a variable in scope, in the model's order.
 fn group_docs(model: &Model, scope: &Scope) -> Vec<GroupDoc> {
+    walk(model, scope)
+        .into_iter()
+        .map(|group| GroupDoc {
+            title: group.group.title.clone(),
+            section: group.group.section.clone(),
+            applies: group.applies,
+            rows: group.entries.iter().map(var_row).collect(),
+        })
+        .collect()
+}
+
+/// A group of the reference with the entries it has in scope: what every reference (this
+/// Markdown one, the HTML site's) lays out, before a format escapes it.
+pub struct GroupEntries<'m> {
+    pub group: &'m Group,
+    /// When the group applies, as a sentence ("always" when it has no condition).
+    pub applies: String,
+    pub entries: Vec<VarEntry<'m>>,
+}
+
+/// One entry of a variable as the references show it, plain text.
+pub struct VarEntry<'m> {
+    pub var: &'m Var,
+    pub ty: String,
+    pub default: String,
+    /// The allowed values, or a note such as "not shown"; empty when any value of the type goes.
+    pub allowed: Allowed<'m>,
+    pub editions: String,
+    pub applies: String,
+    /// The meaning with the notes every reference adds (keys, required, secret, note).
+    pub meaning: String,
+    /// True when the reference covers an edition the entry does not belong to.
+    pub marked: bool,
+}
+
+/// A variable's allowed values as the references show them.
+pub enum Allowed<'m> {
+    Values(&'m [String]),
+    NotShown,
+    Any,
+}
+
+/// The reference of one edition, or of both (`None`): the groups with a variable in scope, in
+/// the model's order, each with its entries.
+pub fn reference_groups(edition: Option<Edition>) -> Vec<GroupEntries<'static>> {
+    walk(Model::get(), &Scope::new(edition))
+}
+
+fn walk<'m>(model: &'m Model, scope: &Scope) -> Vec<GroupEntries<'m>> {
     model
         .groups
         .iter()
         .filter_map(|group| {
             let applies = applies_text(&group.when);
-            let rows: Vec<Row> = scope
+            let entries: Vec<VarEntry> = scope
                 .vars(model)
                 .filter(|v| v.group == group.id)
-                .map(|v| var_row(v, &applies, scope.marked(v)))
+                .map(|v| var_entry(v, &applies, scope.marked(v)))
                 .collect();
-            (!rows.is_empty()).then(|| GroupDoc {
-                title: group.title.clone(),
-                section: group.section.clone(),
-                applies: applies.clone(),
-                rows,
+            (!entries.is_empty()).then_some(GroupEntries {
+                group,
+                applies,
+                entries,
             })
         })
         .collect()
@@ -338,21 +386,48 @@ fn setting_default(model: &Model, edition: Option<Edition>, default: &DefaultVal
     }
 }
 
-fn var_row(var: &Var, applies: &str, marked: bool) -> Row {
-    let mut variable = format!("`{}`", var.env);
-    if marked {
-        variable.push_str(&format!(" ({})", var.editions_text()));
+fn var_entry<'m>(var: &'m Var, applies: &str, marked: bool) -> VarEntry<'m> {
+    VarEntry {
+        var,
+        ty: type_text(var),
+        default: var.default.describe(),
+        allowed: match &var.allowed {
+            Some(values) => Allowed::Values(values),
+            None if var.allowed_not_shown => Allowed::NotShown,
+            None => Allowed::Any,
+        },
+        editions: var.editions_text(),
+        applies: applies.to_string(),
+        meaning: meaning_text(var),
+        marked,
     }
+}
+
+fn var_row(entry: &VarEntry) -> Row {
+    let mut variable = format!("`{}`", entry.var.env);
+    if entry.marked {
+        variable.push_str(&format!(" ({})", entry.editions));
+    }
+    let allowed = match entry.allowed {
+        Allowed::Values(values) => code_list(values),
+        Allowed::NotShown => Allowed::NOT_SHOWN.to_string(),
+        Allowed::Any => String::new(),
+    };
     Row {
         variable: cell(&variable),
-        key: cell(&format!("`{}`", var.key)),
-        ty: cell(&type_text(var)),
-        default: cell(&var.default.describe()),
-        allowed: cell(&allowed_text(var)),
-        editions: cell(&var.editions_text()),
-        applies: cell(applies),
-        meaning: cell(&meaning_text(var)),
+        key: cell(&format!("`{}`", entry.var.key)),
+        ty: cell(&entry.ty),
+        default: cell(&entry.default),
+        allowed: cell(&allowed),
+        editions: cell(&entry.editions),
+        applies: cell(&entry.applies),
+        meaning: cell(&entry.meaning),
     }
+}
+
+impl Allowed<'_> {
+    /// How a reference says the spec does not show the allowed values.
+    pub const NOT_SHOWN: &'static str = "not shown";
 }
 
 fn type_text(var: &Var) -> String {
@@ -368,14 +443,6 @@ fn type_text(var: &Var) -> String {
         text.push_str(&format!(" ({})", kind.name()));
     }
     text
-}
-
-fn allowed_text(var: &Var) -> String {
-    match &var.allowed {
-        Some(values) => code_list(values),
-        None if var.allowed_not_shown => "not shown".to_string(),
-        None => String::new(),
-    }
 }
 
 fn meaning_text(var: &Var) -> String {

@@ -8,6 +8,7 @@
 //! inputs.
 
 use std::collections::HashMap;
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -24,7 +25,7 @@ impl Inputs {
     pub fn record(&self, path: &Path) {
         if let Ok(meta) = std::fs::metadata(path) {
             let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
-            read.entry((meta.dev(), meta.ino()))
+            read.entry(identity(&meta))
                 .or_insert_with(|| path.to_path_buf());
         }
     }
@@ -41,12 +42,12 @@ impl Inputs {
     /// input that no longer has that identity (deleted since, its inode number reused) does not
     /// count.
     pub fn refuse_file(&self, path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
-        let id = (meta.dev(), meta.ino());
+        let id = identity(meta);
         let read = self.read.lock().unwrap_or_else(|e| e.into_inner());
         let Some(input) = read.get(&id) else {
             return Ok(());
         };
-        let still = std::fs::metadata(input).is_ok_and(|m| (m.dev(), m.ino()) == id);
+        let still = std::fs::metadata(input).is_ok_and(|m| identity(&m) == id);
         if still {
             Err(format!(
                 "{}: is an input of this command ({}); refusing to write over it: choose another output",
@@ -57,6 +58,19 @@ impl Inputs {
             Ok(())
         }
     }
+}
+
+/// A file's identity: device and inode on unix. Elsewhere (the browser build, which has no file
+/// system and so never records an input) every file has the same identity, which no recorded
+/// input can match.
+#[cfg(unix)]
+fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! `rules` (cross-field checks) -> `render` (per target) -> `output` (atomic writes). Each stage is
 //! a module with one job; data flows one way.
 
+#[cfg(feature = "host")]
 pub mod batch;
+#[cfg(feature = "host")]
 pub mod cli;
 pub mod diag;
 pub mod diff;
@@ -17,11 +19,14 @@ pub mod init;
 pub mod inputs;
 pub mod krm;
 pub mod lint;
+#[cfg(feature = "host")]
 pub mod lsp;
 pub mod migrate;
 pub mod model;
+#[cfg(feature = "host")]
 pub mod output;
 pub mod pipeline;
+pub mod playground;
 pub mod profile;
 pub mod redact;
 pub mod render;
@@ -30,4 +35,5 @@ pub mod schema;
 pub mod source;
 pub mod suggest;
 pub mod templates;
+pub mod validate;
 pub mod value_type;

@@ -11,7 +11,7 @@ use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, HostCopy, Target, TemplateError, Templates, render_checked};
+use crate::render::{EnvOptions, HostCopy, Target, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -405,9 +405,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         job.targets,
         job.templates,
         folder.as_deref(),
-        &|path| super::read_host_file(path, job.inputs),
+        Some(&|path| super::read_host_file(path, job.inputs)),
     );
-    let errors = template_messages(&rendered.template_errors);
+    let errors = crate::templates::messages(&rendered.template_errors);
     diags.extend(rendered.diagnostics);
     let files = (!diags.has_errors()).then(|| {
         let mut files = named(rendered.files);
@@ -471,18 +471,6 @@ pub(super) fn load_templates(
     })?;
     templates.files().for_each(|file| inputs.record(file));
     Ok(templates)
-}
-
-/// What to print for each failed template: where it failed, and whose fault it is.
-pub(super) fn template_messages(errors: &[TemplateError]) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in errors {
-        out.push(format!("template {e}"));
-        if !e.user {
-            out.push("this is a bug in svcgen's built-in template; please report it".to_string());
-        }
-    }
-    out
 }
 
 /// Where one profile's files go.

@@ -74,19 +74,7 @@ impl<'a> Reporter<'a> {
     /// Reports a problem that is not in a profile (an unreadable file, a broken template).
     pub fn io_error(&mut self, message: &str) {
         match self.args.format {
-            Format::Json => self.json.push(serde_json::json!({
-                "code": "io",
-                "name": "io",
-                "severity": "error",
-                "message": message,
-                "file": null,
-                "line": null,
-                "column": null,
-                "end_line": null,
-                "end_column": null,
-                "label": null,
-                "help": null,
-            })),
+            Format::Json => self.json.push(crate::diag::json::io_entry(message)),
             Format::Human => io_error(message),
         }
     }
@@ -96,10 +84,7 @@ impl<'a> Reporter<'a> {
         if self.args.format != Format::Json {
             return;
         }
-        let text = format!(
-            "{}\n",
-            serde_json::to_string_pretty(&self.json).unwrap_or_default()
-        );
+        let text = crate::diag::json::array_text(&self.json);
         if self.json_to_stdout {
             let _ = std::io::stdout().write_all(text.as_bytes());
         } else {

@@ -3,7 +3,6 @@
 use super::report::Reporter;
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, Target, render_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::Write;
@@ -47,16 +46,14 @@ pub fn run(args: &ValidateArgs) -> u8 {
         };
         if let Some(resolved) = &checked.resolved {
             // The checks of rendering, for every deployable target: validate == render.
-            let options = EnvOptions {
-                minimal: false,
-                include_secrets: args.include_secrets,
-                copy_host_files: false,
-            };
-            let rendered =
-                render_checked(resolved, options, &Target::ALL, &templates, None, &|path| {
-                    super::read_host_file(path, &inputs)
-                });
-            for message in super::render::template_messages(&rendered.template_errors) {
+            let reader = |path: &std::path::Path| super::read_host_file(path, &inputs);
+            let rendered = crate::validate::render_checks(
+                resolved,
+                args.include_secrets,
+                &templates,
+                Some(&reader),
+            );
+            for message in crate::templates::messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }
             checked.diagnostics.extend(rendered.diagnostics);

@@ -37,3 +37,29 @@ pub fn to_json(diagnostics: &Diagnostics, sources: &Sources) -> Value {
         .collect();
     Value::Array(items)
 }
+
+/// A problem that is not in a profile (an unreadable file, a broken template), as an entry of
+/// the same array: code and name `io`, no position.
+pub fn io_entry(message: &str) -> Value {
+    json!({
+        "code": "io",
+        "name": "io",
+        "severity": "error",
+        "message": message,
+        "file": null,
+        "line": null,
+        "column": null,
+        "end_line": null,
+        "end_column": null,
+        "label": null,
+        "help": null,
+    })
+}
+
+/// The text `--format json` prints: the array of every entry, pretty, with a final newline.
+pub fn array_text(entries: &[Value]) -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(entries).unwrap_or_default()
+    )
+}

@@ -7,7 +7,6 @@
 use super::analysis::{Analysis, Layering};
 use super::position::LineIndex;
 use crate::diag::{Diagnostic, Severity};
-use crate::profile::{EXTENDS, Value, parse_text};
 use crate::redact::Scrubber;
 use crate::source::{Origin, SourceId, Sources};
 use lsp_types::{
@@ -171,28 +170,7 @@ impl Anchors {
     }
 }
 
-/// The bases the document's `extends` names, with the span of each name.
-pub fn extends_entries(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
-    let mut scratch = Sources::new();
-    let (_, table) = parse_text(String::new(), text.to_string(), &mut scratch);
-    let Ok(table) = table else {
-        return Vec::new();
-    };
-    let Some(entry) = table.get(EXTENDS) else {
-        return Vec::new();
-    };
-    match &entry.node.value {
-        Value::String(s) => vec![(s.clone(), entry.node.origin.span())],
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|i| match &i.value {
-                Value::String(s) => Some((s.clone(), i.origin.span())),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+pub use crate::profile::extends_entries;
 
 /// The first text loaded under `name` (a path as it was given), after `after` if given.
 pub fn find_source(sources: &Sources, name: &str, after: Option<SourceId>) -> Option<SourceId> {

@@ -331,6 +331,29 @@ fn bases_of(extends: &Entry, diags: &mut Diagnostics) -> Option<Vec<(String, Ori
     }
 }
 
+/// The bases the document's `extends` names, with the span of each name.
+pub fn extends_entries(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut scratch = Sources::new();
+    let (_, table) = super::parse_text(String::new(), text.to_string(), &mut scratch);
+    let Ok(table) = table else {
+        return Vec::new();
+    };
+    let Some(entry) = table.get(EXTENDS) else {
+        return Vec::new();
+    };
+    match &entry.node.value {
+        Value::String(s) => vec![(s.clone(), entry.node.origin.span())],
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| match &i.value {
+                Value::String(s) => Some((s.clone(), i.origin.span())),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// A path as it identifies a file for cycle detection (canonical when it exists).
 fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())

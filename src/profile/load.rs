@@ -112,12 +112,19 @@ fn read_stdin() -> Result<Vec<u8>, ReadError> {
         .take(MAX_PROFILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| ReadError(format!("{STDIN_NAME}: cannot read: {e}")))?;
-    if bytes.len() as u64 > MAX_PROFILE_BYTES {
+    check_stdin_size(bytes.len())?;
+    Ok(bytes)
+}
+
+/// Standard input (or text given in memory as it, the playground's) has at most
+/// [`MAX_PROFILE_BYTES`].
+pub fn check_stdin_size(len: usize) -> Result<(), ReadError> {
+    if len as u64 > MAX_PROFILE_BYTES {
         return Err(ReadError(format!(
             "{STDIN_NAME}: an input may have at most {MAX_PROFILE_BYTES} bytes"
         )));
     }
-    Ok(bytes)
+    Ok(())
 }
 
 /// True for `-`, which names standard input (a profile) or standard output (`-o -`).

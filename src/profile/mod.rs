@@ -11,10 +11,13 @@ mod load;
 mod merge;
 mod set;
 
-pub use layers::{EXTENDS, Extends, Layer, Layers, Loaded, Stack, load_layers, load_stack};
+pub use layers::{
+    EXTENDS, Extends, Layer, Layers, Loaded, Stack, extends_entries, load_layers, load_stack,
+};
 pub use load::{
-    MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, is_stdio, load_file, parse_bytes,
-    parse_text, read_input, read_input_or_stdin, read_input_text, read_regular, read_text,
+    MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, check_stdin_size, is_stdio, load_file,
+    parse_bytes, parse_text, read_input, read_input_or_stdin, read_input_text, read_regular,
+    read_text,
 };
 pub use merge::{Overridden, merge, merge_recording};
 pub use set::{SetKind, parse_set};

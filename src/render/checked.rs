@@ -33,14 +33,15 @@ pub struct HostCopy {
 /// Renders `targets` of `resolved`, to be written into `folder` (host paths are relative to it;
 /// `None`: the profile's own folder), and gathers every diagnostic rendering produces. The
 /// deployment is planned once, its host files read through `reader`: `validate` and `render`
-/// both come here, so a host file one cannot read fails both.
+/// both come here, so a host file one cannot read fails both. `reader` is `None` where there is
+/// no file system (the browser playground): host files are then not read, and not reported.
 pub fn render_checked(
     resolved: &Resolved,
     options: EnvOptions,
     targets: &[Target],
     templates: &Templates,
     folder: Option<&Path>,
-    reader: HostReader<'_>,
+    reader: Option<HostReader<'_>>,
 ) -> Rendered {
     let mut out = Rendered {
         files: Vec::new(),
@@ -55,7 +56,7 @@ pub fn render_checked(
             return out;
         }
     };
-    let input = Input::new(resolved, &env, folder, options, Some(reader));
+    let input = Input::new(resolved, &env, folder, options, reader);
     out.diagnostics
         .extend(host_files::unreadable(&input.plan.host_files));
     for &target in targets {

@@ -174,6 +174,18 @@ fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error>
     out.write_str(&quoted.text).map_err(Error::from)
 }
 
+/// What to print for each failed template: where it failed, and whose fault it is.
+pub fn messages(errors: &[TemplateError]) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in errors {
+        out.push(format!("template {e}"));
+        if !e.user {
+            out.push("this is a bug in svcgen's built-in template; please report it".to_string());
+        }
+    }
+    out
+}
+
 impl Templates {
     /// The built-in templates, each replaced by a file of the same name in `dir` if it has one.
     /// The user's files are read and compiled now (their errors come before any profile is

@@ -214,7 +214,10 @@ fn secret_in_configmap(fields: &Fields, key: &str, kind: FileKind, diags: &mut D
     }
 }
 
-/// The host path, absolute: a relative one from the folder of the file that wrote it.
+/// The host path, absolute: a relative one from the folder of the file that wrote it. Without
+/// the `host` feature (the browser build) there is no file system to look in, and the host file
+/// checks are skipped (the playground says so once).
+#[cfg_attr(not(feature = "host"), allow(unused_variables))]
 fn host_path(
     (path, origin): &(String, Origin),
     sources: &Sources,
@@ -224,6 +227,14 @@ fn host_path(
         Some(dir) if Path::new(path).is_relative() => dir.join(path),
         _ => Path::new(path).to_path_buf(),
     };
+    #[cfg(feature = "host")]
+    check_host_file((path, origin), &full, diags);
+    std::path::absolute(&full).unwrap_or(full)
+}
+
+/// The host file must exist and be a file, not a folder.
+#[cfg(feature = "host")]
+fn check_host_file((path, origin): (&String, &Origin), full: &Path, diags: &mut Diagnostics) {
     if full.is_dir() {
         diags.push(
             Diagnostic::new(
@@ -242,7 +253,6 @@ fn host_path(
                 .help("relative paths are checked from the profile's folder; svcgen writes them relative to the output's folder"),
         );
     }
-    std::path::absolute(&full).unwrap_or(full)
 }
 
 /// The Secret or ConfigMap key: given, or the container file's name, which must then pass the
