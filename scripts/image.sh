@@ -22,8 +22,11 @@ if [ -d "$out" ]; then
   echo "scripts/image.sh: $out is a folder: give the archive's file name" >&2
   exit 2
 fi
-out_dir=$(cd "$(dirname "$out")" && pwd)
+out_dir=$(cd "$(dirname "$out")" 2>/dev/null && pwd) || { echo "scripts/image.sh: $(dirname "$out"): no such folder" >&2; exit 2; }
 out="$out_dir/$(basename "$out")"
+case "$out" in
+  *:*) echo "scripts/image.sh: $out: a name with ':' cannot be an oci-archive path" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 
 for tool in cargo rustup buildah; do
@@ -45,7 +48,9 @@ mkdir "$work/context"
 cp "target/$target/release/svcgen" "$work/context/svcgen"
 store=(--root "$work/storage" --runroot "$work/run" --storage-driver vfs)
 image="localhost/svcgen:$version"
-buildah "${store[@]}" bud --isolation chroot --layers=false -f "$PWD/Containerfile" -t "$image" "$work/context" >&2
+# Timestamps from SOURCE_DATE_EPOCH (else 0): the same binary gives the same image.
+buildah "${store[@]}" bud --isolation chroot --layers=false --timestamp "${SOURCE_DATE_EPOCH:-0}" \
+  -f "$PWD/Containerfile" -t "$image" "$work/context" >&2
 partial="$out_dir/.$(basename "$out").partial"
 rm -f "$partial"
 buildah "${store[@]}" push "$image" "oci-archive:$partial:svcgen:$version" >&2
