@@ -165,3 +165,24 @@ fn image_script_refuses_a_name_that_is_no_archive() {
         assert!(stderr.contains(message), "{arg}: {stderr}");
     }
 }
+
+/// README's "Use in CI" runs the image of this version with the profile folder read-only.
+#[test]
+fn readme_runs_the_image_with_the_profiles_mounted_read_only() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme
+        .split_once("\n## Use in CI\n")
+        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        .expect("README has a section \"Use in CI\"");
+    let image = format!("svcgen:{}", env!("CARGO_PKG_VERSION"));
+    for engine in ["docker run", "podman run"] {
+        let line = section
+            .lines()
+            .find(|l| l.starts_with(engine))
+            .unwrap_or_else(|| panic!("no `{engine}` line"));
+        assert!(
+            line.contains(":/work:ro\"") && line.contains(&image),
+            "{line}"
+        );
+    }
+}
