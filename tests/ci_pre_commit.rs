@@ -4,7 +4,7 @@
 //! adopting them.
 //!
 //! `svcgen-validate` (`language: rust`) is built by pre-commit with `cargo install` (minutes
-//! the first time; its target folder is kept in `target/pre-commit-hook` so that a second run
+//! the first time; its target folder is kept in `target/pre-commit` so that a second run
 //! only rebuilds svcgen). The `-system` variants run the svcgen under test, put first on PATH.
 //! `svcgen-check` takes its arguments from the consumer's configuration, which `try-repo`
 //! cannot give: it runs through a configuration naming a repository that holds this
@@ -75,7 +75,7 @@ fn pre_commit(pre_commit: &Path, dir: &Path, home: &Path, args: &[&str]) -> (Out
         .args(args)
         .env("PATH", path)
         .env("PRE_COMMIT_HOME", home)
-        .env("CARGO_TARGET_DIR", repo().join("target/pre-commit-hook"))
+        .env("CARGO_TARGET_DIR", repo().join("target/pre-commit"))
         .env_remove("PRE_COMMIT_COLOR")
         .env("NO_COLOR", "1")
         .output()
