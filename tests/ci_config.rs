@@ -100,6 +100,14 @@ fn checkout() -> tempfile::TempDir {
 /// (inputs given as the step maps them), `GITHUB_OUTPUT` a file. Returns (the outputs written,
 /// the SARIF report).
 fn run_check_step(dir: &Path, out_dir: &str) -> (String, Value) {
+    let (outputs, sarif) = run_check_step_on(dir, "deploy/profiles\n", out_dir);
+    let sarif = sarif.expect("a SARIF report");
+    let sarif = serde_json::from_str(&sarif).unwrap_or_else(|e| panic!("{e}: {sarif}"));
+    (outputs, sarif)
+}
+
+/// [`run_check_step`] with these profiles; the report is `None` when no file is left.
+fn run_check_step_on(dir: &Path, profiles: &str, out_dir: &str) -> (String, Option<String>) {
     let action = yaml("action.yml");
     let steps = action["runs"]["steps"].as_array().unwrap();
     let step = steps
@@ -108,7 +116,7 @@ fn run_check_step(dir: &Path, out_dir: &str) -> (String, Value) {
         .expect("a step `check`");
     let env = step["env"].as_object().unwrap();
     let inputs = [
-        ("profiles", "deploy/profiles\n"),
+        ("profiles", profiles),
         ("out-dir", out_dir),
         ("deny-warnings", "true"),
         ("sarif-file", "report.sarif"),
@@ -134,9 +142,17 @@ fn run_check_step(dir: &Path, out_dir: &str) -> (String, Value) {
         output.status.success(),
         "the step stops the job itself: {output:?}"
     );
-    let sarif = std::fs::read_to_string(dir.join("report.sarif")).unwrap();
-    let sarif = serde_json::from_str(&sarif).unwrap_or_else(|e| panic!("{e}: {sarif}"));
+    let sarif = std::fs::read_to_string(dir.join("report.sarif")).ok();
     (std::fs::read_to_string(github_output).unwrap(), sarif)
+}
+
+#[test]
+fn action_check_step_leaves_no_empty_report_after_a_usage_error() {
+    let dir = checkout();
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let (outputs, sarif) = run_check_step_on(dir.path(), "empty\n", "");
+    assert_eq!(outputs, "exit-code=2\n");
+    assert_eq!(sarif, None);
 }
 
 fn rule_ids(sarif: &Value) -> Vec<String> {
