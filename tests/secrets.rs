@@ -3,7 +3,7 @@
 //! on inputs holding a random passphrase: in a profile (on a line that also has errors), in
 //! `--set`, in an imported `.env` (under its name and its legacy `GLUU_` name), compose file and
 //! ConfigMap, in a `--check` diff with `--include-secrets`, in `diff`, `explain` and `migrate`; in
-//! human and JSON form. The passphrase must appear in no stdout and no stderr.
+//! human, JSON, SARIF and GitLab form. The passphrase must appear in no stdout and no stderr.
 
 mod support;
 
@@ -105,7 +105,7 @@ fn every_showing_command(dir: &Path, secret: &str, other: &str) -> Vec<(String, 
     write_inputs(dir, secret, other);
     let set = format!("google.{SECRET_KEY}={secret}");
     let mut runs: Vec<Vec<&str>> = Vec::new();
-    for format in ["human", "json"] {
+    for format in ["human", "json", "sarif", "gitlab"] {
         for file in ["bad.toml", "ok.toml", "syntax.toml", "legacy.toml"] {
             runs.push(vec!["validate", file, "--format", format]);
         }
@@ -373,7 +373,7 @@ fn a_secret_under_a_misspelled_name_is_still_masked() {
     let dotenv = format!("CN_GOOGLE_SECRET_MANAGER_PASSPRASE={value}\nCN_SECRET_ADAPTER=google\n");
     std::fs::write(dir.path().join("t.env"), dotenv).unwrap();
     let set = format!("google.secret_manager_passphras={value}");
-    for format in ["human", "json"] {
+    for format in ["human", "json", "sarif", "gitlab"] {
         let runs: [Vec<&str>; 5] = [
             vec!["validate", "typo.toml"],
             vec!["validate", "env.toml"],
@@ -399,7 +399,7 @@ fn a_secret_under_a_misspelled_name_is_still_masked() {
 fn a_passphrase_equal_to_a_spec_word_leaves_names_whole() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.toml"), profile("google", "bogus = 1\n")).unwrap();
-    for format in ["human", "json"] {
+    for format in ["human", "json", "sarif", "gitlab"] {
         let out = run(dir.path(), &["validate", "p.toml", "--format", format]);
         assert!(
             out.contains("unknown key `google.bogus`"),
@@ -443,7 +443,7 @@ fn a_secret_over_several_lines_is_masked_to_its_end() {
              Zq9first\n        Zq9second\n      CN_WAIT_MAX_TIME: nope\n"
         ),
     );
-    for format in ["human", "json"] {
+    for format in ["human", "json", "sarif"] {
         let runs: [&[&str]; 7] = [
             &["lint", "open.env"],
             &["import", "open.env"],

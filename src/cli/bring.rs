@@ -31,17 +31,14 @@ impl InputArgs {
         self.edition.as_deref().and_then(Edition::parse)
     }
 
-    /// Reads the file; an unreadable one is reported here and gives the exit code.
-    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, u8> {
+    /// Reads the file; `Err` says why it cannot be read.
+    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
         let options = ReadOptions {
             format: self.from,
             service: self.service.as_deref(),
             base_dir: None,
         };
-        read_file(&self.file, &options, sources).map_err(|e| {
-            io_error(&e);
-            EXIT_IO
-        })
+        read_file(&self.file, &options, sources)
     }
 }
 
@@ -63,7 +60,10 @@ pub fn import_command(args: &ImportArgs) -> u8 {
     let mut sources = Sources::new();
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(e) => {
+            io_error(&e);
+            return EXIT_IO;
+        }
     };
     let options = ImportOptions {
         edition: args.input.edition(),
@@ -110,12 +110,17 @@ pub fn lint_command(args: &LintArgs) -> u8 {
         return EXIT_IO;
     }
     let mut sources = Sources::new();
+    let mut reporter = Reporter::new(&args.diagnostics, true);
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
-        Err(code) => return code,
+        Err(e) => {
+            // In the report: a CI format still prints its document (the run failed).
+            reporter.io_error(&e);
+            reporter.finish();
+            return EXIT_IO;
+        }
     };
     let diags = crate::lint::lint(&read, args.input.edition(), &sources);
-    let mut reporter = Reporter::new(&args.diagnostics, true);
     let code = reporter.add(&diags, &sources);
     reporter.finish();
     if code == EXIT_OK

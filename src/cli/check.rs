@@ -1,5 +1,7 @@
 //! `render --check`: compare each file on disk with its rendering and report the stale ones.
 
+use crate::diag::Code;
+use crate::diag::json::Item;
 use crate::output::Contents;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,10 +65,34 @@ fn check_bytes(path: &Path, bytes: &[u8]) -> Option<Stale> {
     })
 }
 
+/// The finding of a stale file for the CI formats, at its first line: which file, and what to
+/// run (the diff itself is for people).
+pub fn stale_item(stale: &Stale) -> Item {
+    let code = Code::StaleOutput;
+    let file = stale.path.display().to_string();
+    Item {
+        code: code.id().to_string(),
+        name: code.name().to_string(),
+        severity: code.severity().as_str(),
+        message: format!(
+            "`{file}` is stale: it differs from what svcgen renders now from its profile"
+        ),
+        file: Some(file),
+        line: Some(1),
+        column: Some(1),
+        end_line: None,
+        end_column: None,
+        label: None,
+        help: Some("render again without --check, and commit the result".to_string()),
+    }
+}
+
 /// Prints the result of `--check` on stdout: each diff for people, or one JSON object
-/// (`{"stale": [{"file", "diff"}]}`, empty when nothing is stale) for machines.
+/// (`{"stale": [{"file", "diff"}]}`, empty when nothing is stale) for JSON; the CI formats
+/// report stale files through the [`super::report::Reporter`] instead.
 pub fn report_stale(stale: &[Stale], format: super::Format) {
     let text = match format {
+        super::Format::Sarif | super::Format::Gitlab => return,
         super::Format::Human => stale.iter().map(|s| s.diff.as_str()).collect(),
         super::Format::Json => {
             let files: Vec<serde_json::Value> = stale

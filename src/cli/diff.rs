@@ -60,6 +60,13 @@ fn resolve(spec: &str, args: &DiffArgs) -> Result<Resolved, u8> {
 }
 
 pub fn run(args: &DiffArgs) -> u8 {
+    if args.diagnostics.format.for_ci() {
+        io_error(
+            "diff prints a difference, which is no diagnostic for a CI dashboard: give --format \
+             human or --format json",
+        );
+        return EXIT_IO;
+    }
     let old = match resolve(&args.old, args) {
         Ok(r) => r,
         Err(code) => return code,
@@ -77,7 +84,7 @@ pub fn run(args: &DiffArgs) -> u8 {
     let result = diff(&old, &old_env, &new, &new_env);
     let text = match args.diagnostics.format {
         Format::Json => serde_json::to_string_pretty(&result).unwrap_or_default() + "\n",
-        Format::Human => result.to_text(),
+        Format::Human | Format::Sarif | Format::Gitlab => result.to_text(),
     };
     // Not `print!`: a closed pipe (`| head`) must not panic.
     let _ = std::io::stdout().write_all(text.as_bytes());

@@ -136,6 +136,18 @@ pub enum Format {
     Human,
     /// a JSON array, one object per diagnostic
     Json,
+    /// SARIF 2.1.0, for code scanning (GitHub, Azure DevOps): one result per diagnostic
+    Sarif,
+    /// a GitLab code-quality report (the JSON array the merge-request widget reads)
+    Gitlab,
+}
+
+impl Format {
+    /// True for the formats CI dashboards read: one document for the whole run, diagnostics
+    /// and stale files (`--check`) alike.
+    pub fn for_ci(self) -> bool {
+        matches!(self, Format::Sarif | Format::Gitlab)
+    }
 }
 
 /// Options every command that checks a profile shares.

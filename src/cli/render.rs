@@ -177,7 +177,10 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
     let mut exit = EXIT_OK;
     let mut stale: Vec<Stale> = Vec::new();
     let mut rendered = 0;
-    let mut reporter = Reporter::new(&args.diagnostics, false);
+    // The CI formats are one document of diagnostics and stale files: on stdout with --check
+    // (which prints nothing else there), else on stderr as JSON is.
+    let ci_to_stdout = args.check && args.diagnostics.format.for_ci();
+    let mut reporter = Reporter::new(&args.diagnostics, ci_to_stdout);
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(profiles.len());
@@ -204,6 +207,7 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
         },
     );
     progress.finish();
+    reporter.stale(stale.iter().map(super::check::stale_item));
     reporter.finish();
     if args.check && args.diagnostics.format == super::Format::Json {
         report_stale(&stale, super::Format::Json);

@@ -1,7 +1,9 @@
-//! Printing diagnostics of a run, for people or as JSON, and choosing the exit code.
+//! Printing diagnostics of a run, for people or machines (JSON, SARIF, GitLab), and choosing
+//! the exit code.
 
 use super::{ColorWhen, DiagnosticArgs, EXIT_INVALID, EXIT_OK, Format};
-use crate::diag::{Diagnostics, human};
+use crate::diag::json::{self, Item};
+use crate::diag::{Diagnostics, gitlab, human, location, sarif};
 use crate::source::Sources;
 use std::io::{IsTerminal, Write};
 
@@ -28,69 +30,92 @@ pub fn use_color() -> bool {
     }
 }
 
-/// Prints the diagnostics of one or more profiles: for people at once on stderr; as JSON, one
-/// array of every profile's diagnostics at [`Reporter::finish`] (stdout or stderr).
+/// Prints the diagnostics of one or more profiles: for people at once on stderr; for machines
+/// (JSON, SARIF, GitLab) one document of every profile's diagnostics at [`Reporter::finish`]
+/// (stdout or stderr).
 pub struct Reporter<'a> {
     args: &'a DiagnosticArgs,
-    json_to_stdout: bool,
-    json: Vec<serde_json::Value>,
+    to_stdout: bool,
+    /// Every diagnostic so far, placed and scrubbed (JSON lists problems outside the inputs
+    /// among them, as `io` items).
+    items: Vec<Item>,
+    /// Problems outside the inputs, for SARIF's notifications.
+    io_errors: Vec<String>,
 }
 
 impl<'a> Reporter<'a> {
-    pub fn new(args: &'a DiagnosticArgs, json_to_stdout: bool) -> Reporter<'a> {
+    pub fn new(args: &'a DiagnosticArgs, to_stdout: bool) -> Reporter<'a> {
         Reporter {
             args,
-            json_to_stdout,
-            json: Vec::new(),
+            to_stdout,
+            items: Vec::new(),
+            io_errors: Vec::new(),
         }
     }
 
-    /// Reports one profile's diagnostics; returns the exit code they call for.
+    /// Reports one profile's diagnostics; returns the exit code they call for (the same in
+    /// every format).
     pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
         let mut shown = diags.clone();
         if self.args.quiet {
             shown.items.retain(|d| d.is_error());
         }
-        match self.args.format {
-            Format::Json => {
-                if let serde_json::Value::Array(items) = crate::diag::json::to_json(&shown, sources)
-                {
-                    self.json.extend(items);
-                }
+        if self.args.format == Format::Human {
+            let mut text = human::render(&shown, sources, use_color());
+            if !self.args.quiet
+                && let Some(summary) = human::summary(diags)
+            {
+                text.push_str(&format!("{summary}\n"));
             }
-            Format::Human => {
-                let mut text = human::render(&shown, sources, use_color());
-                if !self.args.quiet
-                    && let Some(summary) = human::summary(diags)
-                {
-                    text.push_str(&format!("{summary}\n"));
-                }
-                let _ = std::io::stderr().write_all(text.as_bytes());
-            }
+            let _ = std::io::stderr().write_all(text.as_bytes());
+        } else {
+            self.items.extend(json::items(&shown, sources));
         }
         exit_code(diags, self.args)
+    }
+
+    /// Reports files `--check` found stale, one finding each (for the CI formats; people and
+    /// JSON get the diffs from `check::report_stale`).
+    pub fn stale(&mut self, items: impl IntoIterator<Item = Item>) {
+        if self.args.format.for_ci() {
+            self.items.extend(items);
+        }
     }
 
     /// Reports a problem that is not in a profile (an unreadable file, a broken template).
     pub fn io_error(&mut self, message: &str) {
         match self.args.format {
-            Format::Json => self.json.push(crate::diag::json::io_entry(message)),
-            Format::Human => io_error(message),
+            Format::Json => self.items.push(Item::io(message)),
+            Format::Sarif => self.io_errors.push(message.to_string()),
+            // A code-quality issue needs a file: the problem goes to stderr, for the job's log.
+            Format::Human | Format::Gitlab => io_error(message),
         }
     }
 
-    /// Prints the JSON array, if JSON was asked for.
+    /// Prints the document of a machine format, if one was asked for.
     pub fn finish(self) {
-        if self.args.format != Format::Json {
-            return;
-        }
-        let text = crate::diag::json::array_text(&self.json);
-        if self.json_to_stdout {
+        let document = match self.args.format {
+            Format::Human => return,
+            Format::Json => serde_json::to_value(&self.items).unwrap_or_default(),
+            Format::Sarif => sarif::to_sarif(&findings(self.items), &self.io_errors),
+            Format::Gitlab => gitlab::to_gitlab(&findings(self.items)),
+        };
+        let text = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+        if self.to_stdout {
             let _ = std::io::stdout().write_all(text.as_bytes());
         } else {
             let _ = std::io::stderr().write_all(text.as_bytes());
         }
     }
+}
+
+/// The items placed against the repository root (see [`crate::diag::location`]).
+fn findings(items: Vec<Item>) -> Vec<location::Finding> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    location::findings(items, &location::repository_root(), &cwd)
 }
 
 /// Prints one profile's diagnostics (see [`Reporter`]) and returns the exit code they call for.

@@ -1,59 +1,95 @@
-//! Diagnostics for machines: a JSON array, one object per diagnostic.
+//! Diagnostics for machines: a JSON array, one object per diagnostic. The objects ([`Item`]) are
+//! also what the CI formats (`sarif`, `gitlab`) are made from, so that every machine format
+//! places and redacts a diagnostic the same way.
 
-use super::Diagnostics;
+use super::{Diagnostic, Diagnostics, Severity};
+use crate::redact::Scrubber;
 use crate::source::Sources;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One diagnostic as machines get it: positions 1-based, every text scrubbed of secrets.
+#[derive(Debug, Clone, Serialize)]
+pub struct Item {
+    /// The stable code (`E0204`), or `io` for a problem that is not in an input.
+    pub code: String,
+    pub name: String,
+    pub severity: &'static str,
+    pub message: String,
+    /// The source's name as the user gave it (a path, `<stdin>`, `--set`).
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// Where the span ends: the column after its last character.
+    pub end_line: Option<usize>,
+    pub end_column: Option<usize>,
+    pub label: Option<String>,
+    pub help: Option<String>,
+}
+
+impl Item {
+    /// A problem that is not in an input (an unreadable file, a broken template).
+    pub fn io(message: &str) -> Item {
+        Item {
+            code: "io".to_string(),
+            name: "io".to_string(),
+            severity: Severity::Error.as_str(),
+            message: message.to_string(),
+            file: None,
+            line: None,
+            column: None,
+            end_line: None,
+            end_column: None,
+            label: None,
+            help: None,
+        }
+    }
+}
+
+/// The diagnostics as [`Item`]s, in order, each text through the sources' one scrubber.
+pub fn items(diagnostics: &Diagnostics, sources: &Sources) -> Vec<Item> {
+    let scrubber = sources.scrubber();
+    diagnostics
+        .items
+        .iter()
+        .map(|d| item(d, sources, &scrubber))
+        .collect()
+}
+
+fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
+    let (file, start, end) = match d.origin {
+        Some(o) => (
+            Some(sources.get(o.source).name.clone()),
+            Some(sources.line_col(o.source, o.start)),
+            Some(sources.line_col(o.source, o.end)),
+        ),
+        None => (None, None, None),
+    };
+    Item {
+        code: d.code.id().to_string(),
+        name: d.code.name().to_string(),
+        severity: d.severity().as_str(),
+        message: scrubber.scrub(&d.message),
+        file,
+        line: start.map(|p| p.line),
+        column: start.map(|p| p.column),
+        end_line: end.map(|p| p.line),
+        end_column: end.map(|p| p.column),
+        label: d.label.as_deref().map(|l| scrubber.scrub(l)),
+        help: (!d.help.is_empty()).then(|| scrubber.scrub(&d.help.join("\n"))),
+    }
+}
 
 /// The diagnostics as a JSON array (code, name, severity, message, file, line, column, end_line,
 /// end_column, label, help).
 pub fn to_json(diagnostics: &Diagnostics, sources: &Sources) -> Value {
-    let scrubber = sources.scrubber();
-    let items = diagnostics
-        .items
-        .iter()
-        .map(|d| {
-            let (file, start, end) = match d.origin {
-                Some(o) => (
-                    Some(sources.get(o.source).name.clone()),
-                    Some(sources.line_col(o.source, o.start)),
-                    Some(sources.line_col(o.source, o.end)),
-                ),
-                None => (None, None, None),
-            };
-            json!({
-                "code": d.code.id(),
-                "name": d.code.name(),
-                "severity": d.severity().as_str(),
-                "message": scrubber.scrub(&d.message),
-                "file": file,
-                "line": start.map(|p| p.line),
-                "column": start.map(|p| p.column),
-                "end_line": end.map(|p| p.line),
-                "end_column": end.map(|p| p.column),
-                "label": d.label.as_deref().map(|l| scrubber.scrub(l)),
-                "help": if d.help.is_empty() { Value::Null } else { Value::from(scrubber.scrub(&d.help.join("\n"))) },
-            })
-        })
-        .collect();
-    Value::Array(items)
+    serde_json::to_value(items(diagnostics, sources)).unwrap_or_default()
 }
 
 /// A problem that is not in a profile (an unreadable file, a broken template), as an entry of
 /// the same array: code and name `io`, no position.
 pub fn io_entry(message: &str) -> Value {
-    json!({
-        "code": "io",
-        "name": "io",
-        "severity": "error",
-        "message": message,
-        "file": null,
-        "line": null,
-        "column": null,
-        "end_line": null,
-        "end_column": null,
-        "label": null,
-        "help": null,
-    })
+    serde_json::to_value(Item::io(message)).unwrap_or_default()
 }
 
 /// The text `--format json` prints: the array of every entry, pretty, with a final newline.

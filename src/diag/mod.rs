@@ -1,11 +1,16 @@
-//! Errors and warnings about user input: data only. Printing lives in `human` and `json`.
+//! Errors and warnings about user input: data only. Printing lives in `human` and `json`, and
+//! for CI in `sarif` (code scanning) and `gitlab` (code quality), placed by `location`.
 //!
 //! Every problem svcgen finds in a profile is a [`Diagnostic`] with a stable [`Code`], so scripts
 //! and docs can refer to it; all of them are collected before anything is reported.
 
 mod code;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod location;
+pub mod rules;
+pub mod sarif;
 
 pub use code::Code;
 

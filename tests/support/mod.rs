@@ -58,6 +58,8 @@ const HOW_TO_GET: &[(&str, &str)] = &[
     ("taplo", "taplo"),
     ("dotenv", "python-dotenv"),
     ("yaml", "PyYAML"),
+    ("jsonschema", "check-jsonschema"),
+    ("pre-commit", "pre-commit"),
 ];
 
 /// How a missing tool (or Python module) is installed, for the skip message.
@@ -66,6 +68,8 @@ pub fn how_to_get(name: &str) -> String {
         return match name {
             "git" => "install git (Debian: apt-get install git)".to_string(),
             "mkfifo" => "install coreutils (Debian: apt-get install coreutils)".to_string(),
+            "buildah" => "install buildah (Debian: apt-get install buildah)".to_string(),
+            "rustup" => "install Rust with rustup (https://rustup.rs)".to_string(),
             _ => format!("install {name}"),
         };
     };
