@@ -75,12 +75,34 @@ fn repository() -> tempfile::TempDir {
     // Two errors and a warning.
     let bad = "edition = \"A\"\n[config]\nadapter = \"etcd\"\nbogus = 1\n[env]\nMY_VAR = \"x\"\n";
     std::fs::write(dir.path().join("profiles/bad.toml"), bad).unwrap();
-    std::fs::copy(
-        repo().join("examples/b-consul-vault-sql.toml"),
+    // A valid profile with one warning (a variable outside the spec), for --deny-warnings.
+    let example = std::fs::read_to_string(repo().join("examples/b-consul-vault-sql.toml")).unwrap();
+    std::fs::write(
         dir.path().join("profiles/good.toml"),
+        format!("{example}\n[env]\nTZ = \"Europe/Berlin\"\n"),
     )
     .unwrap();
+    // The host files the example names, beside it as in examples/: a profile whose files are
+    // missing is not good (its kustomize base cannot copy them).
+    copy_tree(
+        &repo().join("examples/files"),
+        &dir.path().join("profiles/files"),
+    );
     dir
+}
+
+/// `from` copied into `to`, folders and files.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// Every kind of run that prints SARIF, in the repository of [`repository`], run from `deploy/`:
