@@ -432,7 +432,7 @@ fn add_host_copies(
             continue;
         }
         match crate::profile::read_input(copy.host_path) {
-            Ok(bytes) => files.push((copy.relative.clone(), Contents::Bytes(bytes))),
+            Ok(bytes) => files.push((copy.relative.clone(), copied(copy.host_path, bytes))),
             Err(crate::profile::ReadError(why)) => diags.push(
                 crate::diag::Diagnostic::new(
                     crate::diag::Code::HostFileUnreadable,
@@ -454,6 +454,19 @@ fn add_host_copies(
         ));
     }
     diags
+}
+
+/// A host file's copy: as private as the file (readable by its owner only when others cannot
+/// read the host file: a `0600` key stays `0600` in the base, whatever the umask).
+fn copied(host_path: &Path, bytes: Vec<u8>) -> Contents {
+    use std::os::unix::fs::PermissionsExt;
+    let others_read =
+        std::fs::metadata(host_path).is_ok_and(|m| m.permissions().mode() & 0o004 != 0);
+    if others_read {
+        Contents::Bytes(bytes)
+    } else {
+        Contents::PrivateBytes(bytes)
+    }
 }
 
 /// True when both paths name one existing file (device and inode).
