@@ -252,6 +252,9 @@ fn plan<'a>(
         options,
     };
     let Some(meta) = meta else {
+        if !options.in_place {
+            inputs::refuse_named(&real)?;
+        }
         return Ok(Plan::Stage(stage(None)));
     };
     if !options.in_place {
@@ -377,6 +380,7 @@ impl OutDir {
     /// Creates and locks the folder; waits, saying so, while another run holds it.
     pub fn open(dir: &Path) -> Result<OutDir, String> {
         inputs::refuse_input(dir)?;
+        inputs::refuse_inside(dir)?;
         let created: Vec<PathBuf> = dir
             .ancestors()
             .filter(|a| !a.as_os_str().is_empty())

@@ -534,7 +534,7 @@ fn class3_a_killed_single_file_write_leaves_the_old_file() {
     let before = std::fs::read(&out).unwrap();
     std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
     for signal in ["KILL", "TERM"] {
-        let mut running = Test::new()
+        let running = Test::new()
             .arg("render")
             .arg(&profile)
             .arg("-o")
@@ -690,4 +690,112 @@ fn class4_no_single_file_writer_follows_a_link_out_of_its_folder() {
         .arg(&near)
         .run();
     assert!(std::fs::read_to_string(&inside).unwrap().contains("CN_"));
+}
+
+/// A vault profile naming the host file `certs/role_id` (for a Secret) and, from `extra`, more.
+fn host_file_profile(extra: &str) -> String {
+    format!(
+        "edition = \"B\"\n[secret]\nadapter = \"vault\"\nvault = {{ addr = \"https://vault:8200\" }}\n\
+         {extra}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"certs/role_id\", secret = \"approle\", key = \"role_id\" }}\n"
+    )
+}
+
+/// Class 5: an `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
+/// the passphrase file or a host file the profile names is refused before anything is written,
+/// with and without `--include-secrets`.
+#[test]
+fn class5_no_output_folder_holds_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let profiles = root.join("profiles");
+    std::fs::create_dir_all(profiles.join("certs")).unwrap();
+    write(&profiles.join("certs"), "role_id", "r-1\n");
+    std::fs::create_dir_all(root.join("pass")).unwrap();
+    write(&root.join("pass"), "phrase", "s3cret");
+    std::fs::create_dir_all(root.join("bases")).unwrap();
+    write(&root.join("bases"), "base.toml", "edition = \"B\"\n");
+    let extending = write(root, "e.toml", "extends = \"bases/base.toml\"\n");
+    let profile = write(&profiles, "p.toml", &host_file_profile(""));
+    let with_passphrase = write(
+        &profiles,
+        "g.toml",
+        &support::scenario::google_passphrase_profile(&format!(
+            "{{ file = \"{}\" }}",
+            root.join("pass/phrase").display()
+        )),
+    );
+    std::fs::create_dir_all(root.join("sets")).unwrap();
+    write(&root.join("sets"), "v.txt", "150");
+    // (profile, extra arguments, output folder holding one of its inputs)
+    let cases: Vec<(&Path, Vec<String>, PathBuf)> = vec![
+        (&profile, vec![], profiles.clone()),
+        (&profile, vec![], root.to_path_buf()),
+        (&profile, vec![], profiles.join("certs")),
+        (&extending, vec![], root.join("bases")),
+        (&with_passphrase, vec![], root.join("pass")),
+        (
+            &profile,
+            vec![
+                "--set-file".into(),
+                format!("wait.sleep_duration={}", root.join("sets/v.txt").display()),
+            ],
+            root.join("sets"),
+        ),
+    ];
+    for (profile, extra, out) in cases {
+        for secrets in [false, true] {
+            let before = support::file_names(&out);
+            let mut test = render_into(&[profile], &out).args(&extra).env("S", "x");
+            if secrets {
+                test = test.arg("--include-secrets");
+            }
+            test.code(2).stderr_has("is an input of this command").run();
+            assert_eq!(
+                support::file_names(&out),
+                before,
+                "{}: nothing written",
+                out.display()
+            );
+        }
+    }
+}
+
+/// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is
+/// refused, though this run does not read it.
+#[test]
+fn class5_no_output_file_is_a_file_the_profile_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let passphrase = write(root, "phrase", "s3cret");
+    let g = write(
+        root,
+        "g.toml",
+        &support::scenario::google_passphrase_profile("{ file = \"phrase\" }"),
+    );
+    Test::new()
+        .arg("render")
+        .arg(&g)
+        .arg("-o")
+        .arg(&passphrase)
+        .code(2)
+        .stderr_has("is an input of this command")
+        .run();
+    assert_eq!(std::fs::read_to_string(&passphrase).unwrap(), "s3cret");
+    let p = write(root, "p.toml", &host_file_profile(""));
+    std::fs::create_dir(root.join("certs")).unwrap();
+    for exists in [false, true] {
+        let host = root.join("certs/role_id");
+        if exists {
+            std::fs::write(&host, "r-1").unwrap();
+        }
+        Test::new()
+            .arg("render")
+            .arg(&p)
+            .args(["-t", "k8s", "-o"])
+            .arg(&host)
+            .code(2)
+            .stderr_has("is an input of this command")
+            .run();
+        assert_eq!(host.exists(), exists);
+    }
 }

@@ -250,7 +250,12 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                 in_place: false,
             };
             let within = job.out_dir.map(|d| d.root.as_path());
-            if let Err(e) = write_files(&dest.paths(files), within, options) {
+            let written = match within {
+                Some(root) => crate::output::inputs::refuse_inside(root),
+                None => Ok(()),
+            }
+            .and_then(|()| write_files(&dest.paths(files), within, options));
+            if let Err(e) = written {
                 outcome.errors.push(e);
                 outcome.exit = EXIT_IO;
                 return outcome;
@@ -368,6 +373,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         Err(message) => return outcome(Diagnostics::default(), None, vec![message], EXIT_IO),
     };
     let mut diags = checked.diagnostics;
+    if let Some(resolved) = &checked.resolved {
+        record_named_files(resolved);
+    }
     let Some(resolved) = checked.resolved else {
         let mut o = outcome(diags, None, Vec::new(), EXIT_OK);
         o.sources = sources;
@@ -405,6 +413,23 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
     o
+}
+
+/// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether
+/// or not this run reads them: no output may replace one, and no output folder may hold one.
+fn record_named_files(resolved: &crate::resolve::Resolved) {
+    for file in &resolved.deploy.files {
+        if let Some(path) = &file.host_path {
+            crate::output::inputs::record(path);
+        }
+    }
+    for var in &resolved.vars {
+        if let crate::resolve::Typed::Secret(crate::resolve::SecretSource::File { path, .. }) =
+            &var.value
+        {
+            crate::output::inputs::record(path);
+        }
+    }
 }
 
 /// Each rendered target under its file name in an output folder.
