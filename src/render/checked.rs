@@ -44,7 +44,7 @@ pub fn render_checked(
         options,
     };
     for &target in targets {
-        let found = checks::target(target, &env);
+        let found = checks::target(target, resolved, &env);
         let stop = found.has_errors();
         out.diagnostics.extend(found);
         if stop {
