@@ -66,6 +66,10 @@ pub fn read(
         return Vec::new();
     };
     deploy.name = key.scalar_text().map(str::to_string);
+    if let Some(refused) = not_followed(docs, service) {
+        diags.push(refused);
+        return Vec::new();
+    }
     let mut entries = Vec::new();
     if let Some(env_files) = service.get("env_file") {
         read_env_files(
@@ -82,6 +86,50 @@ pub fn read(
         read_environment(environment, &text, &mut entries, diags);
     }
     entries
+}
+
+/// Compose's `extends` (of the service, from this file or another) and the top-level `include`
+/// bring in definitions from elsewhere that svcgen does not follow: the import is refused,
+/// naming them, rather than reading less than compose reads. `docker compose config` writes the
+/// file with them resolved.
+fn not_followed(docs: &[Node], service: &Node) -> Option<Diagnostic> {
+    let include = docs.iter().find_map(|d| {
+        d.entries()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some("include"))
+    });
+    let (what, at) = if let Some(extends) = service.get("extends") {
+        let base = extends
+            .as_str()
+            .or_else(|| extends.get("service").and_then(Node::as_str))
+            .unwrap_or_default();
+        let file = extends.get("file").and_then(Node::as_str);
+        let from = match file {
+            Some(file) => format!(
+                "service `{}` of `{}`",
+                base.escape_debug(),
+                file.escape_debug()
+            ),
+            None => format!("service `{}` of this file", base.escape_debug()),
+        };
+        (format!("the service `extends` {from}"), extends.origin)
+    } else if let Some((key, _)) = include {
+        (
+            "this compose file has a top-level `include`".to_string(),
+            key.origin,
+        )
+    } else {
+        return None;
+    };
+    Some(
+        Diagnostic::new(
+            Code::InputShape,
+            format!("{what}: svcgen does not follow it, and would read less than docker compose reads"),
+        )
+        .at(at)
+        .label("not followed")
+        .help("import what compose reads: `docker compose -f FILE config > resolved.yml`, then `svcgen import resolved.yml`"),
+    )
 }
 
 fn shape(source: SourceId, at: Option<Origin>, message: impl Into<String>) -> Diagnostic {
@@ -111,6 +159,25 @@ fn read_env_files(
                 item.get("required").and_then(|r| r.scalar_text()) != Some("false"),
             ),
             None => (item, true),
+        };
+        let raw = match item.get("format") {
+            None => false,
+            Some(format) if format.scalar_text() == Some("raw") => true,
+            Some(format) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::InputShape,
+                        format!(
+                            "unsupported env_file format `{}`",
+                            format.scalar_text().unwrap_or_default().escape_debug()
+                        ),
+                    )
+                    .at(format.origin)
+                    .label("unknown format")
+                    .help("docker compose reads `format: raw` (every character after `=`), or the .env syntax when `format` is not given"),
+                );
+                continue;
+            }
         };
         let Some(path) = path_node.as_str() else {
             diags.push(
@@ -153,7 +220,11 @@ fn read_env_files(
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
                 let text = sources.get(id).text.clone();
-                let (found, d) = dotenv::read(&text, id);
+                let (found, d) = if raw {
+                    dotenv::read_raw(&text, id)
+                } else {
+                    dotenv::read(&text, id)
+                };
                 entries.extend(found);
                 // An input of the import: `import -o` must not replace it.
                 crate::output::inputs::record(&dir.join(path));
