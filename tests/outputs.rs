@@ -715,11 +715,11 @@ fn class5_no_output_folder_holds_an_input() {
     std::fs::create_dir_all(root.join("bases")).unwrap();
     write(&root.join("bases"), "base.toml", "edition = \"B\"\n");
     let extending = write(root, "e.toml", "extends = \"bases/base.toml\"\n");
-    let profile = write(&profiles, "p.toml", &host_file_profile(""));
+    let profile = write(&profiles, "p.toml", host_file_profile(""));
     let with_passphrase = write(
         &profiles,
         "g.toml",
-        &support::scenario::google_passphrase_profile(&format!(
+        support::scenario::google_passphrase_profile(&format!(
             "{{ file = \"{}\" }}",
             root.join("pass/phrase").display()
         )),
@@ -770,7 +770,7 @@ fn class5_no_output_file_is_a_file_the_profile_names() {
     let g = write(
         root,
         "g.toml",
-        &support::scenario::google_passphrase_profile("{ file = \"phrase\" }"),
+        support::scenario::google_passphrase_profile("{ file = \"phrase\" }"),
     );
     Test::new()
         .arg("render")
@@ -781,7 +781,7 @@ fn class5_no_output_file_is_a_file_the_profile_names() {
         .stderr_has("is an input of this command")
         .run();
     assert_eq!(std::fs::read_to_string(&passphrase).unwrap(), "s3cret");
-    let p = write(root, "p.toml", &host_file_profile(""));
+    let p = write(root, "p.toml", host_file_profile(""));
     std::fs::create_dir(root.join("certs")).unwrap();
     for exists in [false, true] {
         let host = root.join("certs/role_id");
