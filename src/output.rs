@@ -222,7 +222,8 @@ fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), Stri
 
 /// Checks one output and decides its write. A symbolic link to a file is followed (the file it
 /// points to is replaced, the link kept) only when its target lies inside `within`, or without
-/// it inside the link's own folder; a link to a FIFO or device (`/dev/stdout`) is written to.
+/// it inside the link's own folder (`migrate --in-place` follows the link it read through); a
+/// link to a FIFO or device (`/dev/stdout`) is written to.
 fn plan<'a>(
     path: &'a Path,
     contents: &'a [u8],
@@ -233,7 +234,8 @@ fn plan<'a>(
         Ok(link) if link.file_type().is_symlink() => {
             let meta = std::fs::metadata(path).ok();
             let stream = meta.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir());
-            if !stream {
+            // `migrate --in-place` rewrites the very file it read through the same link.
+            if !stream && !options.in_place {
                 match within {
                     Some(root) => names::ensure_inside(root, path)?,
                     None => names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?,
