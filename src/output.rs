@@ -416,8 +416,10 @@ impl OutDir {
         Ok(Some(folder))
     }
 
-    /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created.
-    pub fn sub_folder(&self, name: &str) -> Result<PathBuf, String> {
+    /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created and
+    /// locked for as long as the returned handle lives: a run rendering into that folder as its
+    /// own `--out-dir` meanwhile waits, so the two never mix their files.
+    pub fn sub_folder(&self, name: &str) -> Result<(PathBuf, File), String> {
         if let Some(problem) = folder_name_problem(name) {
             return Err(format!("`{}`: {problem}", name.escape_debug()));
         }
@@ -428,7 +430,10 @@ impl OutDir {
             Err(e) => return Err(format!("{}: cannot create the folder: {e}", path.display())),
         }
         names::ensure_inside(&self.root, &path)?;
-        Ok(path)
+        let lock = File::open(&path)
+            .map_err(|e| format!("{}: cannot open the folder: {e}", path.display()))?;
+        wait_for_lock(&path, || lock.try_lock(), || lock.lock())?;
+        Ok((path, lock))
     }
 }
 
@@ -490,6 +495,20 @@ mod tests {
         );
         drop(writer);
         assert!(reader.join().unwrap(), "then it holds the folder");
+    }
+
+    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// the two take turns instead of mixing their files.
+    #[test]
+    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = OutDir::open(&dir.path().join("sub")).unwrap();
+        let outer = OutDir::open(dir.path()).unwrap();
+        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!batch.is_finished(), "it waits for the run into X/sub");
+        drop(inner);
+        assert!(batch.join().unwrap().ends_with("sub"));
     }
 
     #[test]

@@ -541,6 +541,8 @@ struct Destination {
     /// A folder (`--out-dir`, or its sub-folder in a batch), or one file (`-o`).
     folder: Option<PathBuf>,
     file: Option<PathBuf>,
+    /// A batch profile's folder is locked while its files are written.
+    _lock: Option<std::fs::File>,
 }
 
 impl Destination {
@@ -579,23 +581,29 @@ fn destination(job: &Job<'_>, profile: &Path) -> Result<Option<Destination>, Str
     Ok(match (&args.out_dir, &args.output) {
         (Some(dir), _) if job.batch => {
             let name = batch_folder_name(profile)?;
-            let folder = match job.out_dir {
-                Some(out) => out.sub_folder(&name)?,
-                None => dir.join(name), // --check: read only
+            let (folder, lock) = match job.out_dir {
+                Some(out) => {
+                    let (folder, lock) = out.sub_folder(&name)?;
+                    (folder, Some(lock))
+                }
+                None => (dir.join(name), None), // --check: read only
             };
             Some(Destination {
                 folder: Some(folder),
                 file: None,
+                _lock: lock,
             })
         }
         (Some(dir), _) => Some(Destination {
             folder: Some(job.out_dir.map_or_else(|| dir.clone(), |d| d.root.clone())),
             file: None,
+            _lock: None,
         }),
         (None, Some(file)) if super::is_stdio(file) => None,
         (None, Some(file)) => Some(Destination {
             folder: None,
             file: Some(file.clone()),
+            _lock: None,
         }),
         (None, None) => None,
     })
