@@ -758,6 +758,20 @@ fn class5_no_output_folder_holds_an_input() {
             );
         }
     }
+    // A host file not there yet, in a folder not there yet: the folder is still not an output.
+    let later = write(
+        root,
+        "later.toml",
+        host_file_profile("").replace("certs/role_id", "later/role_id"),
+    );
+    render_into(&[&later], &root.join("later"))
+        .code(2)
+        .stderr_has("is an input of this command")
+        .run();
+    assert!(
+        !root.join("later").exists(),
+        "the folder made for it is removed"
+    );
 }
 
 /// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is

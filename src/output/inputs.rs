@@ -33,18 +33,32 @@ pub fn record(path: &Path) {
     }
 }
 
-/// `path` with every link resolved; when it does not exist, its folder resolved and its name
-/// kept. `None` when not even its folder exists (nothing can be written there either).
+/// `path` with every link resolved; when it does not exist, its nearest existing folder resolved
+/// and the rest of its names kept (plain names only). `None` for a path with `..` below the part
+/// that exists (nothing can be said of it without the folders).
 pub fn canonical_path(path: &Path) -> Option<PathBuf> {
     if let Ok(real) = std::fs::canonicalize(path) {
         return Some(real);
     }
-    let name = path.file_name()?;
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    Some(std::fs::canonicalize(folder).ok()?.join(name))
+    let mut missing = Vec::new();
+    let mut at = path;
+    loop {
+        let name = at.file_name()?;
+        if !matches!(
+            at.components().next_back(),
+            Some(std::path::Component::Normal(_))
+        ) {
+            return None;
+        }
+        missing.push(name);
+        at = match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return Some(missing.iter().rev().fold(real, |acc, n| acc.join(n)));
+        }
+    }
 }
 
 /// An error when the folder `dir` is, or holds (at any depth), an input of this command or a
