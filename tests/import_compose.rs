@@ -1,6 +1,7 @@
-//! Issue 20, class 7: import reads what docker compose reads. `extends` (from the same file or
-//! another) and a top-level `include` are refused with an error naming them, never ignored; an
-//! env_file of `format: raw` is read raw. Compared with the real Docker Compose v2.
+//! Issue 20, class 7: import reads what docker compose reads. `extends` within the file is
+//! followed as compose merges it; `extends` from another file and a top-level `include` are
+//! refused with an error naming them, never ignored; an env_file of `format: raw` is read raw.
+//! Compared with the real Docker Compose v2.
 
 mod support;
 
@@ -20,12 +21,15 @@ fn compose_environment(compose: &Path, file: &Path) -> Vec<(String, String)> {
 }
 
 /// The `[env]` table of the profile `svcgen import` writes for `file` (run in `dir`).
-fn imported_environment(dir: &Path, file: &str) -> Vec<(String, String)> {
-    let ran = support::svcgen()
+fn imported_environment(dir: &Path, file: &str, service: Option<&str>) -> Vec<(String, String)> {
+    let mut command = support::svcgen();
+    command
         .current_dir(dir)
-        .args(["import", "--edition", "B", "--keep-defaults", file])
-        .output()
-        .unwrap();
+        .args(["import", "--edition", "B", "--keep-defaults", file]);
+    if let Some(service) = service {
+        command.args(["--service", service]);
+    }
+    let ran = command.output().unwrap();
     assert!(ran.status.success(), "{ran:?}");
     let profile: toml::Table = toml::from_str(&String::from_utf8_lossy(&ran.stdout)).unwrap();
     profile
@@ -42,42 +46,25 @@ fn imported_environment(dir: &Path, file: &str) -> Vec<(String, String)> {
 const BASE_SERVICE: &str =
     "  base:\n    image: x\n    environment:\n      X_FROM_BASE: \"from base\"\n";
 
+/// `extends` into another file and a top-level `include` are refused, naming them.
 #[test]
-fn class7_extends_and_include_are_refused_naming_them() {
+fn class7_extends_from_another_file_and_include_are_refused_naming_them() {
     let cases = [
         (
-            "same file",
-            format!(
-                "services:\n{BASE_SERVICE}  app:\n    extends: base\n    environment:\n      X_OWN: \"1\"\n"
-            ),
-            "extends",
-        ),
-        (
-            "same file, long form",
-            format!(
-                "services:\n{BASE_SERVICE}  app:\n    extends:\n      service: base\n    environment:\n      X_OWN: \"1\"\n"
-            ),
-            "extends",
-        ),
-        (
-            "other file",
-            "services:\n  app:\n    extends:\n      file: base.yml\n      service: base\n    environment:\n      X_OWN: \"1\"\n"
-                .to_string(),
+            "services:\n  app:\n    extends:\n      file: base.yml\n      service: base\n    environment:\n      X_OWN: \"1\"\n",
             "base.yml",
         ),
         (
-            "include",
-            "include:\n  - base.yml\nservices:\n  app:\n    image: x\n    environment:\n      X_OWN: \"1\"\n"
-                .to_string(),
+            "include:\n  - base.yml\nservices:\n  app:\n    image: x\n    environment:\n      X_OWN: \"1\"\n",
             "include",
         ),
     ];
-    for (what, compose_file, named) in cases {
+    for (compose_file, named) in cases {
         let test = Test::new()
             .file("base.yml", &format!("services:\n{BASE_SERVICE}"))
-            .file("compose.yml", &compose_file);
+            .file("compose.yml", compose_file);
         let dir = test.path().to_path_buf();
-        if !what.starts_with("include")
+        if named == "base.yml"
             && let Some(compose) = support::docker_compose_v2()
         {
             // What the import would miss: compose gives the service the base's variable.
@@ -85,7 +72,7 @@ fn class7_extends_and_include_are_refused_naming_them() {
             assert!(
                 env.iter()
                     .any(|(k, v)| k == "X_FROM_BASE" && v == "from base"),
-                "{what}: {env:?}"
+                "{env:?}"
             );
         }
         test.args([
@@ -104,6 +91,79 @@ fn class7_extends_and_include_are_refused_naming_them() {
     }
 }
 
+/// `extends` within the file is followed as compose merges it: the env_files of the whole chain
+/// (the root-most base first, a file listed again read once), then its environments, a later one
+/// winning, over every env_file. Compared with the real Docker Compose v2.
+#[test]
+fn class7_extends_in_the_same_file_is_followed_as_compose_merges_it() {
+    let compose_file = r#"services:
+  root:
+    image: x
+    environment: [X_A=root, X_R=root]
+  base:
+    image: x
+    extends: root
+    env_file: base.env
+    environment:
+      X_A: base_env
+      X_B: base_env
+  app:
+    extends:
+      service: base
+    env_file: [child.env, base.env]
+    environment:
+      X_B: child_env
+"#;
+    let test = Test::new()
+        .file("base.env", "X_C=base_file\nX_A=base_file\nX_E=base_file\n")
+        .file(
+            "child.env",
+            "X_C=child_file\nX_D=child_file\nX_A=child_file\n",
+        )
+        .file("compose.yml", compose_file);
+    let dir = test.path().to_path_buf();
+    let mut imported = imported_environment(&dir, "compose.yml", Some("app"));
+    imported.sort();
+    let mut expected: Vec<(String, String)> = [
+        ("X_A", "base_env"),
+        ("X_B", "child_env"),
+        ("X_C", "child_file"),
+        ("X_D", "child_file"),
+        ("X_E", "base_file"),
+        ("X_R", "root"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    expected.sort();
+    assert_eq!(imported, expected);
+    if let Some(compose) = support::docker_compose_v2() {
+        let mut read = compose_environment(&compose, &dir.join("compose.yml"));
+        read.sort();
+        assert_eq!(
+            imported, read,
+            "svcgen and docker compose merge `extends` alike"
+        );
+    }
+    for (compose_file, problem) in [
+        (
+            "services:\n  app:\n    image: x\n    extends: app\n",
+            "cycle",
+        ),
+        (
+            "services:\n  app:\n    image: x\n    extends: nowhere\n",
+            "nowhere",
+        ),
+    ] {
+        Test::new()
+            .file("compose.yml", compose_file)
+            .args(["import", "--edition", "B", "compose.yml"])
+            .code(1)
+            .stderr_has(problem)
+            .run();
+    }
+}
+
 #[test]
 fn class7_a_raw_env_file_is_read_as_docker_compose_reads_it() {
     let raw = "X_QUOTED=\"quoted $HOME\"\nX_HASH=x # not a comment\n# a comment\n   # another\n\
@@ -114,7 +174,7 @@ fn class7_a_raw_env_file_is_read_as_docker_compose_reads_it() {
         "services:\n  app:\n    image: x\n    env_file:\n      - path: raw.env\n        format: raw\n",
     );
     let dir = test.path().to_path_buf();
-    let mut imported = imported_environment(&dir, "compose.yml");
+    let mut imported = imported_environment(&dir, "compose.yml", None);
     imported.sort();
     let mut expected: Vec<(String, String)> = [
         ("X_QUOTED", "\"quoted $HOME\""),

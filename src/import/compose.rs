@@ -66,69 +66,118 @@ pub fn read(
         return Vec::new();
     };
     deploy.name = key.scalar_text().map(str::to_string);
-    if let Some(refused) = not_followed(docs, service) {
+    let chain = match extends_chain(list, key, service) {
+        Ok(chain) => chain,
+        Err(refused) => {
+            diags.push(*refused);
+            return Vec::new();
+        }
+    };
+    if let Some(refused) = included(docs) {
         diags.push(refused);
         return Vec::new();
     }
+    // As compose merges `extends`: the env_files of the whole chain (the base's first, each file
+    // once), then the environments of the chain (a later one winning), which win over every
+    // env_file.
     let mut entries = Vec::new();
-    if let Some(env_files) = service.get("env_file") {
-        read_env_files(
-            env_files,
-            source,
-            options.base_dir,
-            sources,
-            &mut entries,
-            diags,
-        );
+    let mut seen = Vec::new();
+    for service in &chain {
+        if let Some(env_files) = service.get("env_file") {
+            read_env_files(
+                env_files,
+                source,
+                options.base_dir,
+                sources,
+                (&mut entries, &mut seen),
+                diags,
+            );
+        }
     }
-    if let Some(environment) = service.get("environment") {
-        let text = sources.get(source).text.clone();
-        read_environment(environment, &text, &mut entries, diags);
+    let text = sources.get(source).text.clone();
+    for service in &chain {
+        if let Some(environment) = service.get("environment") {
+            read_environment(environment, &text, &mut entries, diags);
+        }
     }
     entries
 }
 
-/// Compose's `extends` (of the service, from this file or another) and the top-level `include`
-/// bring in definitions from elsewhere that svcgen does not follow: the import is refused,
-/// naming them, rather than reading less than compose reads. `docker compose config` writes the
-/// file with them resolved.
-fn not_followed(docs: &[Node], service: &Node) -> Option<Diagnostic> {
-    let include = docs.iter().find_map(|d| {
-        d.entries()?
-            .iter()
-            .find(|(k, _)| k.as_str() == Some("include"))
-    });
-    let (what, at) = if let Some(extends) = service.get("extends") {
+/// The chosen service and the services it `extends` in this file, the root-most base first.
+/// An `extends` from another file is refused, naming it (svcgen does not read that file), as
+/// are a base that is not in this file and a cycle (which compose refuses too).
+fn extends_chain<'a>(
+    list: &'a [(Node, Node)],
+    key: &'a Node,
+    service: &'a Node,
+) -> Result<Vec<&'a Node>, Box<Diagnostic>> {
+    let mut chain = vec![service];
+    let mut names = vec![key.scalar_text().unwrap_or_default()];
+    let mut at = service;
+    while let Some(extends) = at.get("extends") {
         let base = extends
             .as_str()
             .or_else(|| extends.get("service").and_then(Node::as_str))
             .unwrap_or_default();
-        let file = extends.get("file").and_then(Node::as_str);
-        let from = match file {
-            Some(file) => format!(
-                "service `{}` of `{}`",
-                base.escape_debug(),
-                file.escape_debug()
-            ),
-            None => format!("service `{}` of this file", base.escape_debug()),
+        let refuse = |what: String, help: &str| {
+            Box::new(
+                Diagnostic::new(Code::InputShape, what)
+                    .at(extends.origin)
+                    .label("extends")
+                    .help(help.to_string()),
+            )
         };
-        (format!("the service `extends` {from}"), extends.origin)
-    } else if let Some((key, _)) = include {
-        (
-            "this compose file has a top-level `include`".to_string(),
-            key.origin,
-        )
-    } else {
-        return None;
-    };
+        if let Some(file) = extends.get("file").and_then(Node::as_str) {
+            return Err(refuse(
+                format!(
+                    "the service `extends` service `{}` of `{}`: svcgen does not follow `extends` into another file, and would read less than docker compose reads",
+                    base.escape_debug(),
+                    file.escape_debug()
+                ),
+                FLATTEN,
+            ));
+        }
+        if names.contains(&base) {
+            return Err(refuse(
+                format!("`extends` makes a cycle: {} -> {base}", names.join(" -> ")),
+                "docker compose refuses a cycle of `extends` too: break it",
+            ));
+        }
+        let Some((_, found)) = list.iter().find(|(k, _)| k.scalar_text() == Some(base)) else {
+            return Err(refuse(
+                format!(
+                    "`extends` names service `{}`, which this file does not have",
+                    base.escape_debug()
+                ),
+                "docker compose refuses it too: name a service of this file",
+            ));
+        };
+        names.push(base);
+        chain.insert(0, found);
+        at = found;
+    }
+    Ok(chain)
+}
+
+/// How to import a compose file whose definitions svcgen does not follow.
+const FLATTEN: &str = "import what compose reads: `docker compose -f FILE config > resolved.yml`, then `svcgen import resolved.yml`";
+
+/// A top-level `include` brings in services and definitions from other files, which svcgen does
+/// not read: the import is refused, naming it, rather than reading less than compose reads.
+fn included(docs: &[Node]) -> Option<Diagnostic> {
+    let (key, _) = docs.iter().find_map(|d| {
+        d.entries()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some("include"))
+    })?;
     Some(
         Diagnostic::new(
             Code::InputShape,
-            format!("{what}: svcgen does not follow it, and would read less than docker compose reads"),
+            "this compose file has a top-level `include`: svcgen does not follow it, and would read less than docker compose reads",
         )
-        .at(at)
+        .at(key.origin)
         .label("not followed")
-        .help("import what compose reads: `docker compose -f FILE config > resolved.yml`, then `svcgen import resolved.yml`"),
+        .help(FLATTEN),
     )
 }
 
@@ -139,12 +188,14 @@ fn shape(source: SourceId, at: Option<Origin>, message: impl Into<String>) -> Di
 }
 
 /// `env_file: path`, or a list of paths or `{ path, required }`.
+/// `(entries, seen)`: what is read, and the env_files read so far (compose reads a file listed
+/// again in an `extends` chain once, at its first place).
 fn read_env_files(
     node: &Node,
     source: SourceId,
     base_dir: Option<&Path>,
     sources: &mut Sources,
-    entries: &mut Vec<EnvEntry>,
+    (entries, seen): (&mut Vec<EnvEntry>, &mut Vec<std::path::PathBuf>),
     diags: &mut Diagnostics,
 ) {
     let items: Vec<&Node> = match &node.value {
@@ -209,6 +260,11 @@ fn read_env_files(
             continue;
         };
         let full = dir.join(path);
+        let identity = std::fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
+        if seen.contains(&identity) {
+            continue;
+        }
+        seen.push(identity);
         if let Err(e) = std::fs::metadata(&full) {
             if required {
                 diags.push(missing_env_file(path, &e.to_string(), path_node.origin));
