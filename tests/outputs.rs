@@ -480,8 +480,10 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
     render_into(&[&profile], &new).arg("-q").run();
     let (old_tree, new_tree) = (tree(&old), tree(&new));
     assert!(old_tree.len() > 120 && old_tree.len() == new_tree.len());
+    // Rounds 0-3 signal as soon as the run has begun writing (before or early in its commit);
+    // the others once its commit record is there, then 0-300 ms into the 480 ms commit.
     let mut cut_mid_commit = 0;
-    for (round, delay_ms) in (0..16).map(|k| k * 45).enumerate() {
+    for round in 0..12u64 {
         let out = dir.path().join(format!("out{round}"));
         copy_tree(&old, &out);
         let mut child = std::process::Command::new(bin())
@@ -493,7 +495,20 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
             .env("SVCGEN_TEST_COMMIT_STEP_MS", "4")
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
+        let (phase, delay) = if round < 4 {
+            (".svcgen-", 0)
+        } else {
+            (".svcgen-commit-", (round - 4) * 40)
+        };
+        let start = Instant::now();
+        while !names(&out).iter().any(|n| n.starts_with(phase)) {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "round {round}: no {phase}"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(delay));
         let signal = if round % 2 == 0 { "TERM" } else { "INT" };
         std::process::Command::new("kill")
             .arg(format!("-{signal}"))
@@ -504,7 +519,7 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
         let now = tree(&out);
         assert!(
             now == old_tree || now == new_tree,
-            "SIG{signal} after {delay_ms} ms: the folder mixes the two sets ({} files differ from the old, {} from the new)",
+            "round {round}, SIG{signal} {delay} ms after {phase}: the folder mixes the two sets ({} files differ from the old, {} from the new)",
             now.iter().filter(|f| !old_tree.contains(f)).count(),
             now.iter().filter(|f| !new_tree.contains(f)).count(),
         );
