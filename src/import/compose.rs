@@ -18,51 +18,7 @@ pub fn read(
     sources: &mut Sources,
     diags: &mut Diagnostics,
 ) -> Vec<EnvEntry> {
-    let found = docs.iter().find_map(|d| {
-        d.entries()?
-            .iter()
-            .find(|(k, _)| k.as_str() == Some("services"))
-    });
-    let Some((services_key, services)) = found else {
-        diags.push(shape(source, None, "this compose file has no `services`"));
-        return Vec::new();
-    };
-    let Some(list) = services.entries().filter(|e| !e.is_empty()) else {
-        diags.push(shape(
-            source,
-            Some(services_key.origin),
-            "`services` has no service",
-        ));
-        return Vec::new();
-    };
-    let names: Vec<&str> = list.iter().filter_map(|(k, _)| k.scalar_text()).collect();
-    let chosen = match options.service {
-        Some(wanted) => list.iter().find(|(k, _)| k.scalar_text() == Some(wanted)),
-        None if list.len() == 1 => list.first(),
-        None => {
-            diags.push(
-                shape(
-                    source,
-                    Some(services_key.origin),
-                    format!("this compose file has {} services: choose one", list.len()),
-                )
-                .help(format!("services: {}", names.join(", ")))
-                .help("pass --service NAME"),
-            );
-            return Vec::new();
-        }
-    };
-    let Some((key, service)) = chosen else {
-        let wanted = options.service.unwrap_or_default();
-        diags.push(
-            shape(
-                source,
-                Some(services_key.origin),
-                format!("this compose file has no service `{wanted}`"),
-            )
-            .help(format!("services: {}", names.join(", ")))
-            .suggest(did_you_mean(wanted, names.iter().copied())),
-        );
+    let Some((list, key, service)) = chosen_service(docs, source, options.service, diags) else {
         return Vec::new();
     };
     deploy.name = key.scalar_text().map(str::to_string);
@@ -101,6 +57,67 @@ pub fn read(
         }
     }
     entries
+}
+
+/// The file's services (key, definition), the chosen one's key and its definition.
+type Chosen<'a> = (&'a [(Node, Node)], &'a Node, &'a Node);
+
+/// The file's services, and the one chosen (`--service`, or the only one) with its key; `None`
+/// after reporting why there is none.
+fn chosen_service<'a>(
+    docs: &'a [Node],
+    source: SourceId,
+    wanted: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<Chosen<'a>> {
+    let found = docs.iter().find_map(|d| {
+        d.entries()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some("services"))
+    });
+    let Some((services_key, services)) = found else {
+        diags.push(shape(source, None, "this compose file has no `services`"));
+        return None;
+    };
+    let Some(list) = services.entries().filter(|e| !e.is_empty()) else {
+        diags.push(shape(
+            source,
+            Some(services_key.origin),
+            "`services` has no service",
+        ));
+        return None;
+    };
+    let names: Vec<&str> = list.iter().filter_map(|(k, _)| k.scalar_text()).collect();
+    let chosen = match wanted {
+        Some(wanted) => list.iter().find(|(k, _)| k.scalar_text() == Some(wanted)),
+        None if list.len() == 1 => list.first(),
+        None => {
+            diags.push(
+                shape(
+                    source,
+                    Some(services_key.origin),
+                    format!("this compose file has {} services: choose one", list.len()),
+                )
+                .help(format!("services: {}", names.join(", ")))
+                .help("pass --service NAME"),
+            );
+            return None;
+        }
+    };
+    let Some((key, service)) = chosen else {
+        let wanted = wanted.unwrap_or_default();
+        diags.push(
+            shape(
+                source,
+                Some(services_key.origin),
+                format!("this compose file has no service `{wanted}`"),
+            )
+            .help(format!("services: {}", names.join(", ")))
+            .suggest(did_you_mean(wanted, names.iter().copied())),
+        );
+        return None;
+    };
+    Some((list, key, service))
 }
 
 /// The chosen service and the services it `extends` in this file, the root-most base first.
