@@ -1,5 +1,7 @@
 //! The files a command reads, by identity (device and inode), so that no output replaces one of
-//! them, whatever its spelling (`./p.toml`, a hard link, a symbolic link).
+//! them, whatever its spelling (`./p.toml`, a hard link, a symbolic link); and by canonical
+//! path, so that no output folder holds one (`--out-dir` is written as a whole) and no output
+//! takes the place of a file the profile names that does not exist yet.
 //!
 //! A value, not a process-wide registry: the command creates one, the places that read files
 //! record into it (a profile's layers through its [`Sources`](crate::source::Sources), the
@@ -17,24 +19,69 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, Default)]
 pub struct Inputs {
     read: Arc<Mutex<HashMap<(u64, u64), PathBuf>>>,
+    /// Every input and every file the profile names, by canonical path (its folder resolved
+    /// when the file is not there), with the name it was given.
+    named: Arc<Mutex<Vec<(PathBuf, PathBuf)>>>,
 }
 
 impl Inputs {
-    /// Notes that `path` is an input of this command. A path that cannot be read is not an
-    /// input; its reader reports that.
+    /// Notes that `path` is an input of this command: by identity when it exists, and by path.
     pub fn record(&self, path: &Path) {
         if let Ok(meta) = std::fs::metadata(path) {
             let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
             read.entry(identity(&meta))
                 .or_insert_with(|| path.to_path_buf());
         }
+        if let Some(canonical) = canonical_path(path) {
+            let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+            if !named.iter().any(|(c, _)| *c == canonical) {
+                named.push((canonical, path.to_path_buf()));
+            }
+        }
     }
 
-    /// An error when writing `path` would replace (or write into) one of the command's inputs.
+    /// An error when writing `path` would replace (or write into) one of the command's inputs,
+    /// or create a file the profile names.
     pub fn refuse(&self, path: &Path) -> Result<(), String> {
         match std::fs::metadata(path) {
             Ok(meta) => self.refuse_file(path, &meta),
-            Err(_) => Ok(()),
+            Err(_) => self.refuse_named(path),
+        }
+    }
+
+    /// An error when the folder `dir` is, or holds (at any depth), an input of this command or
+    /// a file its profile names: `--out-dir` must be a folder of outputs only.
+    pub fn refuse_inside(&self, dir: &Path) -> Result<(), String> {
+        let Some(root) = canonical_path(dir) else {
+            return Ok(());
+        };
+        let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        match named
+            .iter()
+            .find(|(canonical, _)| canonical.starts_with(&root))
+        {
+            Some((_, input)) => Err(format!(
+                "{}: refusing to write into this folder: {} is an input of this command (choose an output folder that holds no input)",
+                dir.display(),
+                input.display()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// An error when `path` (not there yet) is a file the profile names.
+    pub fn refuse_named(&self, path: &Path) -> Result<(), String> {
+        let Some(canonical) = canonical_path(path) else {
+            return Ok(());
+        };
+        let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        match named.iter().find(|(c, _)| *c == canonical) {
+            Some((_, input)) => Err(format!(
+                "{}: is an input of this command ({}); refusing to write over it: choose another output",
+                path.display(),
+                input.display()
+            )),
+            None => Ok(()),
         }
     }
 
@@ -56,6 +103,34 @@ impl Inputs {
             ))
         } else {
             Ok(())
+        }
+    }
+}
+
+/// `path` with every link resolved; when it does not exist, its nearest existing folder resolved
+/// and the rest of its names kept (plain names only). `None` for a path with `..` below the part
+/// that exists (nothing can be said of it without the folders).
+pub fn canonical_path(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return Some(real);
+    }
+    let mut missing = Vec::new();
+    let mut at = path;
+    loop {
+        let name = at.file_name()?;
+        if !matches!(
+            at.components().next_back(),
+            Some(std::path::Component::Normal(_))
+        ) {
+            return None;
+        }
+        missing.push(name);
+        at = match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return Some(missing.iter().rev().fold(real, |acc, n| acc.join(n)));
         }
     }
 }

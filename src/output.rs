@@ -6,6 +6,7 @@
 //! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
 
 mod cleanup;
+mod journal;
 mod names;
 
 pub use names::{batch_folder_name, folder_name_problem};
@@ -46,13 +47,15 @@ pub struct WriteOptions<'a> {
 pub enum Contents {
     Text(String),
     Bytes(Vec<u8>),
+    /// Bytes readable by their owner only (0600): a copy of a host file others cannot read.
+    PrivateBytes(Vec<u8>),
 }
 
 impl AsRef<[u8]> for Contents {
     fn as_ref(&self) -> &[u8] {
         match self {
             Contents::Text(text) => text.as_bytes(),
-            Contents::Bytes(bytes) => bytes,
+            Contents::Bytes(bytes) | Contents::PrivateBytes(bytes) => bytes,
         }
     }
 }
@@ -107,23 +110,51 @@ pub fn write_all_atomic(
     write_files(files, None, options).map(|_| ())
 }
 
+/// One output's contents, and whether it must be readable by its owner only whatever the
+/// command's options say (a copy of a host file that is not readable by others).
+pub trait Payload: AsRef<[u8]> {
+    fn private(&self) -> bool {
+        false
+    }
+}
+
+impl Payload for String {}
+
+impl Payload for Contents {
+    fn private(&self) -> bool {
+        matches!(self, Contents::PrivateBytes(_))
+    }
+}
+
 /// What to do with one output.
 enum Plan<'a> {
     Unchanged,
     /// `-o /dev/stdout`, a FIFO: written to as it is, never replaced by a file.
     Special(&'a Path, &'a [u8]),
-    Stage(Temp, PathBuf),
+    /// Written to a temporary file, then renamed over `dest` (the file a link points to).
+    Stage(Staged<'a>),
+}
+
+/// A file to write in full beside its destination before the commit renames it into place.
+struct Staged<'a> {
+    dest: PathBuf,
+    contents: &'a [u8],
+    existing: Option<std::fs::Metadata>,
+    options: WriteOptions<'a>,
 }
 
 /// Writes several files all or nothing: each is checked, then written in full to a temporary
-/// file beside its destination, and only when all are ready are they renamed into place. With
-/// `within`, every path (its folder and, if it is a link, its target) must resolve inside that
-/// canonical folder, and missing folders on the way are created (each checked to be inside).
-/// Contents are text or bytes ([`Contents`]).
-pub fn write_files<C: AsRef<[u8]>>(
+/// file beside its destination, and only when all are ready are they renamed into place, in one
+/// commit that a signal does not cut (and that the folder's commit record lets the next run
+/// finish or undo after SIGKILL: see `journal`). With `within` (an `--out-dir`), every path (its
+/// folder and, if it is a link, its target) must resolve inside that canonical folder, and
+/// missing folders on the way are created (each checked to be inside); without it, each path
+/// must resolve inside its own folder (a link leading elsewhere is refused). Contents are text
+/// or bytes ([`Contents`]).
+pub fn write_files<C: Payload>(
     files: &[(PathBuf, C)],
     within: Option<&Path>,
-    options: WriteOptions,
+    options: WriteOptions<'_>,
 ) -> Result<Written, String> {
     if let Some(root) = within {
         let mut checked: Vec<&Path> = Vec::new();
@@ -135,66 +166,114 @@ pub fn write_files<C: AsRef<[u8]>>(
             }
         }
     }
-    let mut plans = Vec::with_capacity(files.len());
-    for (path, contents) in files {
-        plans.push(plan(path, contents.as_ref(), within, options)?);
-    }
-    if plans.iter().any(|p| matches!(p, Plan::Stage(..))) {
-        cleanup::test_pause();
-    }
     let mut done = Written::default();
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for plan in plans {
-        match plan {
+    let mut staged = Vec::new();
+    let mut special = Vec::new();
+    for (path, contents) in files {
+        let mut file_options = options;
+        file_options.private |= contents.private();
+        match plan(path, contents.as_ref(), within, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
-            Plan::Special(path, contents) => {
-                std::fs::write(path, contents)
-                    .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-                done.written += 1;
-            }
-            Plan::Stage(temp, path) => {
-                temp.persist(&path)
-                    .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-                let folder = folder_of(&path).to_path_buf();
-                if !folders.contains(&folder) {
-                    folders.push(folder);
-                }
-                done.written += 1;
-            }
+            Plan::Special(path, bytes) => special.push((path, bytes)),
+            Plan::Stage(stage) => staged.push(stage),
         }
     }
-    if options.durability == Durability::Fsync {
-        for folder in folders {
-            File::open(&folder)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| format!("{}: cannot sync the folder: {e}", folder.display()))?;
-        }
+    done.written += staged.len();
+    match within {
+        Some(root) if !staged.is_empty() => commit_journaled(root, &staged, options.durability)?,
+        _ => commit_each(&staged, options.durability)?,
+    }
+    for (path, contents) in special {
+        std::fs::write(path, contents)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        done.written += 1;
     }
     Ok(done)
 }
 
-/// Checks one output and prepares its write. A symbolic link to a file is followed (the file it
-/// points to is replaced, the link kept), and with `within` its target must lie inside.
+/// The commit of an output folder: its record first, then the temporary files it names, then
+/// the renames (see `journal`).
+fn commit_journaled(
+    root: &Path,
+    staged: &[Staged<'_>],
+    durability: Durability,
+) -> Result<(), String> {
+    let destinations: Vec<PathBuf> = staged.iter().map(|s| s.dest.clone()).collect();
+    let journal = journal::Journal::begin(root, &destinations, durability == Durability::Fsync)?;
+    let mut temps = Vec::with_capacity(staged.len());
+    for (n, stage) in staged.iter().enumerate() {
+        temps.push(write_temp(stage, Some(journal.temp_path(n)))?);
+    }
+    cleanup::test_pause();
+    journal.commit(temps)
+}
+
+/// Files outside an output folder (`-o FILE`): each is replaced by one rename, which is whole.
+fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), String> {
+    let mut temps = Vec::with_capacity(staged.len());
+    for stage in staged {
+        temps.push(write_temp(stage, None)?);
+    }
+    if !temps.is_empty() {
+        cleanup::test_pause();
+    }
+    let Some(_section) = cleanup::commit_section() else {
+        return Err("ending on a signal: nothing was replaced".to_string());
+    };
+    for (temp, stage) in temps.into_iter().zip(staged) {
+        temp.persist(&stage.dest)
+            .map_err(|e| format!("{}: cannot write: {e}", stage.dest.display()))?;
+    }
+    if durability == Durability::Fsync {
+        let mut folders: Vec<&Path> = staged.iter().map(|s| folder_of(&s.dest)).collect();
+        folders.dedup();
+        for folder in folders {
+            File::open(folder)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| format!("{}: cannot sync the folder: {e}", folder.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks one output and decides its write. A symbolic link to a file is followed (the file it
+/// points to is replaced, the link kept) only when its target lies inside `within`, or without
+/// it inside the link's own folder (`migrate --in-place` follows the link it read through); a
+/// link to a FIFO or device (`/dev/stdout`) is written to.
 fn plan<'a>(
     path: &'a Path,
     contents: &'a [u8],
     within: Option<&Path>,
-    options: WriteOptions,
+    options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
         Ok(link) if link.file_type().is_symlink() => {
-            if let Some(root) = within {
-                names::ensure_inside(root, path)?;
+            let meta = std::fs::metadata(path).ok();
+            let stream = meta.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir());
+            // `migrate --in-place` rewrites the very file it read through the same link.
+            if !stream && !options.in_place {
+                match within {
+                    Some(root) => names::ensure_inside(root, path)?,
+                    None => names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?,
+                }
             }
             let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            let meta = std::fs::metadata(&real).ok();
             (real, meta)
         }
         Ok(meta) => (path.to_path_buf(), Some(meta)),
         Err(_) => (path.to_path_buf(), None),
     };
+    let stage = |existing| Staged {
+        dest: real.clone(),
+        contents,
+        existing,
+        options,
+    };
     let Some(meta) = meta else {
-        return Ok(Plan::Stage(stage(&real, contents, None, options)?, real));
+        if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
+            inputs.refuse_named(&real)?;
+        }
+        return Ok(Plan::Stage(stage(None)));
     };
     if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
         inputs.refuse_file(path, &meta)?;
@@ -218,8 +297,7 @@ fn plan<'a>(
         keep_private(&real, &meta, options.private)?;
         return Ok(Plan::Unchanged);
     }
-    let temp = stage(&real, contents, Some(&meta), options)?;
-    Ok(Plan::Stage(temp, real))
+    Ok(Plan::Stage(stage(Some(meta))))
 }
 
 /// Whether the file on disk already holds exactly `contents` (read only when the sizes agree).
@@ -244,16 +322,18 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// A temporary file beside `path` holding `contents`, with the permissions `path` will have.
-fn stage(
-    path: &Path,
-    contents: &[u8],
-    existing: Option<&std::fs::Metadata>,
-    options: WriteOptions,
-) -> Result<Temp, String> {
+/// The temporary file beside `stage.dest` holding its contents, with the permissions the
+/// destination will have: named `name` (listed in a commit record), else a random name.
+fn write_temp(stage: &Staged<'_>, name: Option<&Path>) -> Result<Temp, String> {
+    let path = &stage.dest;
     let dir = folder_of(path);
+    let options = stage.options;
     let mode = if options.private { 0o600 } else { 0o666 };
-    let temp = Temp::create(dir, mode).map_err(|e| {
+    let temp = match name.and_then(Path::file_name).and_then(|n| n.to_str()) {
+        Some(name) => Temp::create_named(dir, name, mode),
+        None => Temp::create(dir, cleanup::TEMP_PREFIX, mode),
+    }
+    .map_err(|e| {
         format!(
             "{}: cannot create a file in {}: {e}",
             path.display(),
@@ -261,11 +341,11 @@ fn stage(
         )
     })?;
     let mut file = temp.file();
-    if let (Some(meta), false) = (existing, options.private) {
+    if let (Some(meta), false) = (&stage.existing, options.private) {
         file.set_permissions(meta.permissions())
             .map_err(|e| format!("{}: cannot set permissions: {e}", path.display()))?;
     }
-    file.write_all(contents)
+    file.write_all(stage.contents)
         .and_then(|()| match options.durability {
             Durability::Fsync => file.sync_all(),
             Durability::Rename => Ok(()),
@@ -318,6 +398,7 @@ impl OutDir {
     /// Creates and locks the folder; waits, saying so, while another run holds it.
     pub fn open(dir: &Path, inputs: &Inputs) -> Result<OutDir, String> {
         inputs.refuse(dir)?;
+        inputs.refuse_inside(dir)?;
         let created: Vec<PathBuf> = dir
             .ancestors()
             .filter(|a| !a.as_os_str().is_empty())
@@ -330,8 +411,10 @@ impl OutDir {
         let lock = File::open(&root)
             .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;
         wait_for_lock(dir, || lock.try_lock(), || lock.lock())?;
-        // Holding the lock, no other run writes here: a temporary file is a killed run's.
-        cleanup::sweep(&root, 3);
+        // Holding the lock, no other run writes here: a commit record is a killed run's.
+        for note in journal::recover(&root) {
+            eprintln!("{note}");
+        }
         Ok(OutDir {
             root,
             _lock: lock,
@@ -349,8 +432,10 @@ impl OutDir {
         Ok(Some(folder))
     }
 
-    /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created.
-    pub fn sub_folder(&self, name: &str) -> Result<PathBuf, String> {
+    /// The folder one batch profile renders into (`name` from [`batch_folder_name`]), created and
+    /// locked for as long as the returned handle lives: a run rendering into that folder as its
+    /// own `--out-dir` meanwhile waits, so the two never mix their files.
+    pub fn sub_folder(&self, name: &str) -> Result<(PathBuf, File), String> {
         if let Some(problem) = folder_name_problem(name) {
             return Err(format!("`{}`: {problem}", name.escape_debug()));
         }
@@ -361,7 +446,10 @@ impl OutDir {
             Err(e) => return Err(format!("{}: cannot create the folder: {e}", path.display())),
         }
         names::ensure_inside(&self.root, &path)?;
-        Ok(path)
+        let lock = File::open(&path)
+            .map_err(|e| format!("{}: cannot open the folder: {e}", path.display()))?;
+        wait_for_lock(&path, || lock.try_lock(), || lock.lock())?;
+        Ok((path, lock))
     }
 }
 
@@ -423,6 +511,20 @@ mod tests {
         );
         drop(writer);
         assert!(reader.join().unwrap(), "then it holds the folder");
+    }
+
+    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// the two take turns instead of mixing their files.
+    #[test]
+    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
+        let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
+        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!batch.is_finished(), "it waits for the run into X/sub");
+        drop(inner);
+        assert!(batch.join().unwrap().ends_with("sub"));
     }
 
     #[test]

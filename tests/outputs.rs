@@ -287,35 +287,6 @@ fn a_signal_removes_the_temporary_files_and_keeps_the_old_outputs() {
     }
 }
 
-/// SIGKILL cannot be caught: the next run into the same folder removes what the killed one left,
-/// at every depth of an output folder, and only its temporary files.
-#[test]
-fn the_next_run_sweeps_what_a_killed_run_left() {
-    let dir = tempfile::tempdir().unwrap();
-    let profile = dir.path().join("p.toml");
-    let out = dir.path().join("out");
-    let (mut running, _) = paused_second_render(dir.path(), &out);
-    running.kill();
-    running.finish();
-    assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
-    std::fs::create_dir_all(out.join("p/files/x")).unwrap();
-    std::fs::write(out.join("p/files/x/.svcgen-left"), "secret").unwrap();
-    std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    render_into(&[&profile], &out).run();
-    let mut names_now = names(&out);
-    names_now.retain(|n| n != "keep.txt" && n != "p");
-    assert_eq!(
-        names_now,
-        support::OUT_DIR_FILES,
-        "no temporary file is left"
-    );
-    assert!(!out.join("p/files/x/.svcgen-left").exists());
-    assert_eq!(
-        std::fs::read_to_string(out.join("keep.txt")).unwrap(),
-        "mine"
-    );
-}
-
 #[test]
 fn a_second_run_waits_for_the_one_writing_the_folder() {
     let dir = tempfile::tempdir().unwrap();
@@ -439,4 +410,421 @@ fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
         std::fs::read_to_string(&later).unwrap(),
         "edition = \"B\"\n# keep\n"
     );
+}
+
+/// Every file below `dir` (links not followed) with its bytes, by path relative to `dir`.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if std::fs::symlink_metadata(&path).unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().display().to_string();
+                out.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copies the folder `from` (plain files and folders) to `to`, which must not exist.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for (name, bytes) in tree(from) {
+        let path = to.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+/// An edition A profile with `count` plugins, each with its host archive (holding `version`):
+/// `render --out-dir` writes one file per plugin, so one commit replaces many files.
+fn many_file_profile(dir: &Path, count: usize, version: &str, max_time: u32) -> PathBuf {
+    std::fs::create_dir_all(dir.join("plugins")).unwrap();
+    let names: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
+    let mut profile = format!(
+        "edition = \"A\"\n[wait]\nmax_time = {max_time}\n[admin_ui]\nplugins = [{}]\n[deploy.plugins]\n",
+        names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for (i, name) in names.iter().enumerate() {
+        profile.push_str(&format!(
+            "{name} = {{ host = \"plugins/{name}.zip\", configmap = \"plugins-{}\", key = \"{name}.zip\" }}\n",
+            i % 20
+        ));
+        write(
+            &dir.join("plugins"),
+            &format!("{name}.zip"),
+            format!("{version} {name}"),
+        );
+    }
+    write(dir, "p.toml", profile)
+}
+
+/// Class 3: SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
+/// holds the old set or the new one, file for file, and nothing else.
+#[test]
+fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = many_file_profile(dir.path(), 120, "v1", 300);
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    render_into(&[&profile], &old).arg("-q").run();
+    many_file_profile(dir.path(), 120, "v2", 100);
+    render_into(&[&profile], &new).arg("-q").run();
+    let (old_tree, new_tree) = (tree(&old), tree(&new));
+    assert!(old_tree.len() > 120 && old_tree.len() == new_tree.len());
+    // Rounds 0-3 signal as soon as the run has begun writing (before or early in its commit);
+    // the others once its commit record is there, then 0-300 ms into the 480 ms commit.
+    let mut cut_mid_commit = 0;
+    for round in 0..12u64 {
+        let out = dir.path().join(format!("out{round}"));
+        copy_tree(&old, &out);
+        let mut child = std::process::Command::new(bin())
+            .arg("render")
+            .arg(&profile)
+            .arg("--out-dir")
+            .arg(&out)
+            .arg("-q")
+            .env("SVCGEN_TEST_COMMIT_STEP_MS", "4")
+            .spawn()
+            .unwrap();
+        let (phase, delay) = if round < 4 {
+            (".svcgen-", 0)
+        } else {
+            (".svcgen-commit-", (round - 4) * 40)
+        };
+        let start = Instant::now();
+        while !names(&out).iter().any(|n| n.starts_with(phase)) {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "round {round}: no {phase}"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(delay));
+        let signal = if round % 2 == 0 { "TERM" } else { "INT" };
+        std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        let now = tree(&out);
+        assert!(
+            now == old_tree || now == new_tree,
+            "round {round}, SIG{signal} {delay} ms after {phase}: the folder mixes the two sets ({} files differ from the old, {} from the new)",
+            now.iter().filter(|f| !old_tree.contains(f)).count(),
+            now.iter().filter(|f| !new_tree.contains(f)).count(),
+        );
+        // Ended by the signal yet holding the new set: the signal came during the commit.
+        if now == new_tree && !status.success() {
+            cut_mid_commit += 1;
+        }
+    }
+    assert!(
+        cut_mid_commit > 0,
+        "no signal landed during a commit: the test did not test anything"
+    );
+}
+
+/// Class 3: a killed `-o` write leaves the old file, whole.
+#[test]
+fn class3_a_killed_single_file_write_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let out = dir.path().join("app.env");
+    Test::new()
+        .arg("render")
+        .arg(&profile)
+        .arg("-o")
+        .arg(&out)
+        .run();
+    let before = std::fs::read(&out).unwrap();
+    std::fs::write(&profile, "edition = \"B\"\n[wait]\nmax_time = 100\n").unwrap();
+    for signal in ["KILL", "TERM"] {
+        let running = Test::new()
+            .arg("render")
+            .arg(&profile)
+            .arg("-o")
+            .arg(&out)
+            .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "60")
+            .code_is_not(0)
+            .spawn();
+        wait_for_temp(dir.path());
+        std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(running.id().to_string())
+            .status()
+            .unwrap();
+        running.finish();
+        assert_eq!(std::fs::read(&out).unwrap(), before, "SIG{signal}");
+    }
+}
+
+/// Class 4: the next run after a SIGKILL removes the killed run's temporary files, which its
+/// commit record lists, and no user file, whatever its name.
+#[test]
+fn class4_the_next_run_removes_only_what_the_killed_run_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("p.toml");
+    let out = dir.path().join("out");
+    let (mut running, _) = paused_second_render(dir.path(), &out);
+    running.kill();
+    running.finish();
+    assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
+    std::fs::create_dir_all(out.join("p/files/x")).unwrap();
+    std::fs::write(out.join("p/files/x/.svcgen-left"), "mine").unwrap();
+    std::fs::write(out.join(".svcgen-notes"), "mine").unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    render_into(&[&profile], &out).run();
+    let mut names_now = names(&out);
+    names_now.retain(|n| n != "keep.txt" && n != "p" && n != ".svcgen-notes");
+    assert_eq!(
+        names_now,
+        support::OUT_DIR_FILES,
+        "the killed run's temporary files are gone"
+    );
+    for user_file in ["p/files/x/.svcgen-left", ".svcgen-notes", "keep.txt"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(user_file)).unwrap(),
+            "mine",
+            "{user_file} is the user's: kept"
+        );
+    }
+}
+
+/// Class 4: a run into X never touches a run into X/sub, even at the same time: both complete.
+#[test]
+fn class4_renders_into_a_folder_and_a_folder_inside_it_both_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let outer_profile = write(dir.path(), "outer.toml", PROFILE);
+    let inner_profile = write(
+        dir.path(),
+        "inner.toml",
+        "edition = \"B\"\n[wait]\nmax_time = 100\n",
+    );
+    let outer = dir.path().join("x");
+    let inner = outer.join("sub");
+    std::fs::create_dir_all(&inner).unwrap();
+    // The inner run stops with its temporary files written; the outer one runs meanwhile.
+    let running = render_into(&[&inner_profile], &inner)
+        .env("SVCGEN_TEST_PAUSE_BEFORE_RENAME", "2")
+        .spawn();
+    wait_for_temp(&inner);
+    render_into(&[&outer_profile], &outer).run();
+    running.finish();
+    let mut expected: Vec<String> = support::OUT_DIR_FILES
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(names(&inner), expected);
+    assert!(
+        std::fs::read_to_string(inner.join(".env"))
+            .unwrap()
+            .contains("CN_WAIT_MAX_TIME=100")
+    );
+    expected.push("sub".to_string());
+    expected.sort();
+    assert_eq!(names(&outer), expected);
+}
+
+/// Class 4: `man --out-dir` refuses a page that is a link leading out of the folder.
+#[test]
+fn class4_man_pages_are_not_written_through_a_link_out_of_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = write(dir.path(), "victim", "keep\n");
+    let out = dir.path().join("man");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("svcgen-render.1")).unwrap();
+    Test::new()
+        .arg("man")
+        .arg("--out-dir")
+        .arg(&out)
+        .code(2)
+        .stderr_has("outside")
+        .run();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep\n");
+    assert_eq!(names(&out), ["svcgen-render.1"], "nothing written");
+}
+
+/// Class 4: `-o` of every single-file writer refuses a link that leads out of its folder.
+#[test]
+fn class4_no_single_file_writer_follows_a_link_out_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let victim = write(&elsewhere, "victim", "keep\n");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let link = out.join("o");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let profile = write(dir.path(), "p.toml", PROFILE);
+    let a_profile = write(dir.path(), "a.toml", "edition = \"A\"\n");
+    let env = write(dir.path(), "in.env", "CN_WAIT_MAX_TIME=300\n");
+    let commands: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["render".into(), profile.clone().into()],
+        vec!["docs".into()],
+        vec!["schema".into()],
+        vec!["import".into(), "--edition".into(), "B".into(), env.into()],
+        vec![
+            "migrate".into(),
+            "--to".into(),
+            "B".into(),
+            a_profile.into(),
+        ],
+    ];
+    for command in commands {
+        Test::new()
+            .args(&command)
+            .arg("-o")
+            .arg(&link)
+            .code(2)
+            .stderr_has("outside")
+            .run();
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "keep\n",
+            "{command:?}"
+        );
+    }
+    // A link inside the folder is the user's choice: followed, the link kept.
+    let inside = write(&out, "real.env", "");
+    let near = out.join("near.env");
+    std::os::unix::fs::symlink(&inside, &near).unwrap();
+    Test::new()
+        .arg("render")
+        .arg(&profile)
+        .arg("-o")
+        .arg(&near)
+        .run();
+    assert!(std::fs::read_to_string(&inside).unwrap().contains("CN_"));
+}
+
+/// A vault profile naming the host file `certs/role_id` (for a Secret) and, from `extra`, more.
+fn host_file_profile(extra: &str) -> String {
+    format!(
+        "edition = \"B\"\n[secret]\nadapter = \"vault\"\nvault = {{ addr = \"https://vault:8200\" }}\n\
+         {extra}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"certs/role_id\", secret = \"approle\", key = \"role_id\" }}\n"
+    )
+}
+
+/// Class 5: an `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
+/// the passphrase file or a host file the profile names is refused before anything is written,
+/// with and without `--include-secrets`.
+#[test]
+fn class5_no_output_folder_holds_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let profiles = root.join("profiles");
+    std::fs::create_dir_all(profiles.join("certs")).unwrap();
+    write(&profiles.join("certs"), "role_id", "r-1\n");
+    std::fs::create_dir_all(root.join("pass")).unwrap();
+    write(&root.join("pass"), "phrase", "s3cret");
+    std::fs::create_dir_all(root.join("bases")).unwrap();
+    write(&root.join("bases"), "base.toml", "edition = \"B\"\n");
+    let extending = write(root, "e.toml", "extends = \"bases/base.toml\"\n");
+    let profile = write(&profiles, "p.toml", host_file_profile(""));
+    let with_passphrase = write(
+        &profiles,
+        "g.toml",
+        support::scenario::google_passphrase_profile(&format!(
+            "{{ file = \"{}\" }}",
+            root.join("pass/phrase").display()
+        )),
+    );
+    std::fs::create_dir_all(root.join("sets")).unwrap();
+    write(&root.join("sets"), "v.txt", "150");
+    // (profile, extra arguments, output folder holding one of its inputs)
+    let cases: Vec<(&Path, Vec<String>, PathBuf)> = vec![
+        (&profile, vec![], profiles.clone()),
+        (&profile, vec![], root.to_path_buf()),
+        (&profile, vec![], profiles.join("certs")),
+        (&extending, vec![], root.join("bases")),
+        (&with_passphrase, vec![], root.join("pass")),
+        (
+            &profile,
+            vec![
+                "--set-file".into(),
+                format!("wait.sleep_duration={}", root.join("sets/v.txt").display()),
+            ],
+            root.join("sets"),
+        ),
+    ];
+    for (profile, extra, out) in cases {
+        for secrets in [false, true] {
+            let before = support::file_names(&out);
+            let mut test = render_into(&[profile], &out).args(&extra).env("S", "x");
+            if secrets {
+                test = test.arg("--include-secrets");
+            }
+            test.code(2).stderr_has("is an input of this command").run();
+            assert_eq!(
+                support::file_names(&out),
+                before,
+                "{}: nothing written",
+                out.display()
+            );
+        }
+    }
+    // A host file not there yet, in a folder not there yet: the folder is still not an output.
+    let later = write(
+        root,
+        "later.toml",
+        host_file_profile("").replace("certs/role_id", "later/role_id"),
+    );
+    render_into(&[&later], &root.join("later"))
+        .code(2)
+        .stderr_has("is an input of this command")
+        .run();
+    assert!(
+        !root.join("later").exists(),
+        "the folder made for it is removed"
+    );
+}
+
+/// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is
+/// refused, though this run does not read it.
+#[test]
+fn class5_no_output_file_is_a_file_the_profile_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let passphrase = write(root, "phrase", "s3cret");
+    let g = write(
+        root,
+        "g.toml",
+        support::scenario::google_passphrase_profile("{ file = \"phrase\" }"),
+    );
+    Test::new()
+        .arg("render")
+        .arg(&g)
+        .arg("-o")
+        .arg(&passphrase)
+        .code(2)
+        .stderr_has("is an input of this command")
+        .run();
+    assert_eq!(std::fs::read_to_string(&passphrase).unwrap(), "s3cret");
+    let p = write(root, "p.toml", host_file_profile(""));
+    std::fs::create_dir(root.join("certs")).unwrap();
+    for exists in [false, true] {
+        let host = root.join("certs/role_id");
+        if exists {
+            std::fs::write(&host, "r-1").unwrap();
+        }
+        Test::new()
+            .arg("render")
+            .arg(&p)
+            .args(["-t", "k8s", "-o"])
+            .arg(&host)
+            .code(2)
+            .stderr_has("is an input of this command")
+            .run();
+        assert_eq!(host.exists(), exists);
+    }
 }

@@ -490,3 +490,119 @@ fn the_path_of_a_secret_reference_is_shown() {
         "{out}"
     );
 }
+
+/// A Deployment handing the passphrase to the container as `$(PASS)` and, through an `envFrom`
+/// prefix, from a ConfigMap value also read under another prefix.
+const CARRIED_PASSPHRASE: &str = r#"apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+data:
+  MANAGER_PASSPHRASE: hunter-cm
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: admin-ui}
+spec:
+  template:
+    spec:
+      containers:
+        - name: admin-ui
+          image: x
+          envFrom:
+            - prefix: APP_
+              configMapRef: {name: cm}
+            - prefix: CN_GOOGLE_SECRET_
+              configMapRef: {name: cm}
+          env:
+            - {name: PASS, value: hunter-env}
+            - {name: CN_CONFIG_ADAPTER, value: google}
+            - {name: CN_SECRET_ADAPTER, value: google}
+            - {name: GOOGLE_PROJECT_ID, value: p}
+            - {name: OTHER, value: "$(PASS)"}
+"#;
+
+/// Class 10: a passphrase given as `$(VAR)` or through an `envFrom` prefix stays a reference:
+/// the variable it came from is not imported, and no rendered ConfigMap holds its value.
+#[test]
+fn class10_a_passphrase_from_a_reference_never_lands_in_a_configmap() {
+    for how in ["envFrom", "$(PASS)"] {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = if how == "envFrom" {
+            // Here only the ConfigMap's value is the passphrase.
+            CARRIED_PASSPHRASE.replace("value: hunter-env", "value: not-secret")
+        } else {
+            CARRIED_PASSPHRASE
+                .replace("MANAGER_PASSPHRASE: hunter-cm", "UNRELATED: x")
+                .replace(
+                    "{name: OTHER, value: \"$(PASS)\"}",
+                    "{name: CN_GOOGLE_SECRET_MANAGER_PASSPHRASE, value: \"$(PASS)\"}",
+                )
+        };
+        support::write_file(dir.path(), "dep.yaml", &manifest);
+        let imported = svcgen()
+            .current_dir(dir.path())
+            .args(["import", "--edition", "B", "dep.yaml", "-o", "p.toml"])
+            .output()
+            .unwrap();
+        assert!(imported.status.success(), "{how}: {imported:?}");
+        let stderr = String::from_utf8_lossy(&imported.stderr);
+        assert!(
+            stderr.contains("holds the value of the secret"),
+            "{how}: {stderr}"
+        );
+        let profile = std::fs::read_to_string(dir.path().join("p.toml")).unwrap();
+        assert!(
+            profile.contains("secret_manager_passphrase = { env ="),
+            "{how}: the passphrase is a reference:\n{profile}"
+        );
+        let rendered = run(dir.path(), &["render", "p.toml", "-t", "k8s"]);
+        for text in [&profile, &rendered] {
+            assert!(
+                !text.contains("hunter-"),
+                "{how}: the passphrase's value leaked:\n{text}"
+            );
+        }
+    }
+}
+
+/// Class 10: a host file others cannot read (0600) keeps that mode when `render --out-dir`
+/// copies it into the kustomize base, whatever the umask.
+#[test]
+fn class10_a_private_host_file_stays_private_when_copied() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("certs")).unwrap();
+    let cert = support::write_file(&dir.path().join("certs"), "auth.crt", "-----BEGIN-----\n");
+    std::fs::set_permissions(&cert, std::fs::Permissions::from_mode(0o600)).unwrap();
+    support::write_file(
+        dir.path(),
+        "p.toml",
+        "edition = \"B\"\n[deploy.files]\n\"token_server.cert_file\" = { host = \"certs/auth.crt\", configmap = \"auth-certs\" }\n",
+    );
+    let status = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .arg("-c")
+        .arg("umask 022 && exec \"$0\" render p.toml --out-dir out -q")
+        .arg(assert_cmd::cargo::cargo_bin("svcgen"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let copies: Vec<_> = walk(&dir.path().join("out/files"));
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    let mode = std::fs::metadata(&copies[0]).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", copies[0].display());
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -20,7 +20,7 @@ pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<
     for (path, contents) in files {
         let text = match contents {
             Contents::Text(text) => text,
-            Contents::Bytes(bytes) => {
+            Contents::Bytes(bytes) | Contents::PrivateBytes(bytes) => {
                 stale.extend(check_bytes(path, bytes));
                 continue;
             }

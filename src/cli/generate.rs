@@ -109,16 +109,29 @@ pub fn man(args: &ManArgs) -> u8 {
         let _ = std::io::stdout().write_all(&pages[0].1);
         return EXIT_OK;
     };
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        super::report::io_error(&format!("{}: cannot create the folder: {e}", dir.display()));
-        return EXIT_IO;
-    }
+    // An output folder like render's: locked, and no page written through a link leading out.
+    let out = match crate::output::OutDir::open(dir, &Inputs::default()) {
+        Ok(out) => out,
+        Err(e) => {
+            super::report::io_error(&e);
+            return EXIT_IO;
+        }
+    };
     let files: Vec<(PathBuf, String)> = pages
         .into_iter()
-        .map(|(name, roff)| (dir.join(name), String::from_utf8_lossy(&roff).into_owned()))
+        .map(|(name, roff)| {
+            (
+                out.root.join(name),
+                String::from_utf8_lossy(&roff).into_owned(),
+            )
+        })
         .collect();
-    match crate::output::write_all_atomic(&files, false, &Inputs::default()) {
-        Ok(()) => EXIT_OK,
+    let options = crate::output::WriteOptions {
+        durability: crate::output::Durability::Fsync,
+        ..crate::output::WriteOptions::default()
+    };
+    match crate::output::write_files(&files, Some(&out.root), options) {
+        Ok(_) => EXIT_OK,
         Err(e) => {
             super::report::io_error(&e);
             EXIT_IO

@@ -159,17 +159,6 @@ fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf], inputs: &crate::
     }
 }
 
-/// The secret files `--include-secrets` reads into the outputs, recorded as inputs.
-fn record_secret_files(resolved: &crate::resolve::Resolved, inputs: &crate::inputs::Inputs) {
-    for var in &resolved.vars {
-        if let crate::resolve::Typed::Secret(crate::resolve::SecretSource::File { path, .. }) =
-            &var.value
-        {
-            inputs.record(path);
-        }
-    }
-}
-
 /// Renders and delivers every profile through the bounded pipeline, then prints, in input order,
 /// each profile's diagnostics and output; returns the exit code.
 fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
@@ -270,7 +259,12 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                 inputs: Some(job.inputs),
             };
             let within = job.out_dir.map(|d| d.root.as_path());
-            if let Err(e) = write_files(&dest.paths(files), within, options) {
+            let written = match within {
+                Some(root) => job.inputs.refuse_inside(root),
+                None => Ok(()),
+            }
+            .and_then(|()| write_files(&dest.paths(files), within, options));
+            if let Err(e) = written {
                 outcome.errors.push(e);
                 outcome.exit = EXIT_IO;
                 return outcome;
@@ -388,6 +382,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         Err(message) => return outcome(Diagnostics::default(), None, vec![message], EXIT_IO),
     };
     let mut diags = checked.diagnostics;
+    if let Some(resolved) = &checked.resolved {
+        record_named_files(resolved, job.inputs);
+    }
     let Some(resolved) = checked.resolved else {
         let mut o = outcome(diags, None, Vec::new(), EXIT_OK);
         o.sources = sources;
@@ -398,9 +395,6 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         include_secrets: args.include_secrets,
         copy_host_files: args.out_dir.is_some(),
     };
-    if args.include_secrets {
-        record_secret_files(&resolved, job.inputs);
-    }
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
     let rendered = render_checked(
@@ -423,6 +417,23 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     o
 }
 
+/// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether
+/// or not this run reads them: no output may replace one, and no output folder may hold one.
+fn record_named_files(resolved: &crate::resolve::Resolved, inputs: &crate::inputs::Inputs) {
+    for file in &resolved.deploy.files {
+        if let Some(path) = &file.host_path {
+            inputs.record(path);
+        }
+    }
+    for var in &resolved.vars {
+        if let crate::resolve::Typed::Secret(crate::resolve::SecretSource::File { path, .. }) =
+            &var.value
+        {
+            inputs.record(path);
+        }
+    }
+}
+
 /// Each rendered target under its file name in an output folder.
 fn named(files: Vec<(Target, String)>) -> Vec<(String, Contents)> {
     files
@@ -441,8 +452,27 @@ fn host_copies(copies: Vec<HostCopy>, folder: Option<&Path>) -> Vec<(String, Con
                 |host: &Path| folder.is_some_and(|f| same_file(host, &f.join(&copy.relative)));
             !copy.host_path.as_deref().is_some_and(is_itself)
         })
-        .map(|copy| (copy.relative, Contents::Bytes(copy.bytes)))
+        .map(|copy| {
+            let contents = match &copy.host_path {
+                Some(host) => copied(host, copy.bytes),
+                None => Contents::Bytes(copy.bytes),
+            };
+            (copy.relative, contents)
+        })
         .collect()
+}
+
+/// A host file's copy: as private as the file (readable by its owner only when others cannot
+/// read the host file: a `0600` key stays `0600` in the base, whatever the umask).
+fn copied(host_path: &Path, bytes: Vec<u8>) -> Contents {
+    use std::os::unix::fs::PermissionsExt;
+    let others_read =
+        std::fs::metadata(host_path).is_ok_and(|m| m.permissions().mode() & 0o004 != 0);
+    if others_read {
+        Contents::Bytes(bytes)
+    } else {
+        Contents::PrivateBytes(bytes)
+    }
 }
 
 /// True when both paths name one existing file (device and inode).
@@ -482,6 +512,8 @@ struct Destination {
     /// A folder (`--out-dir`, or its sub-folder in a batch), or one file (`-o`).
     folder: Option<PathBuf>,
     file: Option<PathBuf>,
+    /// A batch profile's folder is locked while its files are written.
+    _lock: Option<std::fs::File>,
 }
 
 impl Destination {
@@ -520,23 +552,29 @@ fn destination(job: &Job<'_>, profile: &Path) -> Result<Option<Destination>, Str
     Ok(match (&args.out_dir, &args.output) {
         (Some(dir), _) if job.batch => {
             let name = batch_folder_name(profile)?;
-            let folder = match job.out_dir {
-                Some(out) => out.sub_folder(&name)?,
-                None => dir.join(name), // --check: read only
+            let (folder, lock) = match job.out_dir {
+                Some(out) => {
+                    let (folder, lock) = out.sub_folder(&name)?;
+                    (folder, Some(lock))
+                }
+                None => (dir.join(name), None), // --check: read only
             };
             Some(Destination {
                 folder: Some(folder),
                 file: None,
+                _lock: lock,
             })
         }
         (Some(dir), _) => Some(Destination {
             folder: Some(job.out_dir.map_or_else(|| dir.clone(), |d| d.root.clone())),
             file: None,
+            _lock: None,
         }),
         (None, Some(file)) if super::is_stdio(file) => None,
         (None, Some(file)) => Some(Destination {
             folder: None,
             file: Some(file.clone()),
+            _lock: None,
         }),
         (None, None) => None,
     })

@@ -18,6 +18,58 @@ pub fn read(
     sources: &mut Sources,
     diags: &mut Diagnostics,
 ) -> Vec<EnvEntry> {
+    let Some((list, key, service)) = chosen_service(docs, source, options.service, diags) else {
+        return Vec::new();
+    };
+    deploy.name = key.scalar_text().map(str::to_string);
+    let chain = match extends_chain(list, key, service) {
+        Ok(chain) => chain,
+        Err(refused) => {
+            diags.push(*refused);
+            return Vec::new();
+        }
+    };
+    if let Some(refused) = included(docs) {
+        diags.push(refused);
+        return Vec::new();
+    }
+    // As compose merges `extends`: the env_files of the whole chain (the base's first, each file
+    // once), then the environments of the chain (a later one winning), which win over every
+    // env_file.
+    let mut entries = Vec::new();
+    let mut seen = Vec::new();
+    for service in &chain {
+        if let Some(env_files) = service.get("env_file") {
+            read_env_files(
+                env_files,
+                source,
+                options.base_dir,
+                sources,
+                (&mut entries, &mut seen),
+                diags,
+            );
+        }
+    }
+    let text = sources.get(source).text.clone();
+    for service in &chain {
+        if let Some(environment) = service.get("environment") {
+            read_environment(environment, &text, &mut entries, diags);
+        }
+    }
+    entries
+}
+
+/// The file's services (key, definition), the chosen one's key and its definition.
+type Chosen<'a> = (&'a [(Node, Node)], &'a Node, &'a Node);
+
+/// The file's services, and the one chosen (`--service`, or the only one) with its key; `None`
+/// after reporting why there is none.
+fn chosen_service<'a>(
+    docs: &'a [Node],
+    source: SourceId,
+    wanted: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<Chosen<'a>> {
     let found = docs.iter().find_map(|d| {
         d.entries()?
             .iter()
@@ -25,7 +77,7 @@ pub fn read(
     });
     let Some((services_key, services)) = found else {
         diags.push(shape(source, None, "this compose file has no `services`"));
-        return Vec::new();
+        return None;
     };
     let Some(list) = services.entries().filter(|e| !e.is_empty()) else {
         diags.push(shape(
@@ -33,10 +85,10 @@ pub fn read(
             Some(services_key.origin),
             "`services` has no service",
         ));
-        return Vec::new();
+        return None;
     };
     let names: Vec<&str> = list.iter().filter_map(|(k, _)| k.scalar_text()).collect();
-    let chosen = match options.service {
+    let chosen = match wanted {
         Some(wanted) => list.iter().find(|(k, _)| k.scalar_text() == Some(wanted)),
         None if list.len() == 1 => list.first(),
         None => {
@@ -49,11 +101,11 @@ pub fn read(
                 .help(format!("services: {}", names.join(", ")))
                 .help("pass --service NAME"),
             );
-            return Vec::new();
+            return None;
         }
     };
     let Some((key, service)) = chosen else {
-        let wanted = options.service.unwrap_or_default();
+        let wanted = wanted.unwrap_or_default();
         diags.push(
             shape(
                 source,
@@ -63,25 +115,87 @@ pub fn read(
             .help(format!("services: {}", names.join(", ")))
             .suggest(did_you_mean(wanted, names.iter().copied())),
         );
-        return Vec::new();
+        return None;
     };
-    deploy.name = key.scalar_text().map(str::to_string);
-    let mut entries = Vec::new();
-    if let Some(env_files) = service.get("env_file") {
-        read_env_files(
-            env_files,
-            source,
-            options.base_dir,
-            sources,
-            &mut entries,
-            diags,
-        );
+    Some((list, key, service))
+}
+
+/// The chosen service and the services it `extends` in this file, the root-most base first.
+/// An `extends` from another file is refused, naming it (svcgen does not read that file), as
+/// are a base that is not in this file and a cycle (which compose refuses too).
+fn extends_chain<'a>(
+    list: &'a [(Node, Node)],
+    key: &'a Node,
+    service: &'a Node,
+) -> Result<Vec<&'a Node>, Box<Diagnostic>> {
+    let mut chain = vec![service];
+    let mut names = vec![key.scalar_text().unwrap_or_default()];
+    let mut at = service;
+    while let Some(extends) = at.get("extends") {
+        let base = extends
+            .as_str()
+            .or_else(|| extends.get("service").and_then(Node::as_str))
+            .unwrap_or_default();
+        let refuse = |what: String, help: &str| {
+            Box::new(
+                Diagnostic::new(Code::InputShape, what)
+                    .at(extends.origin)
+                    .label("extends")
+                    .help(help.to_string()),
+            )
+        };
+        if let Some(file) = extends.get("file").and_then(Node::as_str) {
+            return Err(refuse(
+                format!(
+                    "the service `extends` service `{}` of `{}`: svcgen does not follow `extends` into another file, and would read less than docker compose reads",
+                    base.escape_debug(),
+                    file.escape_debug()
+                ),
+                FLATTEN,
+            ));
+        }
+        if names.contains(&base) {
+            return Err(refuse(
+                format!("`extends` makes a cycle: {} -> {base}", names.join(" -> ")),
+                "docker compose refuses a cycle of `extends` too: break it",
+            ));
+        }
+        let Some((_, found)) = list.iter().find(|(k, _)| k.scalar_text() == Some(base)) else {
+            return Err(refuse(
+                format!(
+                    "`extends` names service `{}`, which this file does not have",
+                    base.escape_debug()
+                ),
+                "docker compose refuses it too: name a service of this file",
+            ));
+        };
+        names.push(base);
+        chain.insert(0, found);
+        at = found;
     }
-    if let Some(environment) = service.get("environment") {
-        let text = sources.get(source).text.clone();
-        read_environment(environment, &text, &mut entries, diags);
-    }
-    entries
+    Ok(chain)
+}
+
+/// How to import a compose file whose definitions svcgen does not follow.
+const FLATTEN: &str = "import what compose reads: `docker compose -f FILE config > resolved.yml`, then `svcgen import resolved.yml`";
+
+/// A top-level `include` brings in services and definitions from other files, which svcgen does
+/// not read: the import is refused, naming it, rather than reading less than compose reads.
+fn included(docs: &[Node]) -> Option<Diagnostic> {
+    let (key, _) = docs.iter().find_map(|d| {
+        d.entries()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some("include"))
+    })?;
+    Some(
+        Diagnostic::new(
+            Code::InputShape,
+            "this compose file has a top-level `include`: svcgen does not follow it, and would read less than docker compose reads",
+        )
+        .at(key.origin)
+        .label("not followed")
+        .help(FLATTEN),
+    )
 }
 
 fn shape(source: SourceId, at: Option<Origin>, message: impl Into<String>) -> Diagnostic {
@@ -91,12 +205,14 @@ fn shape(source: SourceId, at: Option<Origin>, message: impl Into<String>) -> Di
 }
 
 /// `env_file: path`, or a list of paths or `{ path, required }`.
+/// `(entries, seen)`: what is read, and the env_files read so far (compose reads a file listed
+/// again in an `extends` chain once, at its first place).
 fn read_env_files(
     node: &Node,
     source: SourceId,
     base_dir: Option<&Path>,
     sources: &mut Sources,
-    entries: &mut Vec<EnvEntry>,
+    (entries, seen): (&mut Vec<EnvEntry>, &mut Vec<std::path::PathBuf>),
     diags: &mut Diagnostics,
 ) {
     let items: Vec<&Node> = match &node.value {
@@ -111,6 +227,25 @@ fn read_env_files(
                 item.get("required").and_then(|r| r.scalar_text()) != Some("false"),
             ),
             None => (item, true),
+        };
+        let raw = match item.get("format") {
+            None => false,
+            Some(format) if format.scalar_text() == Some("raw") => true,
+            Some(format) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::InputShape,
+                        format!(
+                            "unsupported env_file format `{}`",
+                            format.scalar_text().unwrap_or_default().escape_debug()
+                        ),
+                    )
+                    .at(format.origin)
+                    .label("unknown format")
+                    .help("docker compose reads `format: raw` (every character after `=`), or the .env syntax when `format` is not given"),
+                );
+                continue;
+            }
         };
         let Some(path) = path_node.as_str() else {
             diags.push(
@@ -142,6 +277,11 @@ fn read_env_files(
             continue;
         };
         let full = dir.join(path);
+        let identity = std::fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
+        if seen.contains(&identity) {
+            continue;
+        }
+        seen.push(identity);
         if let Err(e) = std::fs::metadata(&full) {
             if required {
                 diags.push(missing_env_file(path, &e.to_string(), path_node.origin));
@@ -154,7 +294,11 @@ fn read_env_files(
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = sources.add(shown.display().to_string(), text);
                 let text = sources.get(id).text.clone();
-                let (found, d) = dotenv::read(&text, id);
+                let (found, d) = if raw {
+                    dotenv::read_raw(&text, id)
+                } else {
+                    dotenv::read(&text, id)
+                };
                 entries.extend(found);
                 diags.extend(d);
             }

@@ -29,6 +29,68 @@ pub fn read(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
     (parser.entries, parser.diags)
 }
 
+/// Reads an env_file of `format: raw` as docker compose v2 does: one `NAME=value` a line, the
+/// value every character after the first `=` (no quotes, escapes, comments or `$` expansion); a
+/// line is left-trimmed of blanks, and skipped when empty or starting with `#`. A name holding a
+/// blank, or no name at all, is an error (compose refuses the file); a line with no `=` takes the
+/// variable from the shell (not imported).
+pub fn read_raw(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
+    let mut entries = Vec::new();
+    let mut diags = Diagnostics::default();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        let trimmed = body.trim_start_matches([' ', '\t']);
+        let at = start + body.len() - trimmed.len();
+        start += line.len();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let (name, value) = trimmed.split_once('=').unwrap_or((trimmed, ""));
+        let name_origin = Origin::new(source, at..at + name.len());
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            diags.push(
+                Diagnostic::new(
+                    Code::InputSyntax,
+                    format!(
+                        "`{}` is not a variable name: docker compose refuses this raw env_file",
+                        name.escape_debug()
+                    ),
+                )
+                .at(if name.is_empty() {
+                    Origin::new(source, at..at + 1)
+                } else {
+                    name_origin
+                })
+                .label("not a NAME=value line")
+                .help("a raw env_file line is NAME=value, the name without blanks"),
+            );
+            continue;
+        }
+        if !trimmed.contains('=') {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotImported,
+                    format!("`{name}` has no `=value`: it is not imported"),
+                )
+                .at(name_origin)
+                .label("no value")
+                .help("docker compose takes such a variable from the shell at `up` time; write NAME=value"),
+            );
+            continue;
+        }
+        let value_start = at + name.len() + 1;
+        entries.push(EnvEntry {
+            name: name.to_string(),
+            value: EnvValue::Text(value.to_string()),
+            name_origin,
+            origin: Origin::new(source, value_start..value_start + value.len()),
+        });
+    }
+    (entries, diags)
+}
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,

@@ -105,10 +105,53 @@ pub fn read(
     if let Some(env_from) = container.node.get("envFrom") {
         read_env_from(env_from, &configmaps, &mut entries, diags);
     }
+    let mut carriers = Vec::new();
     if let Some(env) = container.node.get("env") {
-        read_env(env, &configmaps, deploy, &mut entries, diags);
+        read_env(env, &configmaps, deploy, &mut entries, &mut carriers, diags);
     }
+    withhold_secret_carriers(&mut entries, &carriers, diags);
     entries
+}
+
+/// A variable outside the spec whose value a secret variable takes (`value: $(PASS)`, or the
+/// same ConfigMap value read under another `envFrom` prefix) holds the secret: it is left out of
+/// the import, with a warning, so that the secret never lands in the profile's `[env]` and from
+/// there in a ConfigMap. `carriers` are (referred name, secret variable) pairs from `$(NAME)`.
+fn withhold_secret_carriers(
+    entries: &mut Vec<EnvEntry>,
+    carriers: &[(String, String)],
+    diags: &mut Diagnostics,
+) {
+    let model = crate::model::Model::get();
+    let secret = |name: &str| model.vars.iter().any(|v| v.secret && v.env == name);
+    let in_spec = |name: &str| model.vars.iter().any(|v| v.env == name);
+    let same_value: Vec<(Origin, String)> = entries
+        .iter()
+        .filter(|e| secret(&e.name) && matches!(e.value, EnvValue::Text(_)))
+        .map(|e| (e.origin, e.name.clone()))
+        .collect();
+    entries.retain(|e| {
+        if in_spec(&e.name) {
+            return true;
+        }
+        let by_value = same_value.iter().find(|(o, _)| *o == e.origin);
+        let by_name = carriers.iter().find(|(n, _)| *n == e.name);
+        let Some(holder) = by_value.map(|(_, s)| s).or(by_name.map(|(_, s)| s)) else {
+            return true;
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::NotImported,
+                format!("`{}` holds the value of the secret `{holder}`: it is not imported", e.name),
+            )
+            .at(e.origin)
+            .label("a secret's value")
+            .help(format!(
+                "a secret never goes into the profile or a ConfigMap: the profile takes `{holder}` as a reference; supply the value from a Secret"
+            )),
+        );
+        false
+    });
 }
 
 fn list(containers: &[Container<'_>]) -> String {
@@ -389,8 +432,10 @@ fn read_env(
     configmaps: &[ConfigMap<'_>],
     deploy: &mut DeployHints,
     entries: &mut Vec<EnvEntry>,
+    carriers: &mut Vec<(String, String)>,
     diags: &mut Diagnostics,
 ) {
+    let model = crate::model::Model::get();
     let Some(items) = env.items() else {
         diags.push(
             Diagnostic::new(
@@ -433,6 +478,12 @@ fn read_env(
                 .and_then(|e| e.value.text().map(str::to_string))
         };
         let (value, refs) = interpolate::kubernetes(&raw, defined);
+        if model.vars.iter().any(|v| v.secret && v.env == name) {
+            for (span, _) in refs.iter().filter(|(_, expanded)| *expanded) {
+                let referred = raw.get(span.start + 2..span.end - 1).unwrap_or_default();
+                carriers.push((referred.to_string(), name.clone()));
+            }
+        }
         for (_, expanded) in refs {
             let d = if expanded {
                 Diagnostic::new(

@@ -1,15 +1,32 @@
 //! Temporary files removed on every exit: dropped on an error (tempfile), and removed by a signal
 //! thread on every signal that ends a process by default and can be caught (SIGINT, SIGTERM,
 //! SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGXCPU, SIGXFSZ) before the process ends as the signal
-//! would have ended it. What SIGKILL leaves behind, [`sweep`] removes on the next run into the
-//! same output folder.
+//! would have ended it. A commit (the renames that put a set of files in place) is never cut by
+//! such a signal: the signal thread waits for it ([`commit_section`]), so the folder holds the old
+//! set or the new one. What SIGKILL leaves behind, the commit record of `super::journal` rolls
+//! back or forward on the next run into the same output folder.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
 
 /// Temporary files that exist now. The signal thread removes them holding this lock, and a file
 /// is created and listed holding it too, so none is created unlisted while the process ends.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held for the whole of a commit; the signal thread takes it before removing anything, so a
+/// commit that has begun ends before the process does.
+static COMMIT: Mutex<()> = Mutex::new(());
+
+/// Set by the signal thread before it waits for [`COMMIT`]: no commit begins after it.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// The right to commit: `None` when the process is ending on a signal (nothing more may be put
+/// in place). Hold it across every rename of one commit.
+pub fn commit_section() -> Option<MutexGuard<'static, ()>> {
+    let guard = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
+    (!ENDING.load(Ordering::SeqCst)).then_some(guard)
+}
 
 /// Starts the signal thread, once per process (only commands that write pay for it).
 fn install() {
@@ -28,8 +45,11 @@ fn install() {
             .name("svcgen-signals".into())
             .spawn(move || {
                 if let Some(signal) = signals.forever().next() {
+                    ENDING.store(true, Ordering::SeqCst);
+                    let _commit = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
                     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-                    for path in live.iter() {
+                    // Newest first: a run's temporary files before the record that lists them.
+                    for path in live.iter().rev() {
                         let _ = std::fs::remove_file(path);
                     }
                     let _ = signal_hook::low_level::emulate_default_handler(signal);
@@ -42,43 +62,57 @@ fn install() {
 /// The prefix of every temporary file svcgen writes.
 pub const TEMP_PREFIX: &str = ".svcgen-";
 
-/// Removes temporary files a killed run left in `dir` and the folders below it (to the depth an
-/// output folder has: `DIR/<profile>/files/<object>/`), never following a link. Called holding
-/// the output folder's exclusive lock, so no live run is writing them.
-pub fn sweep(dir: &Path, depth: usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let is_temp = entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX);
-        if kind.is_file() && is_temp {
-            let _ = std::fs::remove_file(entry.path());
-        } else if kind.is_dir() && depth > 0 {
-            sweep(&entry.path(), depth - 1);
-        }
-    }
-}
-
 /// A temporary file being written; removed when dropped unless persisted.
 pub struct Temp {
     file: Option<tempfile::NamedTempFile>,
 }
 
 impl Temp {
-    /// Creates a temporary file in `dir` with `mode` (the umask applies, as to any new file).
-    pub fn create(dir: &Path, mode: u32) -> std::io::Result<Temp> {
+    /// Creates a temporary file in `dir` with `mode` (the umask applies, as to any new file),
+    /// named `prefix` and random characters.
+    pub fn create(dir: &Path, prefix: &str, mode: u32) -> std::io::Result<Temp> {
         use std::os::unix::fs::PermissionsExt;
         install();
         let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
         let file = tempfile::Builder::new()
-            .prefix(TEMP_PREFIX)
+            .prefix(prefix)
             .permissions(std::fs::Permissions::from_mode(mode))
             .tempfile_in(dir)?;
         live.push(file.path().to_path_buf());
         Ok(Temp { file: Some(file) })
+    }
+
+    /// Creates the temporary file `dir/name` (which must not exist) with `mode`: a name that a
+    /// commit record listed before the file was made, so that a killed run's file is found.
+    pub fn create_named(dir: &Path, name: &str, mode: u32) -> std::io::Result<Temp> {
+        use std::os::unix::fs::OpenOptionsExt;
+        install();
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        let path = dir.join(name);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&path)?;
+        let temp_path = match tempfile::TempPath::try_from_path(&path) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        live.push(temp_path.to_path_buf());
+        Ok(Temp {
+            file: Some(tempfile::NamedTempFile::from_parts(file, temp_path)),
+        })
+    }
+
+    /// Where the file is.
+    pub fn path(&self) -> &Path {
+        self.file
+            .as_ref()
+            .expect("a temporary file is there until persisted")
+            .path()
     }
 
     /// The open file, to write and set permissions on.
@@ -115,6 +149,16 @@ impl Drop for Temp {
 fn forget(path: &Path) {
     let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     live.retain(|p| p != path);
+}
+
+/// Test hook: with `SVCGEN_TEST_COMMIT_STEP_MS` set, a commit waits that many milliseconds after
+/// each rename, so that a test can signal it at many points of one commit.
+pub fn test_commit_step() {
+    if let Some(ms) = std::env::var_os("SVCGEN_TEST_COMMIT_STEP_MS")
+        .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 /// Test hook: with `SVCGEN_TEST_PAUSE_BEFORE_RENAME` set, a write waits (that many seconds) after

@@ -60,7 +60,7 @@ pub fn render_checked(
     out.diagnostics
         .extend(host_files::unreadable(&input.plan.host_files));
     for &target in targets {
-        let found = checks::target(target, &env);
+        let found = checks::target(target, resolved, &env);
         let stop = found.has_errors();
         out.diagnostics.extend(found);
         if stop {

@@ -6,16 +6,48 @@
 
 use super::{EnvVar, Target, dotenv_quote};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::ResolvedVar;
+use crate::resolve::{Resolved, ResolvedVar};
 use crate::value_type::formats;
 
-/// Every diagnostic about `env` as `target` would carry it (errors stop that target).
-pub fn target(target: Target, env: &[EnvVar]) -> Diagnostics {
+/// Every diagnostic about `env` and the profile's host paths as `target` would carry them
+/// (errors stop that target).
+pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     match target {
         Target::Dotenv => dotenv_values(env),
         Target::K8s => k8s_data_keys(env),
+        Target::DeployNotes => command_paths(resolved),
         _ => Diagnostics::default(),
     }
+}
+
+/// DEPLOY.md prints host paths as shell words in the commands of a Markdown code block: a line
+/// break there ends the command and lets the rest of the path close the block (a fence on its
+/// own line) and write Markdown or commands of its own. Quoting cannot keep a line break inside
+/// one line, so a host path with any control character is refused.
+fn command_paths(resolved: &Resolved) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for file in &resolved.deploy.files {
+        let Some(host) = &file.host else { continue };
+        if let Some(c) = host
+            .chars()
+            .find(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::Unwritable,
+                    format!(
+                        "the host path of `{}` holds a control character ({}): DEPLOY.md cannot print it in a command",
+                        file.key,
+                        c.escape_default()
+                    ),
+                )
+                .at(file.origin)
+                .label("host path with a control character")
+                .help("rename the file: a host path must be one line of printable characters"),
+            );
+        }
+    }
+    diags
 }
 
 /// A secret that `--include-secrets` asks for and that cannot be read.

@@ -92,7 +92,7 @@ pub fn render_in(
     folder: Option<&Path>,
     options: EnvOptions,
 ) -> Result<String, RenderError> {
-    let found = checks::target(target, env);
+    let found = checks::target(target, resolved, env);
     if found.has_errors() {
         return Err(RenderError::Invalid(found));
     }
