@@ -89,8 +89,15 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Result<Message, Str
     if body.len() as u64 != length {
         return Err(io::ErrorKind::UnexpectedEof.into());
     }
+    // serde's message may quote the body (a document's text): only the place is said.
     Ok(Some(serde_json::from_slice::<Message>(&body).map_err(
-        |e| format!("skipped a message that is not JSON-RPC: {e}"),
+        |e| {
+            format!(
+                "skipped a message that is not JSON-RPC (line {}, column {} of its body)",
+                e.line(),
+                e.column()
+            )
+        },
     )))
 }
 
