@@ -279,11 +279,9 @@ fn class9_fifty_thousand_plugins_are_checked_without_quadratic_work() {
     std::fs::write(dir.path().join("p.toml"), plugins_profile(&names)).unwrap();
     let (code, stdout, stderr) = run(dir.path(), &["render", "p.toml", "-t", "k8s"], None);
     assert_eq!(code, Some(0), "{}", &stderr[..stderr.len().min(2000)]);
-    assert_eq!(
-        stdout.matches(".zip\n").count() >= 50_000,
-        true,
-        "every archive is mounted"
-    );
+    let mounted = stdout.matches(".zip").count();
+    assert!(mounted >= 50_000, "every archive is mounted: {mounted}");
+    assert!(stdout.contains("p49999.zip"), "the last archive too");
     names.push("p7".to_string());
     std::fs::write(dir.path().join("twice.toml"), plugins_profile(&names)).unwrap();
     let (code, _, stderr) = run(dir.path(), &["validate", "twice.toml"], None);
