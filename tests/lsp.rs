@@ -656,3 +656,52 @@ fn class2_nothing_logged_or_answered_quotes_a_document() {
     assert!(!stderr.contains(secret), "{stderr}");
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Class 2: before `initialize` too, a request is refused without echoing its params, and a
+/// client's notification named like the server's internal one is not logged.
+#[test]
+fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
+    let secret = "Hunter2-Early-Text";
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("svcgen"))
+        .arg("lsp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let frame = |body: Value| {
+        let body = body.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut input = String::new();
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover",
+        "params": { "text": secret } }),
+    ));
+    input.push_str(&frame(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": "untitled:x", "languageId": "toml", "version": 1, "text": secret } } })));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize",
+        "params": { "capabilities": {} } }),
+    ));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "method": "$/svcgen/skipped", "params": secret }),
+    ));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "shutdown" }),
+    ));
+    input.push_str(&frame(json!({ "jsonrpc": "2.0", "method": "exit" })));
+    std::io::Write::write_all(&mut stdin, input.as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stdout.contains("\"id\":1"),
+        "the early request is answered: {stdout}"
+    );
+    assert!(!stdout.contains(secret), "{stdout}");
+    assert!(!stderr.contains(secret), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

@@ -93,9 +93,9 @@ struct Server<'c> {
 
 fn serve(connection: &Connection) -> Result<u8, String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    connection
-        .initialize(caps)
-        .map_err(|e| format!("no initialize from the client: {e}"))?;
+    if !initialized(connection, caps) {
+        return Err("the client went away before `initialize`".to_string());
+    }
     let mut server = Server {
         connection,
         documents: Documents::default(),
@@ -147,6 +147,35 @@ fn serve(connection: &Connection) -> Result<u8, String> {
             Message::Response(_) => {}
         }
     }
+}
+
+/// Waits for `initialize` and answers it with the capabilities; false when the client goes away
+/// (or says `exit`) first. lsp-server's own handshake echoes any other message in its errors (a
+/// request's params, a document's text); here a request before `initialize` is refused in our
+/// words and a notification ignored. `initialized` is then an ordinary notification.
+fn initialized(connection: &Connection, capabilities: Value) -> bool {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == "initialize" => {
+                let result = serde_json::json!({ "capabilities": capabilities });
+                let _ = connection
+                    .sender
+                    .send(Response::new_ok(request.id, result).into());
+                return true;
+            }
+            Message::Request(request) => {
+                let refusal = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized: send `initialize` first".to_string(),
+                );
+                let _ = connection.sender.send(refusal.into());
+            }
+            Message::Notification(n) if n.method == "exit" => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// After `shutdown`: every request is refused (as the protocol says), every notification but

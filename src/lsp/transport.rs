@@ -61,6 +61,8 @@ pub fn stdio() -> io::Result<(Connection, Writer)> {
 pub fn read_all(input: &mut impl BufRead, server: &Sender<Message>) {
     loop {
         let message = match read_frame(input) {
+            // The client cannot speak for the reader: its own `SKIPPED` would be logged.
+            Ok(Some(Ok(Message::Notification(n)))) if n.method == SKIPPED => continue,
             Ok(Some(Ok(message))) => message,
             Ok(Some(Err(why))) => Notification::new(SKIPPED.to_string(), why).into(),
             Ok(None) | Err(_) => return,
