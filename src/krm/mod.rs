@@ -1,7 +1,9 @@
 //! `svcgen krm`: svcgen as a KRM function (kpt `fn eval --exec`, kustomize exec generators, an
 //! Argo CD config management plugin). A `ResourceList` comes in on stdin with the profile's TOML in
-//! `functionConfig.data.profile`; the same list goes out with every item kept, the rendered objects
-//! added (replacing earlier renderings of the same objects) and the diagnostics as `results`.
+//! `functionConfig.data.profile`; the same list goes out with every item it does not own copied
+//! as written (`emit`), its rendered objects added or replacing those of an earlier run, the ones
+//! it no longer renders removed (known by its annotation only: `items`), and the diagnostics as
+//! `results`. README's "GitOps" section states exactly what changes in a `ResourceList`.
 
 mod emit;
 mod input;
