@@ -98,11 +98,17 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
 
 impl Analysis {
     /// The files (lexical paths) this check read besides `own`: what a change must re-check it for.
+    /// An overlay's base counts even when it could not be read (opening it then re-checks).
     pub fn reads(&self, own: Option<&Path>) -> BTreeSet<PathBuf> {
         let own = own.map(crate::source::lexical);
+        let base = match &self.layering {
+            Layering::Overlay { base, .. } => Some(base.as_path()),
+            Layering::Alone => None,
+        };
         self.sources
             .ids()
             .map(|id| Path::new(&self.sources.get(id).name))
+            .chain(base)
             .filter(|path| path.is_absolute())
             .map(crate::source::lexical)
             .filter(|path| Some(path) != own.as_ref())
