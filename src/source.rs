@@ -85,11 +85,15 @@ pub struct Sources {
     files: Vec<Source>,
     /// Texts that stand for files on disk: what an editor shows but has not saved. The language
     /// server checks these, so a profile is checked as the user sees it, bases included.
-    unsaved: std::collections::HashMap<std::path::PathBuf, String>,
+    /// Shared, not copied: the language server hands every check the same texts.
+    unsaved: std::sync::Arc<Unsaved>,
     /// The files of the command read into these texts are recorded here (a clone of the
     /// command's [`Inputs`](crate::inputs::Inputs), so that no output replaces them).
     inputs: crate::inputs::Inputs,
 }
+
+/// Texts standing for files, by their lexical path (see [`Sources::share_unsaved`]).
+pub type Unsaved = std::collections::HashMap<std::path::PathBuf, std::sync::Arc<str>>;
 
 /// A 1-based line and character column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +137,13 @@ impl Sources {
 
     /// Makes loading `path` give `text` instead of the file's content (see `unsaved`).
     pub fn set_unsaved(&mut self, path: &std::path::Path, text: String) {
-        self.unsaved.insert(lexical(path), text);
+        std::sync::Arc::make_mut(&mut self.unsaved).insert(lexical(path), text.into());
+    }
+
+    /// Makes loading use `texts` (keyed by [`lexical`] paths) for the files they stand for,
+    /// shared with the caller: no text is copied, however many there are.
+    pub fn share_unsaved(&mut self, texts: std::sync::Arc<Unsaved>) {
+        self.unsaved = texts;
     }
 
     /// The text standing for the file at `path`, if one was set.
@@ -141,7 +151,7 @@ impl Sources {
         if self.unsaved.is_empty() {
             return None;
         }
-        self.unsaved.get(&lexical(path)).map(String::as_str)
+        self.unsaved.get(&lexical(path)).map(|text| &**text)
     }
 
     /// Marks the value at `origin` as a secret: no printer shows it.

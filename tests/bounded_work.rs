@@ -245,3 +245,51 @@ fn dev_zero_and_fifos_are_refused_wherever_a_file_is_read() {
         assert_ne!(code, Some(0), "--templates with {special}: {stderr}");
     }
 }
+
+/// An edition A profile listing `names` as plugins, each with an archive in one ConfigMap.
+fn plugins_profile(names: &[String]) -> String {
+    let listed: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    let mut text = format!(
+        "edition = \"A\"\n[config]\nadapter = \"consul\"\nconsul = {{ host = \"consul\", port = 8500 }}\n\
+         [secret]\nadapter = \"vault\"\nvault = {{ addr = \"http://localhost:8200\" }}\n\
+         [persistence]\ntype = \"ldap\"\nldap = {{ url = \"ldap.internal:1636\", use_ssl = true }}\n\
+         [token_server]\nbase_hostname = \"auth.example.org\"\nclient_id = \"1001.abc\"\n\
+         [admin_ui]\nauth_method = \"casa\"\nplugins = [{}]\n\
+         [scan]\nauth_url = \"https://account.example.org\"\napi_url = \"https://scan.example.org\"\n\
+         [deploy.plugins]\n",
+        listed.join(", ")
+    );
+    let mut seen = std::collections::HashSet::new();
+    for name in names.iter().filter(|n| seen.insert(n.as_str())) {
+        text.push_str(&format!(
+            "{name} = {{ configmap = \"admin-ui-plugins\", key = \"{name}.zip\" }}\n"
+        ));
+    }
+    text
+}
+
+/// Class 9: the checks over a list (plugin names listed twice, archives declared, mount paths,
+/// keys of one generated object) look each entry up in a set or map: 50,000 plugins are checked
+/// and rendered well within the hang guard (a check that scans the entries before each one runs
+/// for about twenty minutes here). The growth itself is measured by `benches/lists.rs`.
+#[test]
+fn class9_fifty_thousand_plugins_are_checked_without_quadratic_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<String> = (0..50_000).map(|i| format!("p{i}")).collect();
+    std::fs::write(dir.path().join("p.toml"), plugins_profile(&names)).unwrap();
+    let (code, stdout, stderr) = run(dir.path(), &["render", "p.toml", "-t", "k8s"], None);
+    assert_eq!(code, Some(0), "{}", &stderr[..stderr.len().min(2000)]);
+    let mounted = stdout.matches(".zip").count();
+    assert!(mounted >= 50_000, "every archive is mounted: {mounted}");
+    assert!(stdout.contains("p49999.zip"), "the last archive too");
+    names.push("p7".to_string());
+    std::fs::write(dir.path().join("twice.toml"), plugins_profile(&names)).unwrap();
+    let (code, _, stderr) = run(dir.path(), &["validate", "twice.toml"], None);
+    assert_eq!(code, Some(1), "{}", &stderr[..stderr.len().min(2000)]);
+    assert_eq!(
+        stderr.matches("listed twice").count(),
+        1,
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+}

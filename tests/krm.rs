@@ -241,3 +241,205 @@ fn set_lines_apply_over_the_profile_and_errors_name_the_line() {
         "{error}"
     );
 }
+
+/// Runs the function; (exit code, the text it wrote).
+fn run_text(input: &str) -> (i32, String) {
+    let output = svcgen()
+        .arg("krm")
+        .current_dir(repo().join("examples"))
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    (output.status.code().unwrap(), text)
+}
+
+/// A `ResourceList` whose items are written as `items` (YAML lines below `items:`), with the
+/// function config of `profile`.
+fn raw_list(items: &str, profile: &str) -> String {
+    let config = json!({ "functionConfig": {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": { "name": "admin-ui-profile" },
+        "data": { "profile": profile },
+    }});
+    format!(
+        "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n{items}{}",
+        serde_saphyr::to_string(&config).unwrap()
+    )
+}
+
+/// Each item of a list as PyYAML composes it (safe loader): every node's resolved tag and its
+/// text, so that a changed type (`0644` to a string, `yes` to a string, a decoded `!!binary`)
+/// shows. `None` when PyYAML is missing (skipped on a laptop, a failure on CI).
+fn pyyaml_items(text: &str) -> Option<Vec<Value>> {
+    let python = support::python_with("yaml")?;
+    let script = r#"
+import json, sys, yaml
+def rep(n):
+    if isinstance(n, yaml.ScalarNode):
+        return [n.tag, n.value]
+    if isinstance(n, yaml.SequenceNode):
+        return [n.tag, [rep(c) for c in n.value]]
+    return [n.tag, [[rep(k), rep(v)] for k, v in n.value]]
+doc = yaml.compose(sys.stdin.read(), Loader=yaml.SafeLoader)
+items = dict((k.value, v) for k, v in doc.value)["items"]
+print(json.dumps([rep(i) for i in items.value]))
+"#;
+    let mut child = std::process::Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "PyYAML could not read: {text}");
+    serde_json::from_slice(&out.stdout).ok()
+}
+
+const FOREIGN_ITEMS: &str = r#"- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: keep-me
+  data:
+    mode: 0644
+    enabled: yes
+    big: 123456789012345678901234567890
+    bin: !!binary aGVsbG8=
+    when: 2001-12-14
+    f: 1e3
+    nul: ~
+    multi: |
+      line one
+        line two
+  binaryData:
+    blob: !!binary |
+      R0lGODlhDAAMAIQAAP//9/X17unp5WZmZgAAAOfn515eXvPz7Y6OjuDg4J+fn5
+-   {apiVersion: example.com/v1, kind: Thing, metadata: {name: t},
+  spec: {on: on, n: 0x1F, s: !custom x}}
+"#;
+
+/// Class 1: items svcgen does not own come out with the same types, values and tags, as PyYAML
+/// reads them (today `0644` and `yes` become strings, the big integer a float, `!!binary` decoded).
+#[test]
+fn class1_foreign_items_keep_their_types_values_and_tags() {
+    let input = raw_list(FOREIGN_ITEMS, &example("b-hybrid.toml"));
+    let (code, output) = run_text(&input);
+    assert_eq!(code, 0, "{output}");
+    let (Some(before), Some(after)) = (pyyaml_items(&input), pyyaml_items(&output)) else {
+        return;
+    };
+    assert_eq!(before.len(), 2);
+    assert_eq!(&after[..2], &before[..], "{output}");
+    assert!(after.len() > 2, "svcgen's objects are added: {output}");
+}
+
+/// The Service svcgen renders for `b-hybrid.toml`: (its name, the list text with it).
+fn generated(kind: &str) -> (String, Value) {
+    let (_, list) = run(&resource_list(&example("b-hybrid.toml"), json!([])));
+    let name = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["kind"] == kind)
+        .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
+        .unwrap();
+    (name, list)
+}
+
+/// Class 1: an object of another API group with the kind and name of a generated one is another
+/// object: it is kept, and svcgen's own is added beside it.
+#[test]
+fn class1_identity_includes_the_api_group() {
+    let (service, _) = generated("Service");
+    let other = json!([{ "apiVersion": "serving.knative.dev/v1", "kind": "Service",
+        "metadata": { "name": service }, "spec": { "x": "y" } }]);
+    let (code, list) = run(&resource_list(&example("b-hybrid.toml"), other.clone()));
+    assert_eq!(code, 0, "{list:#}");
+    let items = list["items"].as_array().unwrap();
+    assert_eq!(items[0], other[0], "the other group's Service is kept");
+    let services = items.iter().filter(|i| i["kind"] == "Service").count();
+    assert_eq!(services, 2, "{list:#}");
+}
+
+/// Class 1: the objects of an earlier run that this run does not generate any more (the
+/// hash-suffixed ConfigMap of the old content) are removed; an item svcgen did not create,
+/// whatever its name, stays.
+#[test]
+fn class1_objects_no_longer_generated_are_removed() {
+    let (old_map, first) = generated("ConfigMap");
+    let look_alike = json!({ "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": { "name": format!("{old_map}x") }, "data": { "a": "b" } });
+    let mut items = first["items"].as_array().unwrap().clone();
+    items.push(look_alike.clone());
+    let mut list: Value = serde_saphyr::from_str(&resource_list(
+        &example("b-hybrid.toml"),
+        Value::Array(items),
+    ))
+    .unwrap();
+    list["functionConfig"]["data"]["set"] =
+        Value::from("token_server.base_url=https://auth2.example.org\n");
+    let (code, second) = run(&serde_saphyr::to_string(&list).unwrap());
+    assert_eq!(code, 0, "{second:#}");
+    let names: Vec<&str> = second["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["kind"] == "ConfigMap")
+        .map(|i| i["metadata"]["name"].as_str().unwrap())
+        .collect();
+    assert!(!names.contains(&old_map.as_str()), "{names:?}");
+    assert_eq!(
+        names.len(),
+        2,
+        "the new ConfigMap and the look-alike: {names:?}"
+    );
+    assert!(names.contains(&format!("{old_map}x").as_str()), "{names:?}");
+}
+
+/// Class 1: a syntax error in the function config never echoes the input (a passphrase there).
+#[test]
+fn class1_a_yaml_error_does_not_quote_the_input() {
+    let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  kind: ConfigMap\n  data:\n    profile: \"passphrase = 'Hunter2-Secret'\n    set: [\n";
+    let (code, output) = run_text(input);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("line "), "the position is given: {output}");
+    assert!(!output.contains("Hunter2"), "{output}");
+}
+
+/// Class 1: a NaN or infinity in one item is a warning on that item and its field path (no
+/// value); the list is not refused, and the other items and svcgen's objects are there.
+#[test]
+fn class1_a_nan_in_one_item_is_reported_on_that_item() {
+    let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: odd}\n  spec:\n    ratio: .nan\n    limit: -.inf\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: fine}\n";
+    let (code, output) = run_text(&raw_list(items, &example("b-hybrid.toml")));
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("kind: Deployment"), "{output}");
+    assert!(output.contains("ratio: .nan"), "kept as written: {output}");
+    assert!(output.contains("path: spec.ratio"), "{output}");
+    assert!(output.contains("path: spec.limit"), "{output}");
+    assert!(output.contains("name: odd"), "{output}");
+}
+
+/// Class 1: more nodes than the limit is an error that names the limit.
+#[test]
+fn class1_the_node_limit_is_named() {
+    let many = vec!["0"; svcgen::krm::yaml::MAX_NODES + 1].join(",");
+    let input =
+        format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [{many}]\n");
+    let (code, output) = run_text(&input);
+    assert_eq!(code, 1);
+    assert!(
+        output.contains(&format!(
+            "more than {} YAML nodes",
+            svcgen::krm::yaml::MAX_NODES
+        )),
+        "{output}"
+    );
+}

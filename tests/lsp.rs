@@ -46,7 +46,8 @@ const POSTGRES: &str = "edition = \"B\"\n\n[persistence]\ntype = \"sql\"\nsql = 
 #[test]
 fn initialize_advertises_the_features_and_shutdown_exits_cleanly() {
     let (client, capabilities) = Client::start();
-    assert_eq!(capabilities["textDocumentSync"], json!(1), "{capabilities}");
+    // Incremental sync (2): a change sends the edited range, applied as a range.
+    assert_eq!(capabilities["textDocumentSync"], json!(2), "{capabilities}");
     assert_eq!(capabilities["hoverProvider"], json!(true));
     assert_eq!(capabilities["definitionProvider"], json!(true));
     assert!(capabilities["completionProvider"].is_object());
@@ -555,4 +556,152 @@ fn a_burst_of_changes_is_checked_once_at_its_end() {
             || p["version"] == 3),
         "diagnostics of a superseded text were published"
     );
+}
+
+const PUBLISHED: &str = "textDocument/publishDiagnostics";
+
+/// Class 2: opening documents one after another checks each one once, not every open document
+/// at each opening (today 40 openings publish 820 times).
+#[test]
+fn class2_opening_documents_checks_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut client, _) = Client::start();
+    let n = 40;
+    for i in 0..n {
+        let uri = file_uri(&dir.path().join(format!("p{i}.toml")));
+        client.open(&uri, "edition = \"B\"\n");
+    }
+    client.sync();
+    assert_eq!(client.received_count(PUBLISHED, |_| true), n);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+/// Class 2: a change to a base re-checks it and the documents built on it (directly and through
+/// another base), not an unrelated open document.
+#[test]
+fn class2_a_change_rechecks_the_documents_that_extend_it_and_no_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let base_text = "edition = \"B\"\n";
+    let base = write(dir.path(), "base.toml", base_text);
+    let mid_text = "extends = \"base.toml\"\n";
+    let mid = write(dir.path(), "mid.toml", mid_text);
+    let child_text = "extends = \"mid.toml\"\n";
+    let child = write(dir.path(), "child.toml", child_text);
+    let other = write(dir.path(), "other.toml", base_text);
+    let (mut client, _) = Client::start();
+    for (path, text) in [
+        (&base, base_text),
+        (&mid, mid_text),
+        (&child, child_text),
+        (&other, base_text),
+    ] {
+        client.open(&file_uri(path), text);
+    }
+    client.sync();
+    client.forget_received();
+    // The base breaks: `colour` is no key.
+    client.change(
+        &file_uri(&base),
+        2,
+        "edition = \"B\"\n[config]\ncolour = 1\n",
+    );
+    // The burst is checked in URI order (base, child, mid): mid's is the last.
+    client.notification(PUBLISHED, |p| p["uri"] == file_uri(&mid));
+    client.sync();
+    let child_diagnostics = client.received_count(PUBLISHED, |p| p["uri"] == file_uri(&child));
+    assert_eq!(
+        child_diagnostics, 1,
+        "the document two bases above the change is re-checked"
+    );
+    let others = client.received_count(PUBLISHED, |p| p["uri"] == file_uri(&other));
+    assert_eq!(others, 0, "an unrelated document is not re-checked");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+/// Class 2: an incremental change replaces its range (UTF-16 positions), not the whole text.
+#[test]
+fn class2_an_incremental_change_is_applied_as_a_range() {
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
+    assert_eq!(client.only_diagnostic(&uri, 1)["code"], "E0204");
+    // `postgres` (inside its quotes) is at UTF-16 units 34..42 of line 4: after "né😀".
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [
+            { "range": { "start": position(4, 34), "end": position(4, 42) }, "text": "pgsql" }
+        ] }),
+    );
+    assert_eq!(client.diagnostics(&uri, 2), Vec::<Value>::new());
+    let hover = client.request("textDocument/hover", at(&uri, 4, 36));
+    assert!(hover.to_string().contains("CN_SQL_DB_DIALECT"), "{hover}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+/// Class 2: neither an error reply nor anything the server writes (between `shutdown` and
+/// `exit` too) quotes a document or a request's parameters.
+#[test]
+fn class2_nothing_logged_or_answered_quotes_a_document() {
+    let secret = "Hunter2-Document-Text";
+    let (_dir, mut client, uri) = open_scratch(POSTGRES);
+    let reply = client.request_raw(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": secret }),
+    );
+    assert!(reply["error"].is_object(), "{reply}");
+    assert!(!reply.to_string().contains(secret), "{reply}");
+    let (code, stderr) = client.shutdown_then(|client| {
+        client.change(&uri, 2, &format!("edition = \"B\"\n# {secret}\n"));
+        let reply = client.request_raw("textDocument/hover", json!({ "position": secret }));
+        assert!(!reply.to_string().contains(secret), "{reply}");
+    });
+    assert!(!stderr.contains(secret), "{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// Class 2: before `initialize` too, a request is refused without echoing its params, and a
+/// client's notification named like the server's internal one is not logged.
+#[test]
+fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
+    let secret = "Hunter2-Early-Text";
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("svcgen"))
+        .arg("lsp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let frame = |body: Value| {
+        let body = body.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut input = String::new();
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover",
+        "params": { "text": secret } }),
+    ));
+    input.push_str(&frame(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": "untitled:x", "languageId": "toml", "version": 1, "text": secret } } })));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "initialize",
+        "params": { "capabilities": {} } }),
+    ));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "method": "$/svcgen/skipped", "params": secret }),
+    ));
+    input.push_str(&frame(
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "shutdown" }),
+    ));
+    input.push_str(&frame(json!({ "jsonrpc": "2.0", "method": "exit" })));
+    std::io::Write::write_all(&mut stdin, input.as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stdout.contains("\"id\":1"),
+        "the early request is answered: {stdout}"
+    );
+    assert!(!stdout.contains(secret), "{stdout}");
+    assert!(!stderr.contains(secret), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
 }

@@ -1,6 +1,7 @@
 //! Reading the `ResourceList` a KRM function gets on stdin.
 
 use super::results::Results;
+use super::yaml::{self, Node, NodeValue};
 use serde_json::Value;
 
 pub const API_VERSION: &str = "config.kubernetes.io/v1";
@@ -14,7 +15,6 @@ pub const SET_KEY: &str = "set";
 
 /// What the function reads from its input.
 pub struct FunctionInput {
-    pub items: Vec<Value>,
     pub profile: String,
     /// `--set` values (`data.set`, one per line), applied over the profile in order.
     pub sets: Vec<String>,
@@ -26,59 +26,100 @@ pub struct FunctionInput {
     pub config_ref: Value,
 }
 
+/// What was read: the items (kept whatever else is wrong) and the function's input, if usable.
+pub struct Read {
+    /// The items as nodes of the input's text (an item is copied as written, never re-encoded).
+    pub items: Vec<Node>,
+    pub function: Option<FunctionInput>,
+}
+
 impl FunctionInput {
-    /// Reads the list; `None` (with an error result) when it is not a `ResourceList` whose
-    /// function config is a ConfigMap holding a profile.
-    pub fn read(input: &str, results: &mut Results) -> Option<FunctionInput> {
-        let list = match parse(input) {
-            Ok(Value::Object(list)) => list,
-            Ok(_) => return results.input_error("the input is not a YAML mapping"),
-            Err(e) => return results.input_error(&format!("the input is not YAML: {e}")),
+    /// Reads the list; no function input (with an error result) when it is not a `ResourceList`
+    /// whose function config is a ConfigMap holding a profile. Messages never quote the input.
+    pub fn read(input: &str, results: &mut Results) -> Read {
+        let none = |items| Read {
+            items,
+            function: None,
         };
-        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+        let list = match yaml::read(input) {
+            Ok(list) if matches!(list.value, NodeValue::Map(_)) => list,
+            Ok(_) => {
+                results.input_error::<()>("the input is not a YAML mapping");
+                return none(Vec::new());
+            }
+            Err(e) => {
+                results.input_error::<()>(&e.to_string());
+                return none(Vec::new());
+            }
+        };
+        let text = |node: Option<&Node>| node.and_then(Node::as_str).map(str::to_string);
         if text(list.get("kind")).as_deref() != Some(KIND)
             || text(list.get("apiVersion")).as_deref() != Some(API_VERSION)
         {
-            return results.input_error(&format!(
+            results.input_error::<()>(&format!(
                 "the input is not a ResourceList: expected apiVersion {API_VERSION}, kind {KIND}"
             ));
+            return none(Vec::new());
         }
-        let items = match list.get("items") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items.clone(),
-            Some(_) => return results.input_error("`items` of the ResourceList is not a list"),
+        let NodeValue::Map(entries) = list.value else {
+            unreachable!("checked above")
         };
-        let config = list.get("functionConfig").cloned().unwrap_or(Value::Null);
-        if text(config.get("kind")).as_deref() != Some("ConfigMap") {
+        let mut items = Vec::new();
+        let mut config = None;
+        for (key, value) in entries {
+            match key.as_str() {
+                Some("items") => match value.value {
+                    NodeValue::Seq(list) => items = list,
+                    _ if value.is_null() => {}
+                    _ => {
+                        results.input_error::<()>("`items` of the ResourceList is not a list");
+                        return none(Vec::new());
+                    }
+                },
+                Some("functionConfig") => config = Some(value),
+                _ => {}
+            }
+        }
+        let function = match config {
+            Some(config) => Self::from_config(&config, results),
+            None => results.input_error(
+                "functionConfig is missing: a ConfigMap whose data.profile holds the profile (TOML)",
+            ),
+        };
+        Read { items, function }
+    }
+
+    /// The function config: a ConfigMap with the profile in `data.profile`.
+    fn from_config(config: &Node, results: &mut Results) -> Option<FunctionInput> {
+        let text = |path: &[&str]| config.at(path).and_then(Node::as_str).map(str::to_string);
+        if text(&["kind"]).as_deref() != Some("ConfigMap") {
             return results.input_error(
                 "functionConfig must be a ConfigMap whose data.profile holds the profile (TOML)",
             );
         }
-        let Some(profile) = text(config.pointer(&format!("/data/{PROFILE_KEY}"))) else {
+        let Some(profile) = text(&["data", PROFILE_KEY]) else {
             return results.input_error(
                 "functionConfig.data.profile is missing: put the profile's TOML text there",
             );
         };
-        for key in config
-            .get("data")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|d| d.keys())
-            .filter(|k| k.as_str() != PROFILE_KEY && k.as_str() != SET_KEY)
-        {
-            results.warning(format!(
-                "functionConfig.data.{key} is ignored: svcgen krm reads data.profile and data.set"
-            ));
+        if let Some(NodeValue::Map(data)) = config.get("data").map(|d| &d.value) {
+            for key in data.iter().filter_map(|(k, _)| k.as_str()) {
+                if key != PROFILE_KEY && key != SET_KEY {
+                    results.warning(format!(
+                        "functionConfig.data.{key} is ignored: svcgen krm reads data.profile and data.set"
+                    ));
+                }
+            }
         }
-        let annotation = |name: &str| {
-            text(config.pointer(&format!(
-                "/metadata/annotations/{}",
-                name.replace('~', "~0").replace('/', "~1")
-            )))
-        };
-        let config_file = annotation("config.kubernetes.io/path")
-            .or_else(|| annotation("internal.config.kubernetes.io/path"));
-        let sets = text(config.pointer(&format!("/data/{SET_KEY}")))
+        let config_file =
+            text(&["metadata", "annotations", "config.kubernetes.io/path"]).or_else(|| {
+                text(&[
+                    "metadata",
+                    "annotations",
+                    "internal.config.kubernetes.io/path",
+                ])
+            });
+        let sets = text(&["data", SET_KEY])
             .unwrap_or_default()
             .lines()
             .map(str::trim)
@@ -86,7 +127,6 @@ impl FunctionInput {
             .map(str::to_string)
             .collect();
         Some(FunctionInput {
-            items,
             profile,
             sets,
             profile_name: config_file.clone().map_or_else(
@@ -95,20 +135,10 @@ impl FunctionInput {
             ),
             config_file,
             config_ref: serde_json::json!({
-                "apiVersion": config.get("apiVersion").cloned().unwrap_or(Value::from("v1")),
+                "apiVersion": text(&["apiVersion"]).unwrap_or_else(|| "v1".to_string()),
                 "kind": "ConfigMap",
-                "name": config.pointer("/metadata/name").cloned().unwrap_or(Value::Null),
+                "name": text(&["metadata", "name"]),
             }),
         })
     }
-}
-
-/// YAML (or JSON) read as YAML 1.2 readers such as kustomize and kpt read it: `no`, `on` and
-/// `0755` stay strings, so that items go out as they came in.
-fn parse(input: &str) -> Result<Value, serde_saphyr::Error> {
-    let mut options = serde_saphyr::Options::default();
-    options.strict_booleans = true;
-    options.leading_zero_numbers_as_strings = true;
-    options.underscored_numbers_as_strings = true;
-    serde_saphyr::from_str_with_options(input, options)
 }

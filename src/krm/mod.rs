@@ -1,10 +1,15 @@
 //! `svcgen krm`: svcgen as a KRM function (kpt `fn eval --exec`, kustomize exec generators, an
 //! Argo CD config management plugin). A `ResourceList` comes in on stdin with the profile's TOML in
-//! `functionConfig.data.profile`; the same list goes out with every item kept, the rendered objects
-//! added (replacing earlier renderings of the same objects) and the diagnostics as `results`.
+//! `functionConfig.data.profile`; the same list goes out with every item it does not own copied
+//! as written (`emit`), its rendered objects added or replacing those of an earlier run, the ones
+//! it no longer renders removed (known by its annotation only: `items`), and the diagnostics as
+//! `results`. README's "GitOps" section states exactly what changes in a `ResourceList`.
 
+mod emit;
 mod input;
+mod items;
 mod results;
+pub mod yaml;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::profile::{Extends, SetKind, Stack};
@@ -20,6 +25,13 @@ use std::path::Path;
 /// The largest `ResourceList` read (the profile limit: a list carries a profile and manifests).
 pub const MAX_INPUT_BYTES: u64 = crate::profile::MAX_PROFILE_BYTES;
 
+/// The annotation svcgen puts on every object it generates: the one mark by which a later run
+/// knows its own objects (to replace them, or remove those it no longer generates).
+pub const GENERATED_ANNOTATION: &str = "svcgen.dev/generated-by";
+
+/// The value of [`GENERATED_ANNOTATION`].
+pub(crate) const GENERATED_BY: &str = "svcgen krm";
+
 /// The `ResourceList` written back, and whether it carries an error result (exit 1).
 pub struct Output {
     pub text: String,
@@ -30,57 +42,46 @@ pub struct Output {
 /// files) are read from `base_dir`, the folder the orchestrator runs the function in.
 pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
     let mut results = Results::default();
-    let (items, added) = match FunctionInput::read(input, &mut results) {
-        Some(function) => {
-            let added = render_objects(&function, base_dir, templates, &mut results);
-            (function.items, added)
-        }
-        None => (Vec::new(), Vec::new()),
-    };
-    let items = merge_items(items, added);
+    let read = FunctionInput::read(input, &mut results);
+    let added = read
+        .function
+        .as_ref()
+        .and_then(|function| render_objects(function, base_dir, templates, &mut results));
+    items::report_non_finite(&read.items, &mut results);
+    let items = items::merge(&read.items, added, &mut results);
     let failed = results.has_errors();
-    let list = json!({
-        "apiVersion": input::API_VERSION,
-        "kind": input::KIND,
-        "items": items,
-        "results": results.into_values(),
-    });
-    let mut options = serde_saphyr::SerializerOptions::default();
-    // Sequences indented below their key, as yamllint's default rules want.
-    options.compact_list_indent = false;
-    let text = serde_saphyr::to_string_with_options(&list, options).unwrap_or_else(|e| {
-        // A `serde_json::Value` always serializes; keep the contract (a list on stdout) anyway.
-        format!(
-            "apiVersion: {}\nkind: {}\nitems: []\n# {e}\n",
-            input::API_VERSION,
-            input::KIND
-        )
-    });
-    Output {
-        text: format!("---\n{text}"),
-        failed,
+    let results = results.into_values();
+    match emit::write(input, &items, &results) {
+        Ok(text) => Output { text, failed },
+        Err(why) => {
+            // Nothing is written that would change an item: the list with the reason only.
+            let error = json!([{ "message": why, "severity": "error" }]);
+            let text = emit::write(input, &[], error.as_array().expect("an array"))
+                .expect("a list without items reads back");
+            Output { text, failed: true }
+        }
     }
 }
 
 /// Checks the profile and renders its Kubernetes objects (no secret values: never in a KRM
-/// stream); every diagnostic and every object the operator must create becomes a result.
+/// stream), each marked with [`GENERATED_ANNOTATION`]; every diagnostic and every object the
+/// operator must create becomes a result. `None` when nothing could be rendered (the objects of
+/// an earlier run then stay as they are).
 fn render_objects(
     function: &FunctionInput,
     base_dir: &Path,
     templates: &Templates,
     results: &mut Results,
-) -> Vec<Value> {
+) -> Option<Vec<Value>> {
     let mut sources = Sources::new();
     let (resolved, diagnostics) = check(function, base_dir, &mut sources);
     results.diagnostics(&diagnostics, &sources, function);
-    let Some(resolved) = resolved else {
-        return Vec::new();
-    };
+    let resolved = resolved?;
     let env = match environment(&resolved, EnvOptions::default()) {
         Ok(env) => env,
         Err(diags) => {
             results.diagnostics(&diags, &sources, function);
-            return Vec::new();
+            return None;
         }
     };
     for object in plan(&resolved, &env, None).to_create {
@@ -102,21 +103,40 @@ fn render_objects(
     }
     match render(Target::K8s, &resolved, &env, templates) {
         Ok(text) => match serde_saphyr::from_multiple::<Value>(&text) {
-            Ok(objects) => objects.into_iter().filter(Value::is_object).collect(),
+            Ok(objects) => Some(
+                objects
+                    .into_iter()
+                    .filter(Value::is_object)
+                    .map(mark_generated)
+                    .collect(),
+            ),
             Err(e) => {
                 results.error(format!("svcgen could not read back its own manifests: {e}"));
-                Vec::new()
+                None
             }
         },
         Err(RenderError::Invalid(diags)) => {
             results.diagnostics(&diags, &sources, function);
-            Vec::new()
+            None
         }
         Err(RenderError::Template(e)) => {
             results.error(format!("the k8s target could not be rendered: {e}"));
-            Vec::new()
+            None
         }
     }
+}
+
+/// The object with [`GENERATED_ANNOTATION`] among its annotations.
+fn mark_generated(mut object: Value) -> Value {
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        let annotations = metadata
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(annotations) = annotations.as_object_mut() {
+            annotations.insert(GENERATED_ANNOTATION.into(), Value::from(GENERATED_BY));
+        }
+    }
+    object
 }
 
 /// The profile with its `data.set` values over it, checked through the pipeline (as `render
@@ -151,28 +171,6 @@ fn check(
             (None, diags)
         }
     }
-}
-
-/// The items with the added objects: an item with the same kind, namespace and name as an added
-/// object (an earlier rendering) is replaced in place; the others are kept as they came.
-fn merge_items(items: Vec<Value>, added: Vec<Value>) -> Vec<Value> {
-    let mut out = items;
-    for object in added {
-        let id = identity(&object);
-        match out.iter().position(|item| identity(item) == id) {
-            Some(i) => out[i] = object,
-            None => out.push(object),
-        }
-    }
-    out
-}
-
-/// kind, namespace and name of an object.
-fn identity(object: &Value) -> (String, String, String) {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_string();
-    let metadata = object.get("metadata").and_then(Value::as_object);
-    let field = |name: &str| text(metadata.and_then(|m: &Map<String, Value>| m.get(name)));
-    (text(object.get("kind")), field("namespace"), field("name"))
 }
 
 #[cfg(test)]

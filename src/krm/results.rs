@@ -44,6 +44,21 @@ impl Results {
         self.push("info", message);
     }
 
+    /// A result about one item: `resource_ref` names it, `field` the path in it (never a value).
+    pub fn item_result(
+        &mut self,
+        severity: &str,
+        message: String,
+        resource_ref: Value,
+        field: Option<String>,
+    ) {
+        let result = self.push(severity, message);
+        result.insert("resourceRef".into(), resource_ref);
+        if let Some(path) = field {
+            result.insert("field".into(), json!({ "path": path }));
+        }
+    }
+
     /// An input that is not what the function reads: an error result, and no function input.
     pub fn input_error<T>(&mut self, message: &str) -> Option<T> {
         let code = crate::diag::Code::KrmInput;

@@ -8,6 +8,7 @@ use crate::model::Edition;
 use crate::pipeline::{Checked, check_layers, check_text};
 use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};
 use crate::source::{SourceId, Sources};
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -37,9 +38,7 @@ pub struct Analysis {
 /// Checks the document `doc`, with every open document standing for its file.
 pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
     let mut sources = Sources::new();
-    for (path, text) in open.unsaved() {
-        sources.set_unsaved(path, text.to_string());
-    }
+    sources.share_unsaved(open.unsaved());
     if doc.text.len() as u64 > MAX_PROFILE_BYTES {
         return Analysis {
             sources,
@@ -94,6 +93,26 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
         doc: doc_id,
         layering,
         edition,
+    }
+}
+
+impl Analysis {
+    /// The files (lexical paths) this check read besides `own`: what a change must re-check it for.
+    /// An overlay's base counts even when it could not be read (opening it then re-checks).
+    pub fn reads(&self, own: Option<&Path>) -> BTreeSet<PathBuf> {
+        let own = own.map(crate::source::lexical);
+        let base = match &self.layering {
+            Layering::Overlay { base, .. } => Some(base.as_path()),
+            Layering::Alone => None,
+        };
+        self.sources
+            .ids()
+            .map(|id| Path::new(&self.sources.get(id).name))
+            .chain(base)
+            .filter(|path| path.is_absolute())
+            .map(crate::source::lexical)
+            .filter(|path| Some(path) != own.as_ref())
+            .collect()
     }
 }
 

@@ -195,6 +195,7 @@ mod tests {
             text: text.to_string(),
             version: 1,
             path: None,
+            reads: Default::default(),
         };
         let analysis = super::super::analysis::analyze(&doc, "p.toml", &Default::default());
         let published = convert(&analysis, text);

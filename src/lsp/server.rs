@@ -1,9 +1,17 @@
 //! The server loop: initialize, then documents and requests until shutdown and exit.
 //!
-//! Diagnostics are published for every open document when one opens, and shortly after the
-//! last of a burst of changes (debounced), since a change to a base changes the profiles over
-//! it. A request that panics is answered with an error and logged to the client
-//! (`window/logMessage`); the server goes on.
+//! A document is checked when it opens, and shortly after the last of a burst of changes
+//! (debounced); with it, the open documents whose last check read its file (the profiles that
+//! `extends` it, directly or through other bases, and the overlays over it), and no other: the
+//! work follows what the user does, not how many documents are open. A request that panics is
+//! answered with an error and logged to the client (`window/logMessage`); the server goes on.
+//!
+//! Nothing the server logs or answers quotes a document or a request's parameters: a log line or
+//! an error reply says what failed and where, in its own words.
+
+// `Uri` (fluent-uri) caches parsed parts inside; its order and hash are those of its text, so
+// sets of URIs are sound (the lint cannot see that).
+#![allow(clippy::mutable_key_type)]
 
 use super::analysis::{Analysis, analyze};
 use super::documents::Documents;
@@ -15,17 +23,18 @@ use lsp_types::notification::{
     LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _,
+    CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     CompletionOptions, CompletionParams, CompletionResponse, DidChangeTextDocumentParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, GotoDefinitionParams,
-    GotoDefinitionResponse, HoverParams, HoverProviderCapability, LogMessageParams, MessageType,
-    OneOf, PublishDiagnosticsParams, ServerCapabilities, TextDocumentPositionParams,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    GotoDefinitionParams, GotoDefinitionResponse, HoverParams, HoverProviderCapability,
+    LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -56,7 +65,9 @@ pub fn run() -> u8 {
 
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some([".", "=", "\"", "[", "{", " "].map(String::from).to_vec()),
@@ -71,21 +82,24 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-/// The open documents and when their diagnostics are due.
+/// The open documents, the ones to check, and when their diagnostics are due.
 struct Server<'c> {
     connection: &'c Connection,
     documents: Documents,
+    /// Documents changed (or built on a changed one) since their last check.
+    pending: BTreeSet<Uri>,
     due: Option<Instant>,
 }
 
 fn serve(connection: &Connection) -> Result<u8, String> {
     let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    connection
-        .initialize(caps)
-        .map_err(|e| format!("no initialize from the client: {e}"))?;
+    if !initialized(connection, caps) {
+        return Err("the client went away before `initialize`".to_string());
+    }
     let mut server = Server {
         connection,
         documents: Documents::default(),
+        pending: BTreeSet::new(),
         due: None,
     };
     loop {
@@ -101,7 +115,8 @@ fn serve(connection: &Connection) -> Result<u8, String> {
             Err(RecvTimeoutError::Timeout) => {
                 server.due = None;
                 server.guarded("publishing diagnostics", |s| {
-                    s.publish_all();
+                    let pending = std::mem::take(&mut s.pending);
+                    s.check(pending);
                 });
                 continue;
             }
@@ -110,11 +125,9 @@ fn serve(connection: &Connection) -> Result<u8, String> {
         };
         match message {
             Message::Request(request) => {
-                if connection
-                    .handle_shutdown(&request)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(0);
+                if request.method == Shutdown::METHOD {
+                    server.send(Response::new_ok(request.id, ()).into());
+                    return Ok(shut_down(connection));
                 }
                 let response = server.respond(&request);
                 server.send(response.into());
@@ -136,6 +149,56 @@ fn serve(connection: &Connection) -> Result<u8, String> {
     }
 }
 
+/// Waits for `initialize` and answers it with the capabilities; false when the client goes away
+/// (or says `exit`) first. lsp-server's own handshake echoes any other message in its errors (a
+/// request's params, a document's text); here a request before `initialize` is refused in our
+/// words and a notification ignored. `initialized` is then an ordinary notification.
+fn initialized(connection: &Connection, capabilities: Value) -> bool {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == "initialize" => {
+                let result = serde_json::json!({ "capabilities": capabilities });
+                let _ = connection
+                    .sender
+                    .send(Response::new_ok(request.id, result).into());
+                return true;
+            }
+            Message::Request(request) => {
+                let refusal = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized: send `initialize` first".to_string(),
+                );
+                let _ = connection.sender.send(refusal.into());
+            }
+            Message::Notification(n) if n.method == "exit" => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// After `shutdown`: every request is refused (as the protocol says), every notification but
+/// `exit` ignored, and nothing of them logged or echoed. Exit code 0 at `exit`, 1 if the client
+/// goes away without it.
+fn shut_down(connection: &Connection) -> u8 {
+    for message in &connection.receiver {
+        match message {
+            Message::Notification(n) if n.method == "exit" => return 0,
+            Message::Request(request) => {
+                let refusal = Response::new_err(
+                    request.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down".to_string(),
+                );
+                let _ = connection.sender.send(refusal.into());
+            }
+            _ => {}
+        }
+    }
+    1
+}
+
 impl Server<'_> {
     fn send(&self, message: Message) {
         // A closed channel means the client is gone; the loop ends on the next receive.
@@ -147,11 +210,12 @@ impl Server<'_> {
         match catch_unwind(AssertUnwindSafe(|| work(self))) {
             Ok(value) => Some(value),
             Err(panic) => {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown cause".to_string());
+                // A literal message is ours; a formatted one may quote a document (a slice out of
+                // bounds prints the text), so it is never logged.
+                let why = panic.downcast_ref::<&str>().map_or(
+                    "a panic whose message may quote a document (not shown)",
+                    |s| s,
+                );
                 self.log(&format!("svcgen lsp: internal error in {what}: {why}"));
                 None
             }
@@ -182,7 +246,18 @@ impl Server<'_> {
 
     fn answer(&mut self, request: &Request) -> Result<Value, (ErrorCode, String)> {
         let params = request.params.clone();
-        let invalid = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
+        // serde's message quotes the value it refused (document text, perhaps): say where only.
+        let method = request.method.as_str();
+        let invalid = |e: serde_json::Error| {
+            let what = match e.classify() {
+                serde_json::error::Category::Data => "a missing field or a value of the wrong type",
+                _ => "malformed JSON",
+            };
+            (
+                ErrorCode::InvalidParams,
+                format!("the params of `{method}` are not what the protocol says ({what})"),
+            )
+        };
         let result = match request.method.as_str() {
             HoverRequest::METHOD => {
                 let p: HoverParams = serde_json::from_value(params).map_err(invalid)?;
@@ -203,7 +278,10 @@ impl Server<'_> {
             other => {
                 return Err((
                     ErrorCode::MethodNotFound,
-                    format!("svcgen lsp does not handle `{other}`"),
+                    format!(
+                        "svcgen lsp does not handle `{}`",
+                        other.escape_debug().take(100).collect::<String>()
+                    ),
                 ));
             }
         };
@@ -217,20 +295,19 @@ impl Server<'_> {
                     notification.extract::<DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
                 {
                     let doc = p.text_document;
-                    self.documents.open(doc.uri, doc.text, doc.version);
-                    self.publish_all();
+                    self.documents.open(doc.uri.clone(), doc.text, doc.version);
+                    let affected = self.with_readers(doc.uri);
+                    self.check(affected);
                 }
             }
             DidChangeTextDocument::METHOD => {
                 if let Ok(p) = notification
                     .extract::<DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD)
                 {
-                    // Full sync: the last change holds the whole text.
-                    if let Some(change) = p.content_changes.into_iter().last() {
-                        let doc = p.text_document;
-                        self.documents.change(&doc.uri, change.text, doc.version);
-                        self.due = Some(Instant::now() + DEBOUNCE);
-                    }
+                    let doc = p.text_document;
+                    self.documents
+                        .change(&doc.uri, p.content_changes, doc.version);
+                    self.later(doc.uri);
                 }
             }
             DidCloseTextDocument::METHOD => {
@@ -238,20 +315,53 @@ impl Server<'_> {
                     notification.extract::<DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                 {
                     let uri = p.text_document.uri;
+                    // The documents over it now read the file on disk instead.
+                    let readers = self.with_readers(uri.clone());
                     self.documents.close(&uri);
+                    self.pending.remove(&uri);
                     self.publish(uri, Vec::new(), None);
-                    self.due = Some(Instant::now() + DEBOUNCE);
+                    if readers.len() > 1 {
+                        self.pending.extend(readers);
+                        self.due = Some(Instant::now() + DEBOUNCE);
+                    }
                 }
             }
-            // A saved base changes what the profiles over it see.
-            DidSaveTextDocument::METHOD => self.due = Some(Instant::now() + DEBOUNCE),
+            // A saved file changes what the documents over it read when it is not open.
+            DidSaveTextDocument::METHOD => {
+                if let Ok(p) =
+                    notification.extract::<DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
+                {
+                    self.later(p.text_document.uri);
+                }
+            }
             _ => {}
         }
     }
 
-    /// Checks every open document and publishes its diagnostics.
-    fn publish_all(&mut self) {
-        for uri in self.documents.uris() {
+    /// `uri` and the open documents whose last check read its file.
+    fn with_readers(&self, uri: Uri) -> BTreeSet<Uri> {
+        let readers = self
+            .documents
+            .get(&uri)
+            .and_then(|doc| doc.path.as_deref())
+            .map(|path| self.documents.readers_of(path))
+            .unwrap_or_default();
+        let mut affected: BTreeSet<Uri> = readers.into_iter().collect();
+        affected.insert(uri);
+        affected
+    }
+
+    /// `uri` and its readers are checked after the pause that ends a burst of changes.
+    fn later(&mut self, uri: Uri) {
+        let affected = self.with_readers(uri);
+        self.pending.extend(affected);
+        self.due = Some(Instant::now() + DEBOUNCE);
+    }
+
+    /// Checks each of `uris` still open, records what it read, and publishes its diagnostics.
+    fn check(&mut self, uris: impl IntoIterator<Item = Uri>) {
+        for uri in uris {
+            self.pending.remove(&uri);
             let Some(doc) = self.documents.get(&uri) else {
                 continue;
             };
@@ -261,6 +371,8 @@ impl Server<'_> {
                 .map(|p| p.lsp)
                 .collect();
             let version = Some(doc.version);
+            let reads = analysis.reads(doc.path.as_deref());
+            self.documents.set_reads(&uri, reads);
             self.publish(uri, diagnostics, version);
         }
     }
@@ -339,6 +451,7 @@ mod tests {
         let mut server = Server {
             connection: &server_side,
             documents: Documents::default(),
+            pending: BTreeSet::new(),
             due: None,
         };
         let ran = server.guarded("test work", |_| -> () { panic!("boom") });

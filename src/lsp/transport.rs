@@ -61,6 +61,8 @@ pub fn stdio() -> io::Result<(Connection, Writer)> {
 pub fn read_all(input: &mut impl BufRead, server: &Sender<Message>) {
     loop {
         let message = match read_frame(input) {
+            // The client cannot speak for the reader: its own `SKIPPED` would be logged.
+            Ok(Some(Ok(Message::Notification(n)))) if n.method == SKIPPED => continue,
             Ok(Some(Ok(message))) => message,
             Ok(Some(Err(why))) => Notification::new(SKIPPED.to_string(), why).into(),
             Ok(None) | Err(_) => return,
@@ -89,8 +91,15 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Result<Message, Str
     if body.len() as u64 != length {
         return Err(io::ErrorKind::UnexpectedEof.into());
     }
+    // serde's message may quote the body (a document's text): only the place is said.
     Ok(Some(serde_json::from_slice::<Message>(&body).map_err(
-        |e| format!("skipped a message that is not JSON-RPC: {e}"),
+        |e| {
+            format!(
+                "skipped a message that is not JSON-RPC (line {}, column {} of its body)",
+                e.line(),
+                e.column()
+            )
+        },
     )))
 }
 

@@ -10,6 +10,7 @@ use crate::resolve::Resolved;
 use crate::resolve::deploy::{FileSource, K8sKind, names};
 use schemars::JsonSchema;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// The name of the manifests file inside a kustomize base.
@@ -335,32 +336,30 @@ fn file_objects(
 ) -> (Vec<Generated>, Vec<ToCreate>) {
     let mut generated: Vec<Generated> = Vec::new();
     let mut to_create: Vec<ToCreate> = Vec::new();
+    // Where each object is in its list, and the keys of objects to create listed so far: one
+    // look-up per file, however many files and objects.
+    let mut generated_at: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut to_create_at: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut keys_listed: HashSet<(&str, &str, &str)> = HashSet::new();
     for file in files {
         let Some(k8s) = &file.k8s else { continue };
+        let id = (k8s.kind.key(), k8s.name.as_str());
         if let Some(copy) = base_file(file, options).filter(|_| options.copy_host_files) {
-            let object = find_or_add(
-                &mut generated,
-                |g| g.kind == k8s.kind.key() && g.name == k8s.name,
-                || Generated {
-                    kind: k8s.kind.key(),
-                    kind_name: k8s.kind.name(),
-                    name: k8s.name.clone(),
-                    files: Vec::new(),
-                },
-            );
+            let object = find_or_add(&mut generated, &mut generated_at, id, || Generated {
+                kind: k8s.kind.key(),
+                kind_name: k8s.kind.name(),
+                name: k8s.name.clone(),
+                files: Vec::new(),
+            });
             object.files.push(pair(&k8s.key, copy.relative));
             continue;
         }
-        let object = find_or_add(
-            &mut to_create,
-            |t| t.kind == k8s.kind.name() && t.name == k8s.name,
-            || ToCreate {
-                kind: k8s.kind.name(),
-                name: k8s.name.clone(),
-                keys: Vec::new(),
-            },
-        );
-        if !object.keys.iter().any(|k| k.name == k8s.key) {
+        let object = find_or_add(&mut to_create, &mut to_create_at, id, || ToCreate {
+            kind: k8s.kind.name(),
+            name: k8s.name.clone(),
+            keys: Vec::new(),
+        });
+        if keys_listed.insert((id.0, id.1, k8s.key.as_str())) {
             object.keys.push(CreateKey {
                 name: k8s.key.clone(),
                 value: format!("the file {} reads", file.key),
@@ -374,19 +373,17 @@ fn file_objects(
     (generated, to_create)
 }
 
-/// The item of `items` that `is_it`, added (made by `new`) at the end when there is none: the
-/// objects keep the order of their first file.
-fn find_or_add<T>(
-    items: &mut Vec<T>,
-    is_it: impl Fn(&T) -> bool,
+/// The item of `items` known as `id` (its place in `at`), added (made by `new`) at the end when
+/// there is none: the objects keep the order of their first file.
+fn find_or_add<'a, 'k, T>(
+    items: &'a mut Vec<T>,
+    at: &mut HashMap<(&'k str, &'k str), usize>,
+    id: (&'k str, &'k str),
     new: impl FnOnce() -> T,
-) -> &mut T {
-    let index = match items.iter().position(is_it) {
-        Some(index) => index,
-        None => {
-            items.push(new());
-            items.len() - 1
-        }
-    };
+) -> &'a mut T {
+    let index = *at.entry(id).or_insert_with(|| {
+        items.push(new());
+        items.len() - 1
+    });
     &mut items[index]
 }

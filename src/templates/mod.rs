@@ -86,10 +86,81 @@ impl std::fmt::Display for TemplateError {
     }
 }
 
+/// The instructions one render of a user's template may run (minijinja's fuel): far above what
+/// any template over the largest profile needs, far below an endless loop's count.
+pub const TEMPLATE_FUEL: u64 = 50_000_000;
+
+/// How deep a user's template may nest macros, includes and blocks (minijinja's recursion limit).
+pub const TEMPLATE_RECURSION_LIMIT: usize = 100;
+
+/// The largest output a user's template may write, in bytes.
+pub const TEMPLATE_MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
+
 /// The compiled templates of one run.
 pub struct Templates {
     env: Environment<'static>,
+    /// The same templates with the limits of a user's template (fuel, recursion, output), used
+    /// to render every template the user overrides; the built-in ones run without them.
+    bounded: Environment<'static>,
     overrides: Vec<(String, PathBuf)>,
+}
+
+thread_local! {
+    /// The bytes a user's template may still write in the render running on this thread
+    /// (`None`: no bounded render runs). Kept per thread: renders run on many threads at once.
+    static OUTPUT_LEFT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// The error of an output past [`TEMPLATE_MAX_OUTPUT_BYTES`] (the engine adds template and line).
+fn output_too_large() -> Error {
+    Error::new(
+        ErrorKind::InvalidOperation,
+        format!(
+            "the template's output exceeds the limit of {TEMPLATE_MAX_OUTPUT_BYTES} bytes for a user's template"
+        ),
+    )
+}
+
+/// Counts `bytes` against the running bounded render's output limit; false once it is passed.
+fn spend_output(bytes: usize) -> bool {
+    OUTPUT_LEFT.with(|left| match left.get() {
+        None => true,
+        Some(n) if n >= bytes => {
+            left.set(Some(n - bytes));
+            true
+        }
+        Some(_) => {
+            left.set(Some(0));
+            false
+        }
+    })
+}
+
+/// Whether the running bounded render has already passed its output limit.
+fn output_exhausted() -> bool {
+    OUTPUT_LEFT.with(|left| left.get() == Some(0))
+}
+
+/// The sink of a bounded render: text up to the limit, the rest dropped (the formatter then fails
+/// the render at the next value, with its line).
+struct BoundedOutput {
+    text: Vec<u8>,
+    overflowed: bool,
+}
+
+impl std::io::Write for BoundedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if spend_output(buf.len()) {
+            self.text.extend_from_slice(buf);
+        } else {
+            self.overflowed = true;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The auto-escape of a template by its file name (`x.yaml.j2` → JSON scalars, `x.env.j2` → .env).
@@ -115,6 +186,10 @@ fn environment() -> Environment<'static> {
     env.set_syntax(syntax);
     env.set_auto_escape_callback(escape_for);
     env.set_formatter(|out, state, value| {
+        // A user's template that passed its output limit stops at the value it writes next.
+        if output_exhausted() {
+            return Err(output_too_large());
+        }
         if let AutoEscape::Custom(name) = state.auto_escape() {
             if name == DOTENV {
                 return write_dotenv(out, value);
@@ -222,7 +297,14 @@ impl Templates {
                 .find(|(n, _)| *n == name)
                 .map(|(_, text)| text.to_string()))
         });
-        Ok(Templates { env, overrides })
+        let mut bounded = env.clone();
+        bounded.set_fuel(Some(TEMPLATE_FUEL));
+        bounded.set_recursion_limit(TEMPLATE_RECURSION_LIMIT);
+        Ok(Templates {
+            env,
+            bounded,
+            overrides,
+        })
     }
 
     /// The user's template files in use (the command records them as its inputs).
@@ -236,19 +318,45 @@ impl Templates {
             Some((_, path)) => (path.display().to_string(), true),
             None => (format!("templates/{name}"), false),
         };
-        let template = self
-            .env
+        let env = if user { &self.bounded } else { &self.env };
+        let template = env
             .get_template(name)
             .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;
-        let text = template
-            .render(context)
-            .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
+        let text = if user {
+            render_bounded(&template, context)
+        } else {
+            template.render(context)
+        }
+        .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
             AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_lines(&text),
             _ => text,
         })
     }
+}
+
+/// A user's template rendered within [`TEMPLATE_MAX_OUTPUT_BYTES`]: its text is collected up to
+/// the limit, and a render that passes it fails (fuel and recursion are the environment's).
+fn render_bounded(template: &minijinja::Template<'_, '_>, context: Value) -> Result<String, Error> {
+    OUTPUT_LEFT.with(|left| left.set(Some(TEMPLATE_MAX_OUTPUT_BYTES)));
+    let mut sink = BoundedOutput {
+        text: Vec::new(),
+        overflowed: false,
+    };
+    let rendered = template.render_captured_to(context, &mut sink);
+    OUTPUT_LEFT.with(|left| left.set(None));
+    rendered?;
+    if sink.overflowed {
+        // The text past the limit came from the template's own text, after its last value.
+        return Err(output_too_large());
+    }
+    String::from_utf8(sink.text).map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            "the template's output is not UTF-8",
+        )
+    })
 }
 
 /// The text of the built-in template `name` (the one a compile error on first use is in).
@@ -269,9 +377,23 @@ fn column_of(source: &str, offset: usize) -> Option<usize> {
 /// The error as svcgen reports it: file, line and (when minijinja gives the failing text's
 /// span and the template's text is at hand) column.
 fn template_error(error: &Error, file: String, user: bool, text: Option<&str>) -> TemplateError {
-    let mut message = error
-        .detail()
-        .map_or_else(|| error.kind().to_string(), str::to_string);
+    let mut message = match error.kind() {
+        ErrorKind::OutOfFuel => format!(
+            "the template ran out of fuel: it ran more than {TEMPLATE_FUEL} instructions, the limit of a user's template (an endless or huge loop?)"
+        ),
+        ErrorKind::InvalidOperation
+            if error
+                .detail()
+                .is_some_and(|d| d.contains("recursion limit")) =>
+        {
+            format!(
+                "the template nests macros, includes or blocks deeper than {TEMPLATE_RECURSION_LIMIT} levels, the limit of a user's template"
+            )
+        }
+        _ => error
+            .detail()
+            .map_or_else(|| error.kind().to_string(), str::to_string),
+    };
     let mut source = std::error::Error::source(error);
     while let Some(inner) = source {
         message.push_str(&format!(": {inner}"));
@@ -350,6 +472,59 @@ mod tests {
             .unwrap_err();
         assert_eq!((err.line, err.column), (Some(2), Some(7)), "{err}");
         assert!(err.to_string().contains("dotenv.env.j2:2:7: "), "{err}");
+    }
+
+    /// Renders `text` as the user's `dotenv.env.j2`; the error it must end with.
+    fn user_render_error(text: &str) -> TemplateError {
+        let (_dir, loaded) = user_dotenv(text);
+        loaded
+            .unwrap()
+            .render("dotenv.env.j2", Value::from(()))
+            .expect_err("the render must stop at a limit")
+    }
+
+    /// Class 8: a loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
+    /// spent, at its line.
+    #[test]
+    fn class8_an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
+        let err = user_render_error(
+            "a\n{% for i in range(100000) %}{% for j in range(2000) %}{% endfor %}{% endfor %}\n",
+        );
+        assert!(err.user && err.file.ends_with("dotenv.env.j2"), "{err}");
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err.message.contains(&TEMPLATE_FUEL.to_string()), "{err}");
+    }
+
+    /// Class 8: endless recursion stops at the recursion limit, named, at the line of the call.
+    #[test]
+    fn class8_endless_recursion_in_a_custom_template_stops_at_the_limit() {
+        let err = user_render_error("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n{{ f(0) }}\n");
+        assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
+        assert!(err.line.is_some(), "{err}");
+        let limit = format!("deeper than {TEMPLATE_RECURSION_LIMIT} levels");
+        assert!(err.message.contains(&limit), "{err}");
+    }
+
+    /// Class 8: a template writing more than the output limit fails at the value past it.
+    #[test]
+    fn class8_a_custom_template_past_the_output_limit_is_an_error() {
+        let err =
+            user_render_error("a\nb\n{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}\n");
+        assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
+        assert_eq!(err.line, Some(3), "{err}");
+        let limit = TEMPLATE_MAX_OUTPUT_BYTES.to_string();
+        assert!(err.message.contains(&limit), "{err}");
+    }
+
+    /// Class 8: the same loop of template text alone (no value after the limit) is refused too.
+    #[test]
+    fn class8_template_text_past_the_output_limit_is_an_error() {
+        let chunk = "y".repeat(1000);
+        let err = user_render_error(&format!(
+            "{{% for i in range(70000) %}}{chunk}{{% endfor %}}"
+        ));
+        let limit = TEMPLATE_MAX_OUTPUT_BYTES.to_string();
+        assert!(err.message.contains(&limit), "{err}");
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub struct Client {
     /// Notifications and server requests received while waiting for something else.
     queued: VecDeque<Value>,
     next_id: i64,
+    /// Everything the server wrote to stderr so far, and the thread collecting it.
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Client {
@@ -29,9 +32,18 @@ impl Client {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("svcgen lsp starts");
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut server_stderr = child.stderr.take().expect("piped stderr");
+        let collected = std::sync::Arc::clone(&stderr);
+        let stderr_reader = std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut server_stderr, &mut chunk) {
+                collected.lock().unwrap().extend_from_slice(&chunk[..n]);
+            }
+        });
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, incoming) = channel();
@@ -49,6 +61,8 @@ impl Client {
             incoming,
             queued: VecDeque::new(),
             next_id: 1,
+            stderr,
+            stderr_reader: Some(stderr_reader),
         };
         let result = client.request(
             "initialize",
@@ -132,6 +146,30 @@ impl Client {
             .any(|m| m["method"] == method && accept(&m["params"]))
     }
 
+    /// How many notifications `method` satisfying `accept` were received and not yet taken.
+    pub fn received_count(&self, method: &str, accept: impl Fn(&Value) -> bool) -> usize {
+        self.queued
+            .iter()
+            .filter(|m| m["method"] == method && accept(&m["params"]))
+            .count()
+    }
+
+    /// Drops every message received and not yet taken.
+    pub fn forget_received(&mut self) {
+        self.queued.clear();
+    }
+
+    /// Waits until the server has handled everything sent before: it answers in order, so the
+    /// reply to a request (a hover on no document) comes after every earlier notification's work.
+    pub fn sync(&mut self) {
+        let reply = self.request_raw(
+            "textDocument/hover",
+            serde_json::json!({ "textDocument": { "uri": "file:///nowhere/sync.toml" },
+                "position": { "line": 0, "character": 0 } }),
+        );
+        assert!(reply.get("error").is_none(), "{reply}");
+    }
+
     /// The diagnostics published for `uri` at document version `version`.
     pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let params = self.notification("textDocument/publishDiagnostics", |p| {
@@ -173,15 +211,27 @@ impl Client {
     }
 
     /// `shutdown` then `exit`; returns the server's exit code.
-    pub fn shutdown(mut self) -> Option<i32> {
+    pub fn shutdown(self) -> Option<i32> {
+        self.shutdown_then(|_| ()).0
+    }
+
+    /// `shutdown`, then what `between` sends, then `exit`; returns the server's exit code and
+    /// everything it wrote to stderr.
+    pub fn shutdown_then(mut self, between: impl FnOnce(&mut Client)) -> (Option<i32>, String) {
         let result = self.request("shutdown", Value::Null);
         assert_eq!(result, Value::Null);
+        between(&mut self);
         self.notify("exit", Value::Null);
         self.stdin = None;
         let deadline = Instant::now() + WAIT;
         loop {
             if let Some(status) = self.child.try_wait().expect("waitable") {
-                return status.code();
+                // The server is gone: its stderr is at its end.
+                if let Some(reader) = self.stderr_reader.take() {
+                    let _ = reader.join();
+                }
+                let stderr = String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned();
+                return (status.code(), stderr);
             }
             if Instant::now() > deadline {
                 let _ = self.child.kill();

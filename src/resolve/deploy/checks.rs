@@ -6,14 +6,15 @@ use super::settings::SettingReader;
 use super::{Deploy, FileSource, K8sKind};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::value_type::formats;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
-    for (i, file) in deploy.files.iter().enumerate() {
+    // The first file at each path, by the path as Docker and Kubernetes see it: one look-up per
+    // file, not a scan of the files before it.
+    let mut mounted: HashMap<(bool, String), &FileSource> = HashMap::new();
+    for file in &deploy.files {
         mount_path(file, diags);
-        if let Some(first) = deploy.files[..i]
-            .iter()
-            .find(|f| same_path(&f.container_path, &file.container_path))
-        {
+        if let Some(first) = mounted.get(&path_identity(&file.container_path)).copied() {
             diags.push(
                 Diagnostic::new(
                     Code::MountCollision,
@@ -26,6 +27,8 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
                 .label("second file at this path")
                 .help("Kubernetes and Docker refuse two mounts at one path: give the variables different paths"),
             );
+        } else {
+            mounted.insert(path_identity(&file.container_path), file);
         }
     }
     service_name(deploy, reader, diags);
@@ -33,13 +36,12 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     generators(deploy, diags);
 }
 
-/// Whether two container paths name one file as Docker and Kubernetes see them: repeated and
+/// A container path as Docker and Kubernetes see it: whether it is absolute, and its parts
+/// joined by single slashes. Two paths with the same identity name one file: repeated and
 /// trailing slashes do not count (`/etc//certs/x` is `/etc/certs/x`).
-fn same_path(a: &str, b: &str) -> bool {
-    fn parts(p: &str) -> impl Iterator<Item = &str> {
-        p.split('/').filter(|s| !s.is_empty())
-    }
-    a.starts_with('/') == b.starts_with('/') && parts(a).eq(parts(b))
+fn path_identity(path: &str) -> (bool, String) {
+    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    (path.starts_with('/'), parts.join("/"))
 }
 
 /// A mounted file's container path: an absolute path naming a file (its last part is the
@@ -124,18 +126,23 @@ fn requests_within_limits(reader: &SettingReader<'_>, diags: &mut Diagnostics) {
 /// all or none of its files have one, no key twice, no `=` in a path (kustomize's separator), and
 /// not the Secret of the secret variables (it would replace it).
 fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
-    for (i, file) in deploy.files.iter().enumerate() {
+    // Each object's files, grouped once (by kind and name), and the keys taken so far.
+    let mut objects: HashMap<(&str, &str), Vec<&FileSource>> = HashMap::new();
+    for file in &deploy.files {
+        if let Some(k8s) = &file.k8s {
+            objects
+                .entry((k8s.kind.key(), k8s.name.as_str()))
+                .or_default()
+                .push(file);
+        }
+    }
+    let mut keys: HashSet<(&str, &str, &str)> = HashSet::new();
+    for file in &deploy.files {
         let Some(k8s) = &file.k8s else { continue };
-        let same: Vec<&FileSource> = deploy
-            .files
-            .iter()
-            .filter(|f| {
-                f.k8s
-                    .as_ref()
-                    .is_some_and(|o| o.kind == k8s.kind && o.name == k8s.name)
-            })
-            .collect();
+        let same = &objects[&(k8s.kind.key(), k8s.name.as_str())];
         let first = std::ptr::eq(same[0], file);
+        // A key before this file in the same object, whether or not that file had a host path.
+        let key_taken = !keys.insert((k8s.kind.key(), k8s.name.as_str(), k8s.key.as_str()));
         let kind = k8s.kind.name();
         let problem = if first && same.iter().any(|f| f.host.is_some() != file.host.is_some()) {
             Some(format!(
@@ -147,11 +154,7 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
                 "the host path of `{}` contains `=`, which kustomize's generator reads as a separator",
                 file.key
             ))
-        } else if file.host.is_some()
-            && deploy.files[..i]
-                .iter()
-                .any(|f| f.k8s.as_ref() == Some(k8s))
-        {
+        } else if file.host.is_some() && key_taken {
             Some(format!(
                 "the {kind} \"{}\" would get the key \"{}\" twice",
                 k8s.name, k8s.key
@@ -181,7 +184,11 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
 
 #[cfg(test)]
 mod tests {
-    use super::same_path;
+    use super::path_identity;
+
+    fn same_path(a: &str, b: &str) -> bool {
+        path_identity(a) == path_identity(b)
+    }
 
     #[test]
     fn repeated_slashes_name_the_same_mount_path() {

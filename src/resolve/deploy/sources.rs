@@ -8,6 +8,7 @@ use crate::profile::{Entry, Value};
 use crate::resolve::{ResolvedVar, Typed};
 use crate::source::Sources;
 use crate::suggest::did_you_mean;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn file_sources(
     model: &Model,
@@ -150,12 +151,13 @@ fn declared_archives(
     table: &[Entry],
     sources: &Sources,
     diags: &mut Diagnostics,
-) -> Vec<(String, FileSource)> {
+) -> HashMap<String, FileSource> {
     let mount = var.mount_path.clone().unwrap_or_default();
-    let mut by_name: Vec<(String, FileSource)> = Vec::new();
+    let listed_set: HashSet<&str> = listed.iter().map(String::as_str).collect();
+    let mut by_name: HashMap<String, FileSource> = HashMap::with_capacity(table.len());
     for source in table {
         let name = &source.key;
-        if !listed.contains(name) {
+        if !listed_set.contains(name.as_str()) {
             diags.push(
                 Diagnostic::new(
                     Code::UnusedSource,
@@ -178,7 +180,7 @@ fn declared_archives(
         let key = format!("deploy.plugins.{name}");
         if let Some(file) = read_source(source, &key, None, FileKind::Archive, path, sources, diags)
         {
-            by_name.push((name.clone(), file));
+            by_name.insert(name.clone(), file);
         }
     }
     by_name
@@ -189,14 +191,14 @@ fn declared_archives(
 fn in_list_order(
     var: &Var,
     listed: &[String],
-    by_name: Vec<(String, FileSource)>,
+    by_name: HashMap<String, FileSource>,
     vars: &[ResolvedVar],
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
 ) {
     for name in listed {
-        match by_name.iter().position(|(n, _)| n == name) {
-            Some(i) => out.push(by_name[i].1.clone()),
+        match by_name.get(name).cloned() {
+            Some(file) => out.push(file),
             None => {
                 let origin = vars
                     .iter()
