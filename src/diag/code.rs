@@ -86,7 +86,7 @@ pub enum Code {
     EmptyValue,
     /// An old variable name the container no longer reads.
     LegacyName,
-    /// A variable the spec does not have: the container ignores it.
+    /// A variable the spec does not have: passed on unchecked (the image may still read it).
     UnknownVariable,
     /// A value overridden by a later definition of the same variable.
     Overridden,
