@@ -116,10 +116,20 @@ pub enum Code {
     /// A host file the kustomize base copies (`[deploy.files]`, `[deploy.plugins]`) that cannot
     /// be read.
     HostFileUnreadable,
+    /// A `[deploy]` setting the real image cannot run with (a read-only root file system).
+    ImageRefuses,
+    /// A `[deploy]` setting that differs from how the real image runs (its port, its user).
+    ImageDiffers,
+    /// A credential file an adapter or backend reads, with no source for the container.
+    CredentialFileMissing,
+    /// A port the container ignores (the LDAP port follows `use_ssl`).
+    PortIgnored,
+    /// A default that points at the pod itself in a real deployment (`localhost`).
+    PointsAtPod,
 }
 
 impl Code {
-    pub const ALL: [Code; 54] = [
+    pub const ALL: [Code; 59] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -174,6 +184,11 @@ impl Code {
         Code::CarriageReturnInQuotes,
         Code::SecretOldName,
         Code::HostFileUnreadable,
+        Code::ImageRefuses,
+        Code::ImageDiffers,
+        Code::CredentialFileMissing,
+        Code::PortIgnored,
+        Code::PointsAtPod,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -233,6 +248,11 @@ impl Code {
             Code::CarriageReturnInQuotes => "E0224",
             Code::SecretOldName => "E0225",
             Code::HostFileUnreadable => "E0245",
+            Code::ImageRefuses => "E0250",
+            Code::ImageDiffers => "W0330",
+            Code::CredentialFileMissing => "W0331",
+            Code::PortIgnored => "W0332",
+            Code::PointsAtPod => "W0333",
         }
     }
 
@@ -293,6 +313,11 @@ impl Code {
             Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
             Code::SecretOldName => "secret-old-name",
             Code::HostFileUnreadable => "host-file-unreadable",
+            Code::ImageRefuses => "image-refuses",
+            Code::ImageDiffers => "image-differs",
+            Code::CredentialFileMissing => "credential-file-missing",
+            Code::PortIgnored => "port-ignored",
+            Code::PointsAtPod => "points-at-pod",
         }
     }
 

@@ -12,7 +12,7 @@ mod types;
 
 pub use condition::{Applies, Condition, Lookup};
 pub use types::{
-    BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
+    ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
     StartupChecks, Unit, Var, VarType,
 };
 

@@ -45,6 +45,46 @@ pub struct Plan<'a> {
     /// Host paths are written relative to the output folder (else as the profile writes them).
     pub paths_from_output: bool,
     pub workload: WorkloadView<'a>,
+    /// The pods' service account and what it is granted.
+    pub access: Access,
+}
+
+/// The pods' access to the Kubernetes API: with a `kubernetes` adapter, a service account bound
+/// to a Role per namespace of the adapters' objects; without one, no token mounted.
+#[derive(Serialize)]
+pub struct Access {
+    /// The service account the pods run as, or none (the namespace's default, token not mounted).
+    pub service_account: Option<String>,
+    /// svcgen renders the ServiceAccount, Roles and RoleBindings (false: an existing account is
+    /// named by `deploy.service_account`, or no adapter needs the API).
+    pub rendered: bool,
+    /// The service account token is mounted (a `kubernetes` adapter calls the API).
+    pub mount_token: bool,
+    /// The grants the adapters need, one Role per namespace (rendered, or listed for an
+    /// existing account).
+    pub roles: Vec<Role>,
+    /// The namespace of the service account in the RoleBindings.
+    pub subject_namespace: Option<String>,
+    /// The verbs restricted to named objects, and those Kubernetes cannot restrict by name.
+    pub verbs_by_name: Vec<String>,
+    pub verbs_unnamed: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct Role {
+    pub name: String,
+    pub namespace: String,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Serialize)]
+pub struct Rule {
+    pub resource: String,
+    pub verbs: Vec<String>,
+    /// The objects the rule is restricted to (empty: every object of the resource).
+    pub resource_names: Vec<String>,
+    /// The variables naming the object (for DEPLOY.md).
+    pub why: String,
 }
 
 #[derive(Serialize, Clone)]
@@ -156,6 +196,34 @@ pub struct WorkloadView<'a> {
     pub limits_memory: &'a str,
     pub run_as_user: i64,
     pub read_only_root_filesystem: bool,
+    pub startup: StartupView,
+}
+
+/// The startup probe's budget and what it is made of, in seconds.
+#[derive(Serialize)]
+pub struct StartupView {
+    /// Waits one after another: config, secret, then each backend.
+    pub waits: i64,
+    pub backends: Vec<String>,
+    pub max_time: i64,
+    pub sleep: i64,
+    pub margin: i64,
+    pub build_allowance: Option<i64>,
+    pub seconds: i64,
+}
+
+impl StartupView {
+    fn of(budget: &crate::resolve::deploy::StartupBudget) -> StartupView {
+        StartupView {
+            waits: budget.waits(),
+            backends: budget.backends.clone(),
+            max_time: budget.max_time,
+            sleep: budget.sleep,
+            margin: budget.margin,
+            build_allowance: budget.build_allowance,
+            seconds: budget.seconds,
+        }
+    }
 }
 
 /// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
@@ -229,7 +297,65 @@ pub fn plan_for<'a>(
             limits_memory: &w.limits.memory,
             run_as_user: w.run_as_user,
             read_only_root_filesystem: w.read_only_root_filesystem,
+            startup: StartupView::of(&w.startup),
         },
+        access: access(resolved),
+    }
+}
+
+/// The service account, and a Role per namespace of the adapters' objects: the verbs Kubernetes
+/// can restrict by name on the named object, the others on the resource.
+fn access(resolved: &Resolved) -> Access {
+    let deploy = &resolved.deploy;
+    let facts = &crate::model::Model::get().container;
+    let by_name = facts.api_verbs_by_name.clone();
+    let unnamed: Vec<String> = (facts.api_verbs.iter())
+        .filter(|v| !by_name.contains(v))
+        .cloned()
+        .collect();
+    let mut roles: Vec<Role> = Vec::new();
+    for object in &deploy.api_objects {
+        let role = find_or_add(
+            &mut roles,
+            |r| r.namespace == object.namespace,
+            || Role {
+                name: names::adapter_role_name(&deploy.name),
+                namespace: object.namespace.clone(),
+                rules: Vec::new(),
+            },
+        );
+        let why = format!("{} ({})", object.name_var.var.env, object.name_var.var.key);
+        role.rules.push(Rule {
+            resource: object.resource.clone(),
+            verbs: by_name.clone(),
+            resource_names: vec![object.name.clone()],
+            why: why.clone(),
+        });
+        role.rules.push(Rule {
+            resource: object.resource.clone(),
+            verbs: unnamed.clone(),
+            resource_names: Vec::new(),
+            why,
+        });
+    }
+    let mount_token = !roles.is_empty();
+    let rendered = mount_token && deploy.service_account.is_none();
+    let service_account = deploy
+        .service_account
+        .clone()
+        .or_else(|| rendered.then(|| names::service_account_name(&deploy.name)));
+    let subject_namespace = deploy
+        .namespace
+        .clone()
+        .or_else(|| roles.first().map(|r| r.namespace.clone()));
+    Access {
+        service_account,
+        rendered,
+        mount_token,
+        roles,
+        subject_namespace,
+        verbs_by_name: by_name,
+        verbs_unnamed: unnamed,
     }
 }
 

@@ -31,6 +31,34 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     service_name(deploy, reader, diags);
     requests_within_limits(reader, diags);
     generators(deploy, diags);
+    super::image::check(deploy, reader, diags);
+    api_object_names(deploy, diags);
+}
+
+/// The objects of a `kubernetes` adapter are named in the Role (`resourceNames`) and its
+/// namespace: each must be a name Kubernetes accepts, or the Role is refused (or never matches).
+fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
+    for object in &deploy.api_objects {
+        let checks = [
+            (&object.name_var, &object.name, formats::k8s_subdomain as fn(&str) -> _),
+            (&object.namespace_var, &object.namespace, formats::k8s_label),
+        ];
+        for (var, value, check) in checks {
+            let Err(problem) = check(value) else { continue };
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!("`{}` = \"{value}\": {}", var.var.key, problem.message),
+                )
+                .at_opt(var.origin)
+                .label("not a Kubernetes name")
+                .help(format!(
+                    "the image reads and writes this {} through the Kubernetes API, and the Role svcgen renders names it",
+                    object.resource
+                )),
+            );
+        }
+    }
 }
 
 /// Whether two container paths name one file as Docker and Kubernetes see them: repeated and

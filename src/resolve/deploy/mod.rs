@@ -3,6 +3,8 @@
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
 mod checks;
+pub mod credentials;
+mod image;
 pub mod names;
 mod settings;
 mod source;
@@ -10,7 +12,7 @@ mod sources;
 mod workload;
 
 pub use settings::INT32_MAX;
-pub use workload::{Probe, Resources, Workload, startup_budget};
+pub use workload::{Probe, Resources, StartupBudget, Workload, startup_budget};
 
 use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
@@ -36,6 +38,23 @@ pub struct Deploy {
     pub files: Vec<FileSource>,
     /// Port, Service, probes, resources and security context of the pod.
     pub workload: Workload,
+    /// `deploy.service_account`: an existing account the pods use (svcgen then renders no RBAC).
+    pub service_account: Option<String>,
+    /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
+    /// adapters), in the model's order.
+    pub api_objects: Vec<ApiUse>,
+}
+
+/// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
+/// profile resolves them, and where they were set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiUse {
+    pub resource: String,
+    pub name: String,
+    pub namespace: String,
+    /// The variables of the name and namespace (for diagnostics at them).
+    pub name_var: ResolvedVar,
+    pub namespace_var: ResolvedVar,
 }
 
 /// Where one file the container reads comes from.
@@ -121,7 +140,8 @@ pub fn deploy(
         &mut files,
         diags,
     );
-    let workload = workload::workload(model, &reader, vars, diags);
+    let workload = workload::workload(model, edition, &reader, vars, diags);
+    let service_account = text("deploy.service_account", diags);
     let deploy = Deploy {
         name,
         namespace,
@@ -130,9 +150,32 @@ pub fn deploy(
         secret_name,
         files,
         workload,
+        service_account,
+        api_objects: api_objects(model, vars),
     };
     checks::check(&deploy, &reader, diags);
     deploy
+}
+
+/// The model's API objects whose name variable applies (their adapter is `kubernetes`).
+fn api_objects(model: &Model, vars: &[ResolvedVar]) -> Vec<ApiUse> {
+    let find = |key: &str| vars.iter().find(|rv| rv.var.key == key);
+    model
+        .container
+        .api_objects
+        .iter()
+        .filter_map(|object| {
+            let name_var = find(&object.name)?;
+            let namespace_var = find(&object.namespace)?;
+            Some(ApiUse {
+                resource: object.resource.clone(),
+                name: name_var.value.env_text()?,
+                namespace: namespace_var.value.env_text()?,
+                name_var: name_var.clone(),
+                namespace_var: namespace_var.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Unknown keys anywhere in `[deploy]` outside `files` and `plugins`.
