@@ -40,7 +40,9 @@ pub struct Imported {
 /// already said, with the container's view, that the spec does not have the name (W0317). The
 /// other codes about a profile's own form (file sources, `[env]` names of the spec or of the
 /// other edition, secrets in clear text) cannot arise: the profile made here has none of them.
-const PROFILE_ONLY: [Code; 1] = [Code::EnvPassthrough];
+// A credential file's source is a `[deploy.files]` entry: the file read mounts its files its own
+// way, which import does not read.
+const PROFILE_ONLY: [Code; 2] = [Code::EnvPassthrough, Code::CredentialFileMissing];
 
 /// Builds the profile of what was read. `Err` holds every diagnostic when there is an error:
 /// the profile could not carry the environment as it is.

@@ -47,6 +47,20 @@ pub struct Plan<'a> {
     pub workload: WorkloadView<'a>,
     /// The pods' service account and what it is granted.
     pub access: Access,
+    /// The credential files the image opens at start, with their sources.
+    pub credential_files: Vec<CredentialFile>,
+    /// Plugin archives are mounted (edition A's plugin list).
+    pub plugins: bool,
+}
+
+/// A file the image opens on every try of its startup wait.
+#[derive(Serialize)]
+pub struct CredentialFile {
+    pub key: String,
+    pub env: String,
+    pub path: String,
+    /// `Secret NAME, key KEY` (or ConfigMap), or none when the profile gives no source.
+    pub source: Option<String>,
 }
 
 /// The pods' access to the Kubernetes API: with a `kubernetes` adapter, a service account bound
@@ -65,6 +79,8 @@ pub struct Access {
     pub roles: Vec<Role>,
     /// The namespace of the service account in the RoleBindings.
     pub subject_namespace: Option<String>,
+    /// The resources the adapters use (`configmaps`, `secrets`), in the model's order.
+    pub resources: Vec<String>,
     /// The verbs restricted to named objects, and those Kubernetes cannot restrict by name.
     pub verbs_by_name: Vec<String>,
     pub verbs_unnamed: Vec<String>,
@@ -300,7 +316,32 @@ pub fn plan_for<'a>(
             startup: StartupView::of(&w.startup),
         },
         access: access(resolved),
+        credential_files: credential_files(resolved),
+        plugins: deploy.files.iter().any(|f| f.env.is_none()),
     }
+}
+
+/// Every file the image needs at start (the model's `needed_at_start`) and where it comes from.
+fn credential_files(resolved: &Resolved) -> Vec<CredentialFile> {
+    let files = &resolved.deploy.files;
+    (resolved.vars.iter())
+        .filter(|rv| rv.var.needed_at_start)
+        .filter_map(|rv| {
+            let path = rv.value.env_text().filter(|p| !p.is_empty())?;
+            let file = files.iter().find(|f| f.env.as_deref() == Some(&rv.var.env));
+            let source = file.map(|f| match (&f.k8s, &f.host) {
+                (Some(k8s), _) => format!("{} `{}`, key `{}`", k8s.kind.name(), k8s.name, k8s.key),
+                (None, Some(host)) => format!("the host file `{host}` (compose)"),
+                (None, None) => "declared without an origin".to_string(),
+            });
+            Some(CredentialFile {
+                key: rv.var.key.clone(),
+                env: rv.var.env.clone(),
+                path,
+                source,
+            })
+        })
+        .collect()
 }
 
 /// The service account, and a Role per namespace of the adapters' objects: the verbs Kubernetes
@@ -324,7 +365,10 @@ fn access(resolved: &Resolved) -> Access {
                 rules: Vec::new(),
             },
         );
-        let why = format!("{} ({})", object.name_var.var.env, object.name_var.var.key);
+        let why = format!(
+            "`{}`, profile key `{}`",
+            object.name_var.var.env, object.name_var.var.key
+        );
         role.rules.push(Rule {
             resource: object.resource.clone(),
             verbs: by_name.clone(),
@@ -348,7 +392,14 @@ fn access(resolved: &Resolved) -> Access {
         .namespace
         .clone()
         .or_else(|| roles.first().map(|r| r.namespace.clone()));
+    let mut resources: Vec<String> = Vec::new();
+    for object in &deploy.api_objects {
+        if !resources.contains(&object.resource) {
+            resources.push(object.resource.clone());
+        }
+    }
     Access {
+        resources,
         service_account,
         rendered,
         mount_token,

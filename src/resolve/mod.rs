@@ -118,7 +118,7 @@ pub fn resolve(
         deploy,
     };
     rules::check(&resolved, &mut diags);
-    deploy::credentials::check(&resolved, Origin::new(source, 0..0), &mut diags);
+    deploy::credentials::check(&resolved, &mut diags);
     diags.sort();
     if diags.has_errors() {
         (None, diags)

@@ -20,8 +20,10 @@ pub fn without_source(resolved: &Resolved) -> Vec<(&ResolvedVar, String)> {
         .collect()
 }
 
-/// One warning per needed file without a source, at the variable (or what made it apply).
-pub fn check(resolved: &Resolved, fallback: Origin, diags: &mut Diagnostics) {
+/// One warning per needed file without a source, at the variable or the setting that made it
+/// apply (its adapter or backend). A profile that writes neither leaves the adapter at its
+/// default without choosing it: that is left to DEPLOY.md's list, which names every file.
+pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
     let model = Model::get();
     let max_time_key = &model.container.startup_checks.max_time;
     let max_time = (resolved.vars.iter())
@@ -30,10 +32,9 @@ pub fn check(resolved: &Resolved, fallback: Origin, diags: &mut Diagnostics) {
         .unwrap_or_default();
     for (rv, path) in without_source(resolved) {
         let var = rv.var;
-        let origin = rv
-            .origin
-            .or_else(|| cause_origin(model, resolved, var))
-            .unwrap_or(fallback);
+        let Some(origin) = rv.origin.or_else(|| cause_origin(model, resolved, var)) else {
+            continue;
+        };
         diags.push(
             Diagnostic::new(
                 Code::CredentialFileMissing,
