@@ -216,7 +216,10 @@ fn class2_edition_a_adds_the_build_allowance() {
     let objects = objects(&ran.read("out/k8s.yaml"));
     let probe = &deployment(&objects)["spec"]["template"]["spec"]["containers"][0]["startupProbe"];
     // Edition A's default persistence is one backend (ldap): 3 waits.
-    assert_eq!(probe["failureThreshold"], (3 * (300 + 10) + 60 + 900 + 9) / 10);
+    assert_eq!(
+        probe["failureThreshold"],
+        (3 * (300 + 10) + 60 + 900 + 9) / 10
+    );
     let notes = ran.read("out/DEPLOY.md");
     assert!(notes.contains("+ 60 + 900 = 1890 s"), "{notes}");
     assert!(notes.contains("npm run build:prod"), "{notes}");
@@ -566,7 +569,12 @@ fn class3_a_read_only_root_file_system_is_refused_with_the_paths_the_image_write
     let ran = Test::new()
         .args(["render"])
         .arg(repo().join("examples/b-hybrid.toml"))
-        .args(["--out-dir", "out", "--set", "deploy.security.read_only_root_filesystem=true"])
+        .args([
+            "--out-dir",
+            "out",
+            "--set",
+            "deploy.security.read_only_root_filesystem=true",
+        ])
         .code(1)
         .stderr_has("E0250")
         .stderr_has("/etc/jans/conf")

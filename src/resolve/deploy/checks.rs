@@ -40,7 +40,11 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
 fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
     for object in &deploy.api_objects {
         let checks = [
-            (&object.name_var, &object.name, formats::k8s_subdomain as fn(&str) -> _),
+            (
+                &object.name_var,
+                &object.name,
+                formats::k8s_subdomain as fn(&str) -> _,
+            ),
             (&object.namespace_var, &object.namespace, formats::k8s_label),
         ];
         for (var, value, check) in checks {

@@ -13,9 +13,7 @@ pub fn without_source(resolved: &Resolved) -> Vec<(&ResolvedVar, String)> {
         .vars
         .iter()
         .filter(|rv| rv.var.needed_at_start)
-        .filter(|rv| {
-            !(resolved.deploy.files.iter()).any(|f| f.env.as_deref() == Some(&rv.var.env))
-        })
+        .filter(|rv| !(resolved.deploy.files.iter()).any(|f| f.env.as_deref() == Some(&rv.var.env)))
         .filter_map(|rv| Some((rv, rv.value.env_text().filter(|p| !p.is_empty())?)))
         .collect()
 }
