@@ -2,6 +2,8 @@
 //!
 //! Each check returns what is wrong and, when it can tell, the value the user probably meant.
 
+use crate::model::Consumer;
+
 /// What is wrong with a string, and a likely fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -209,6 +211,47 @@ pub fn plugin_name(value: &str) -> Result<(), Problem> {
         )));
     }
     Ok(())
+}
+
+/// What a consumer of raw values is, for messages.
+pub fn consumer_name(consumer: Consumer) -> &'static str {
+    match consumer {
+        Consumer::JsonString => "a JSON string of its configuration template",
+        Consumer::LdapDn => "an LDAP DN (inum=<id>,ou=clients,o=jans)",
+        Consumer::N1qlIdentifier => "an unquoted N1QL identifier (SELECT … FROM <prefix>)",
+    }
+}
+
+/// A value the image writes raw into `consumer`'s text: the characters that text accepts.
+pub fn consumer_text(consumer: Consumer, value: &str) -> Result<(), Problem> {
+    let (bad, allowed): (Option<char>, &str) = match consumer {
+        Consumer::JsonString => (
+            value
+                .chars()
+                .find(|c| matches!(c, '"' | '\\') || c.is_control()),
+            "any character but `\"`, `\\` and control characters",
+        ),
+        Consumer::LdapDn => (
+            value.chars().find(|c| {
+                matches!(c, ',' | '=' | '+' | ';' | '<' | '>' | '"' | '\\' | '#') || c.is_control()
+            }),
+            "any character but `, = + ; < > \" \\ #` and control characters",
+        ),
+        Consumer::N1qlIdentifier => (
+            value
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
+                .or_else(|| value.chars().next().filter(char::is_ascii_digit)),
+            "letters, digits and `_` ([A-Za-z0-9_]), not starting with a digit",
+        ),
+    };
+    match bad {
+        None => Ok(()),
+        Some(c) => Err(problem(format!(
+            "{c:?} breaks {}: use {allowed}",
+            consumer_name(consumer)
+        ))),
+    }
 }
 
 /// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).

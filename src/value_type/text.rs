@@ -212,7 +212,7 @@ impl Form {
             suggestion,
         }) = (self.check)(text)
         else {
-            return true;
+            return consumed_raw(var, text, origin, diags);
         };
         let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
             .at(origin)
@@ -230,6 +230,32 @@ impl Form {
         diags.push(d);
         false
     }
+}
+
+/// A value the image puts raw into a text of another language (the model's `consumers`): a
+/// character that breaks that text is an error naming the consumer and what it accepts.
+fn consumed_raw(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
+    let mut ok = true;
+    for consumer in &var.consumers {
+        let Err(problem) = formats::consumer_text(*consumer, text) else {
+            continue;
+        };
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::BadFormat,
+                format!("`{}` = \"{text}\": {}", var.key, problem.message),
+            )
+            .at(origin)
+            .label(format!("breaks {}", formats::consumer_name(*consumer)))
+            .help(format!(
+                "the image puts {} into {} without escaping it",
+                var.env,
+                formats::consumer_name(*consumer)
+            )),
+        );
+    }
+    ok
 }
 
 /// Points a host name that carries a port at the port's own key, when its table has one.
