@@ -241,6 +241,28 @@ pub struct Var {
     pub needed_at_start: bool,
     /// Where the image puts the value raw (upstream behaviour): each consumer's characters only.
     pub consumers: Vec<Consumer>,
+    /// How the image's client reads the address (upstream behaviour), beyond its form.
+    pub address: Option<Address>,
+    /// A host the deployed container's users reach through it: a loopback value (the default
+    /// `localhost`) points at the pod itself once deployed.
+    pub reached_from_outside: bool,
+}
+
+/// How a client of the image reads an address value (upstream behaviour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Address {
+    /// A URL the client appends `/v1/…` to (hvac): no path ending in `/v1`.
+    ApiBase,
+    /// Host names the client puts into `https://<host>:<port>/…` itself: no scheme, port or
+    /// IPv6 literal.
+    HostsOnly,
+    /// A host the client puts into `http://<host>:<port>`: an IPv6 address in brackets.
+    Ipv6Bracketed,
+    /// A host the client takes as it is: an IPv6 address without brackets.
+    Ipv6Bare,
+    /// An address the client splits on `:`: no IPv6 address at all.
+    NoIpv6,
 }
 
 /// A text the image puts a value into without escaping it (upstream behaviour).
@@ -271,6 +293,19 @@ pub struct ContainerFacts {
     pub api_verbs_by_name: Vec<String>,
     /// The objects a `kubernetes` adapter reads and writes.
     pub api_objects: Vec<ApiObject>,
+    /// An address whose port the client ignores for the one its TLS switch implies.
+    pub ignored_port: IgnoredPort,
+}
+
+/// The port of `address` is ignored: the client uses `when_true` or `when_false` after the
+/// boolean `switch` (profile keys).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IgnoredPort {
+    pub address: String,
+    pub switch: String,
+    pub when_true: u16,
+    pub when_false: u16,
 }
 
 /// An object the image reads and writes through the Kubernetes API: in use when the variable of
@@ -412,6 +447,9 @@ struct RawVar {
     needed_at_start: bool,
     #[serde(default)]
     consumers: Vec<Consumer>,
+    address: Option<Address>,
+    #[serde(default)]
+    reached_from_outside: bool,
 }
 
 impl RawModel {
@@ -436,8 +474,14 @@ impl RawModel {
         for raw in self.var {
             vars.push(raw.into_var()?);
         }
+        let ignored = &self.container.ignored_port;
         for object in &self.container.api_objects {
-            for key in [&object.name, &object.namespace] {
+            for key in [
+                &object.name,
+                &object.namespace,
+                &ignored.address,
+                &ignored.switch,
+            ] {
                 if !vars.iter().any(|v| &v.key == key) {
                     return Err(format!("api_objects: no variable has the key `{key}`"));
                 }
@@ -578,6 +622,8 @@ impl RawVar {
             falls_back: self.falls_back,
             needed_at_start: self.needed_at_start,
             consumers: self.consumers,
+            address: self.address,
+            reached_from_outside: self.reached_from_outside,
         })
     }
 }

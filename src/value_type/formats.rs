@@ -2,7 +2,7 @@
 //!
 //! Each check returns what is wrong and, when it can tell, the value the user probably meant.
 
-use crate::model::Consumer;
+use crate::model::{Address, Consumer};
 
 /// What is wrong with a string, and a likely fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +102,8 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         let host = value.split('/').next().unwrap_or("");
         return Err(problem_with("a bare host name has no path", host));
     }
-    if value.parse::<std::net::Ipv6Addr>().is_ok() {
+    if value.parse::<std::net::Ipv6Addr>().is_ok() || bracketed_ipv6(value).is_some() {
+        // Bare or in brackets: which one the variable's client reads is its `address` rule.
         return Ok(());
     }
     if let Some((host, _)) = value.split_once(':') {
@@ -124,6 +125,77 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         Err(problem(
             "not a host name: use letters, digits, `-` and `.` (or an IP address)",
         ))
+    }
+}
+
+/// The address inside `[...]`, when the value is an IPv6 address in brackets.
+fn bracketed_ipv6(value: &str) -> Option<&str> {
+    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
+    inner.parse::<std::net::Ipv6Addr>().is_ok().then_some(inner)
+}
+
+/// An address as its client reads it (the model's `address`), once its form is valid.
+pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
+    let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
+    match rule {
+        Address::ApiBase => {
+            let rest = value.split_once("://").map_or(value, |(_, r)| r);
+            let path = rest.find('/').map_or("", |i| &rest[i..]);
+            let path = path.split(['?', '#']).next().unwrap_or(path);
+            if path.trim_end_matches('/').ends_with("/v1") {
+                let fixed = &value[..value.len() - path.len()];
+                let kept = path.trim_end_matches('/').trim_end_matches("/v1");
+                return Err(problem_with(
+                    "the client appends /v1/... to this address itself: a path ending in /v1 becomes /v1/v1/...",
+                    format!("{fixed}{kept}"),
+                ));
+            }
+            Ok(())
+        }
+        Address::HostsOnly => {
+            for host in value.split(',') {
+                if let Some((_, rest)) = host.split_once("://") {
+                    return Err(problem_with(
+                        "host names only: the client builds https://<host>:<port>/... itself, so a scheme makes an unusable URL",
+                        rest.split(['/', ':']).next().unwrap_or(rest),
+                    ));
+                }
+                if is_ipv6(host) || bracketed_ipv6(host).is_some() {
+                    return Err(problem(
+                        "the client writes the host into https://<host>:<port>/... without brackets: an IPv6 address cannot be used, give a host name",
+                    ));
+                }
+                if let Some((name, _)) = host.split_once(':') {
+                    return Err(problem_with(
+                        "host names only: the client adds its own port, so a port makes an unusable URL",
+                        name,
+                    ));
+                }
+                hostname(host)?;
+            }
+            Ok(())
+        }
+        Address::Ipv6Bracketed if is_ipv6(value) => Err(problem_with(
+            "the client writes this host into http://<host>:<port>: an IPv6 address needs brackets",
+            format!("[{value}]"),
+        )),
+        Address::Ipv6Bare => match bracketed_ipv6(value) {
+            Some(inner) => Err(problem_with(
+                "the client takes this host as it is: write the IPv6 address without brackets",
+                inner,
+            )),
+            None => Ok(()),
+        },
+        Address::NoIpv6 => {
+            let (host, _) = split_port(value);
+            if is_ipv6(host) || is_ipv6(value) {
+                return Err(problem(
+                    "the client splits this address on `:` and cannot read an IPv6 address: give a host name or an IPv4 address",
+                ));
+            }
+            Ok(())
+        }
+        Address::Ipv6Bracketed => Ok(()),
     }
 }
 
@@ -168,6 +240,12 @@ pub fn url_path(value: &str) -> Result<(), Problem> {
         return Err(problem_with(
             "a URL path must start with `/`",
             format!("/{value}"),
+        ));
+    }
+    if value.starts_with("//") {
+        return Err(problem_with(
+            "the path is appended to the base (`base + path`): a path starting with `//` gives `//` in the URL",
+            format!("/{}", value.trim_start_matches('/')),
         ));
     }
     Ok(())

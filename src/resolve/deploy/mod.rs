@@ -43,6 +43,8 @@ pub struct Deploy {
     /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
     /// adapters), in the model's order.
     pub api_objects: Vec<ApiUse>,
+    /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
+    pub declared_at: Option<crate::source::Origin>,
 }
 
 /// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
@@ -105,6 +107,7 @@ pub fn deploy(
     diags: &mut Diagnostics,
 ) -> Deploy {
     let empty = Table::default();
+    let table_entry = table;
     let table = match table.map(|e| (&e.node.value, e)) {
         None => &empty,
         Some((Value::Table(t), _)) => t,
@@ -152,6 +155,7 @@ pub fn deploy(
         workload,
         service_account,
         api_objects: api_objects(model, vars),
+        declared_at: table_entry.map(|e| e.key_origin),
     };
     checks::check(&deploy, &reader, diags);
     deploy
