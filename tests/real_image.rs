@@ -266,3 +266,48 @@ fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
         .stderr_has("p.toml:4:")
         .run();
 }
+
+/// Class 8: the plugin archives of one ConfigMap add up to more than Kubernetes' 1 MiB: refused
+/// at the archive that passes the limit, with the size (files and keys: 3 + 9 + 1100000 + 7
+/// bytes) and the limit, and nothing is written.
+#[test]
+fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
+    let big = vec![7u8; 1_100_000];
+    let test = Test::new()
+        .file(
+            "p.toml",
+            "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
+             admin_ui = { plugins = [\"small\", \"big\"] }\n[deploy.plugins]\n\
+             small = { host = \"small.zip\", configmap = \"plugins\" }\n\
+             big = { host = \"big.zip\", configmap = \"plugins\" }\n",
+        )
+        .file("small.zip", "zip");
+    std::fs::write(test.path().join("big.zip"), big).unwrap();
+    let ran = test
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("the ConfigMap \"plugins\" would hold 1100019 bytes")
+        .stderr_has("at most 1048576 bytes (1 MiB)")
+        .stderr_has("p.toml:6:")
+        .run();
+    assert!(!ran.path("out").exists(), "nothing written");
+}
+
+/// Class 8: the ConfigMap of the variables over 1 MiB is refused at the value that passes it.
+#[test]
+fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
+    let profile = format!(
+        "edition = \"B\"\ntoken_server = {{ base_url = \"https://auth.example.org\" }}\n\
+         [env]\nLARGE = \"{}\"\n",
+        "x".repeat(1_100_000)
+    );
+    Test::new()
+        .file("p.toml", &profile)
+        .args(["render", "-t", "k8s", "p.toml"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("the ConfigMap of the variables would hold")
+        .stderr_has("p.toml:4:")
+        .run();
+}

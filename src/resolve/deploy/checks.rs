@@ -33,6 +33,56 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     generators(deploy, diags);
     super::image::check(deploy, reader, diags);
     api_object_names(deploy, diags);
+    object_sizes(deploy, diags);
+}
+
+/// The most data (keys and values) Kubernetes takes in one ConfigMap or Secret: 1 MiB.
+pub const K8S_OBJECT_DATA_MAX: u64 = 1 << 20;
+
+/// The Secret or ConfigMap made from host files (by kustomize's generator, or by the operator's
+/// `kubectl create --from-file`) must fit Kubernetes' limit: plugin archives easily do not.
+/// Measured from the files' sizes (not read); reported once, at the file that passes the limit.
+fn object_sizes(deploy: &Deploy, diags: &mut Diagnostics) {
+    let mut totals: Vec<(&super::K8sRef, u64)> = Vec::new();
+    for file in &deploy.files {
+        let (Some(k8s), Some(path)) = (&file.k8s, &file.host_path) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::metadata(path) else {
+            continue;
+        };
+        let size = meta.len().saturating_add(k8s.key.len() as u64);
+        let index = match totals
+            .iter()
+            .position(|(o, _)| o.kind == k8s.kind && o.name == k8s.name)
+        {
+            Some(index) => index,
+            None => {
+                totals.push((k8s, 0));
+                totals.len() - 1
+            }
+        };
+        let before = totals[index].1;
+        let after = before.saturating_add(size);
+        totals[index].1 = after;
+        if before <= K8S_OBJECT_DATA_MAX && after > K8S_OBJECT_DATA_MAX {
+            let what = format!("{} \"{}\"", k8s.kind.name(), k8s.name);
+            diags.push(object_too_large(&what, after, file.origin));
+        }
+    }
+}
+
+/// A ConfigMap or Secret (`what`) whose data passes Kubernetes' limit (size in bytes).
+pub fn object_too_large(what: &str, size: u64, origin: crate::source::Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::K8sLimit,
+        format!(
+            "the {what} would hold {size} bytes of data: Kubernetes takes at most {K8S_OBJECT_DATA_MAX} bytes (1 MiB) in one ConfigMap or Secret"
+        ),
+    )
+    .at(origin)
+    .label("too large for one object")
+    .help("split the files over several objects (another `secret` or `configmap` name), or mount a volume the operator provides")
 }
 
 /// The objects of a `kubernetes` adapter are named in the Role (`resourceNames`) and its

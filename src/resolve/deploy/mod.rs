@@ -2,7 +2,7 @@
 //! file it reads comes from. Not container variables, but checked like them, from the model.
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
-mod checks;
+pub mod checks;
 pub mod credentials;
 mod image;
 pub mod names;
