@@ -311,3 +311,81 @@ fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
         .stderr_has("p.toml:4:")
         .run();
 }
+
+/// Class 4: DEPLOY.md lists each credential file the image opens at start, with its source, or
+/// says that the profile gives none.
+#[test]
+fn class4_deploy_notes_list_each_credential_file() {
+    let ran = render_base(
+        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
+         [secret]\nadapter = \"vault\"\nvault = { addr = \"https://vault.example.org\", verify = true }\n\
+         [deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n",
+    );
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("- `/etc/certs/vault_role_id` (`CN_SECRET_VAULT_ROLE_ID_FILE`, profile key `secret.vault.role_id_file`): from the Secret `approle`, key `role_id`"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("- `/etc/certs/vault_secret_id` (`CN_SECRET_VAULT_SECRET_ID_FILE`, profile key `secret.vault.secret_id_file`): **no source in the profile**"),
+        "{notes}"
+    );
+}
+
+/// Class 11: DEPLOY.md has a section of facts about the real image, marked as such: edition A's
+/// SSA file and plugin folder, the secret-name variable the image reads.
+#[test]
+fn class11_deploy_notes_have_a_real_image_section() {
+    let a = render_base(
+        "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
+         [secret]\nadapter = \"kubernetes\"\n",
+    );
+    let notes = a.read("out/DEPLOY.md");
+    let section = notes
+        .split("## The real image (facts about the image, not the spec)")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{notes}"));
+    for fact in [
+        "`/etc/jans/conf/ssa`",
+        "`/opt/flex/admin-ui/_plugins/<name>.zip`",
+        "`CN_SECRET_KUBERNETES_SECRET` (image default `jans`)",
+    ] {
+        assert!(section.contains(fact), "{fact}: {section}");
+    }
+    let b = render_base(
+        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
+    );
+    let notes = b.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("facts about the image, not the spec"),
+        "{notes}"
+    );
+    assert!(
+        !notes.contains("/etc/jans/conf/ssa"),
+        "edition A only: {notes}"
+    );
+}
+
+/// Class 2: README's startup numbers are those a render of the defaults states (one backend):
+/// 990 s in edition B, 1590 s in edition A with its build allowance.
+#[test]
+fn class2_readme_startup_numbers_match_a_render() {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    for (profile, seconds) in [
+        (
+            "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
+            990,
+        ),
+        (
+            "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n",
+            1590,
+        ),
+    ] {
+        let notes = render_base(profile).read("out/DEPLOY.md");
+        assert!(notes.contains(&format!(" = {seconds} s,")), "{notes}");
+        assert!(
+            readme.contains(&format!("{seconds} s")),
+            "README states {seconds} s"
+        );
+    }
+}
