@@ -435,6 +435,58 @@ mod tests {
         }
     }
 
+    /// Issue 21, class 6: each address as its client reads it.
+    #[test]
+    fn addresses_as_their_clients_read_them() {
+        use crate::model::Address::*;
+        assert!(address(ApiBase, "https://vault.example.org").is_ok());
+        assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
+        let doubled = address(ApiBase, "https://vault.example.org/v1/").unwrap_err();
+        assert_eq!(
+            doubled.suggestion.as_deref(),
+            Some("https://vault.example.org")
+        );
+        assert!(address(HostsOnly, "cb1.example.org,cb2.example.org").is_ok());
+        for bad in ["https://cb", "cb:8091", "fd00::1", "[fd00::1]"] {
+            assert!(address(HostsOnly, bad).is_err(), "{bad}");
+        }
+        assert!(address(Ipv6Bracketed, "[fd00::1]").is_ok());
+        assert_eq!(
+            address(Ipv6Bracketed, "fd00::1")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("[fd00::1]")
+        );
+        let bracketed = address(Ipv6Bare, "[fd00::1]").unwrap_err();
+        assert!(!bracketed.message.contains("port"), "{bracketed:?}");
+        assert_eq!(bracketed.suggestion.as_deref(), Some("fd00::1"));
+        assert!(address(NoIpv6, "[::1]:1636").is_err());
+        assert!(address(NoIpv6, "10.0.0.1:1636").is_ok());
+        assert!(
+            hostname("[fd00::1]").is_ok(),
+            "the form leaves brackets to the client rule"
+        );
+        assert!(url_path("//token").is_err());
+    }
+
+    /// Issue 21, class 5: the characters each raw consumer accepts.
+    #[test]
+    fn raw_consumers() {
+        use crate::model::Consumer::*;
+        assert!(consumer_text(JsonString, "1001.abc-def").is_ok());
+        assert!(consumer_text(JsonString, "a\"b").is_err());
+        assert!(consumer_text(JsonString, "a\\b").is_err());
+        for bad in ["a,b", "a=b", "a+b", "a;b", "a<b", "a>b", "a#b"] {
+            assert!(consumer_text(LdapDn, bad).is_err(), "{bad}");
+        }
+        assert!(consumer_text(LdapDn, "1001.k8s").is_ok());
+        assert!(consumer_text(N1qlIdentifier, "jans_prod").is_ok());
+        for bad in ["svc-prod", "svc.prod", "svc prod", "1svc", "sv`c"] {
+            assert!(consumer_text(N1qlIdentifier, bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn loopback() {
         assert!(is_loopback_url("http://localhost:8200"));
