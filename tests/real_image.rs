@@ -152,7 +152,13 @@ fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
                 strings(&["admin-config"])
             ),
             ("configmaps".into(), unnamed.clone(), vec![]),
-            ("secrets".into(), by_name, strings(&["admin-secrets"])),
+            // The spec's name, then the one the image reads (CN_SECRET_KUBERNETES_SECRET,
+            // image default `jans`).
+            (
+                "secrets".into(),
+                by_name,
+                strings(&["admin-secrets", "jans"])
+            ),
             ("secrets".into(), unnamed, vec![]),
         ]
     );
@@ -388,4 +394,33 @@ fn class2_readme_startup_numbers_match_a_render() {
             "README states {seconds} s"
         );
     }
+}
+
+/// Class 1 and 11: the image reads the Secret's name from CN_SECRET_KUBERNETES_SECRET (outside
+/// the spec): set under `[env]` to the spec's name, the Role names that one Secret; a value that
+/// is no Kubernetes name is refused at it.
+#[test]
+fn class1_the_role_follows_the_secret_name_the_image_reads() {
+    let ran = render_base(&format!(
+        "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"admin-secrets\"\n"
+    ));
+    let objects = objects(&ran.read("out/k8s.yaml"));
+    let secrets: Vec<Vec<String>> = rules(of_kind(&objects, "Role")[0])
+        .into_iter()
+        .filter(|(resource, _, names)| resource == "secrets" && !names.is_empty())
+        .map(|(_, _, names)| names)
+        .collect();
+    assert_eq!(secrets, [strings(&["admin-secrets"])]);
+    Test::new()
+        .file(
+            "p.toml",
+            &format!(
+                "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"Admin Secrets\"\n"
+            ),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("\"Admin Secrets\": not a Kubernetes object name")
+        .run();
 }

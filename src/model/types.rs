@@ -319,6 +319,17 @@ pub struct ApiObject {
     pub name: String,
     /// The profile key of its namespace.
     pub namespace: String,
+    /// Where the image reads the object's name instead, when that differs from the spec.
+    pub image_name: Option<ImageName>,
+}
+
+/// A variable outside the spec from which the image reads a name (upstream behaviour), and the
+/// image's default for it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageName {
+    pub env: String,
+    pub default: String,
 }
 
 /// The startup health checks: tried for `max_time` seconds, `sleep` seconds apart (profile keys

@@ -81,6 +81,8 @@ pub struct Access {
     pub subject_namespace: Option<String>,
     /// The resources the adapters use (`configmaps`, `secrets`), in the model's order.
     pub resources: Vec<String>,
+    /// A Role also names an object by the name the image reads where the spec's differs.
+    pub image_names: bool,
     /// The verbs restricted to named objects, and those Kubernetes cannot restrict by name.
     pub verbs_by_name: Vec<String>,
     pub verbs_unnamed: Vec<String>,
@@ -369,10 +371,12 @@ fn access(resolved: &Resolved) -> Access {
             "`{}`, profile key `{}`",
             object.name_var.var.env, object.name_var.var.key
         );
+        let mut resource_names = vec![object.name.clone()];
+        resource_names.extend(object.image_name.clone());
         role.rules.push(Rule {
             resource: object.resource.clone(),
             verbs: by_name.clone(),
-            resource_names: vec![object.name.clone()],
+            resource_names,
             why: why.clone(),
         });
         role.rules.push(Rule {
@@ -399,6 +403,7 @@ fn access(resolved: &Resolved) -> Access {
         }
     }
     Access {
+        image_names: deploy.api_objects.iter().any(|o| o.image_name.is_some()),
         resources,
         service_account,
         rendered,

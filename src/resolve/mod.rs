@@ -108,6 +108,7 @@ pub fn resolve(
         edition,
         table.get("deploy"),
         &vars,
+        &extras,
         options.sources,
         &mut diags,
     );

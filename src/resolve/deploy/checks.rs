@@ -89,6 +89,22 @@ pub fn object_too_large(what: &str, size: u64, origin: crate::source::Origin) ->
 /// namespace: each must be a name Kubernetes accepts, or the Role is refused (or never matches).
 fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
     for object in &deploy.api_objects {
+        if let (Some(name), Some(origin)) = (&object.image_name, object.image_name_origin)
+            && let Err(problem) = formats::k8s_subdomain(name)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!("\"{name}\": {}", problem.message),
+                )
+                .at(origin)
+                .label("not a Kubernetes name")
+                .help(format!(
+                    "the image reads this {} by this name, and the Role svcgen renders names it",
+                    object.resource
+                )),
+            );
+        }
         let checks = [
             (
                 &object.name_var,

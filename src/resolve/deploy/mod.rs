@@ -17,7 +17,7 @@ pub use workload::{Probe, Resources, StartupBudget, Workload, startup_budget};
 use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
 
-use super::ResolvedVar;
+use super::{Extra, ResolvedVar};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
@@ -54,6 +54,11 @@ pub struct ApiUse {
     pub resource: String,
     pub name: String,
     pub namespace: String,
+    /// The name the image reads instead (from a variable outside the spec: its `[env]` value,
+    /// else the image's default), when it differs from `name`.
+    pub image_name: Option<String>,
+    /// Where `[env]` sets the image's name (`None`: the image's default).
+    pub image_name_origin: Option<crate::source::Origin>,
     /// The variables of the name and namespace (for diagnostics at them).
     pub name_var: ResolvedVar,
     pub namespace_var: ResolvedVar,
@@ -103,6 +108,7 @@ pub fn deploy(
     edition: Edition,
     table: Option<&Entry>,
     vars: &[ResolvedVar],
+    extras: &[Extra],
     sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Deploy {
@@ -154,7 +160,7 @@ pub fn deploy(
         files,
         workload,
         service_account,
-        api_objects: api_objects(model, vars),
+        api_objects: api_objects(model, vars, extras),
         declared_at: table_entry.map(|e| e.key_origin),
     };
     checks::check(&deploy, &reader, diags);
@@ -162,7 +168,7 @@ pub fn deploy(
 }
 
 /// The model's API objects whose name variable applies (their adapter is `kubernetes`).
-fn api_objects(model: &Model, vars: &[ResolvedVar]) -> Vec<ApiUse> {
+fn api_objects(model: &Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<ApiUse> {
     let find = |key: &str| vars.iter().find(|rv| rv.var.key == key);
     model
         .container
@@ -171,9 +177,18 @@ fn api_objects(model: &Model, vars: &[ResolvedVar]) -> Vec<ApiUse> {
         .filter_map(|object| {
             let name_var = find(&object.name)?;
             let namespace_var = find(&object.namespace)?;
+            let name = name_var.value.env_text()?;
+            let extra = (object.image_name.as_ref())
+                .and_then(|image| extras.iter().find(|e| e.name == image.env));
+            let image_name = object
+                .image_name
+                .as_ref()
+                .map(|image| extra.map_or_else(|| image.default.clone(), |e| e.value.clone()));
             Some(ApiUse {
                 resource: object.resource.clone(),
-                name: name_var.value.env_text()?,
+                image_name: image_name.filter(|n| *n != name),
+                image_name_origin: extra.map(|e| e.origin),
+                name,
                 namespace: namespace_var.value.env_text()?,
                 name_var: name_var.clone(),
                 namespace_var: namespace_var.clone(),
