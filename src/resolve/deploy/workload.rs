@@ -117,10 +117,22 @@ fn startup_threshold(
     let (max_time, max_time_origin) = seconds(model, vars, &checks.max_time);
     let (sleep, _) = seconds(model, vars, &checks.sleep);
     const ALLOWANCE: &str = "deploy.probes.build_allowance";
-    let build_allowance = model
-        .edition(edition)
-        .builds_at_start
-        .then(|| reader.int(ALLOWANCE, diags));
+    let builds = model.edition(edition).builds_at_start;
+    let build_allowance = builds.then(|| reader.int(ALLOWANCE, diags));
+    if let Some(origin) = reader.origin(ALLOWANCE).filter(|_| !builds) {
+        diags.push(
+            Diagnostic::new(
+                Code::NotApplied,
+                format!(
+                    "`{ALLOWANCE}` has no effect: the edition {} image does not build its app at start",
+                    edition.as_str()
+                ),
+            )
+            .at(origin)
+            .label("not applied")
+            .help("remove the setting: only edition A's startup probe allows for a build"),
+        );
+    }
     let mut budget = StartupBudget {
         fixed_waits: checks.waits,
         backends: backends_in_use(model, vars),
