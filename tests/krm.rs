@@ -162,7 +162,18 @@ fn the_gitops_function_config_runs() {
         .iter()
         .map(|i| i["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["ConfigMap", "Deployment", "Service"]);
+    // Its kubernetes adapters read and write their objects through the API (issue 21, class 1).
+    assert_eq!(
+        kinds,
+        [
+            "ConfigMap",
+            "ServiceAccount",
+            "Role",
+            "RoleBinding",
+            "Deployment",
+            "Service"
+        ]
+    );
     assert!(
         out["items"].to_string().contains("\"identity\""),
         "its namespace"

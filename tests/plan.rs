@@ -201,8 +201,9 @@ fn pipeline_text_layers_load_as_files_do() {
 }
 
 /// `import` and `lint` ask resolve for an environment (issue 23, class 2) instead of removing
-/// diagnostics by code afterwards: the check of a profile's own form (a name passed through
-/// `[env]`, which the reader already reported) is not made; every other check is.
+/// diagnostics by code afterwards: the checks of a profile's own form (a name passed through
+/// `[env]`, which the reader already reported; a credential file's `[deploy.files]` source) are
+/// not made; every other check is.
 #[test]
 fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
     use svcgen::diag::Code;
@@ -227,9 +228,14 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
     };
     let profile = codes(false);
     let environment = codes(true);
-    assert!(profile.contains(&Code::EnvPassthrough), "{profile:?}");
+    // The profile-form checks: a name passed through `[env]`, and a credential file (the vault
+    // adapter's AppRole files) without a `[deploy.files]` source.
+    let form = [Code::EnvPassthrough, Code::CredentialFileMissing];
+    for code in form {
+        assert!(profile.contains(&code), "{code:?} in {profile:?}");
+    }
     let rest: Vec<Code> = (profile.iter().copied())
-        .filter(|c| *c != Code::EnvPassthrough)
+        .filter(|c| !form.contains(c))
         .collect();
     assert!(
         rest.contains(&Code::PluginWithoutArchive) && rest.len() > 1,

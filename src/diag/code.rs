@@ -86,7 +86,7 @@ pub enum Code {
     EmptyValue,
     /// An old variable name the container no longer reads.
     LegacyName,
-    /// A variable the spec does not have: the container ignores it.
+    /// A variable the spec does not have: passed on unchecked (the image may still read it).
     UnknownVariable,
     /// A value overridden by a later definition of the same variable.
     Overridden,
@@ -119,10 +119,20 @@ pub enum Code {
     /// A rendered file on disk that differs from what svcgen writes now (`render --check`,
     /// `docs --check`).
     StaleOutput,
+    /// A `[deploy]` setting the real image cannot run with (a read-only root file system).
+    ImageRefuses,
+    /// A `[deploy]` setting that differs from how the real image runs (its port, its user).
+    ImageDiffers,
+    /// A credential file an adapter or backend reads, with no source for the container.
+    CredentialFileMissing,
+    /// A port the container ignores (the LDAP port follows `use_ssl`).
+    PortIgnored,
+    /// A default that points at the pod itself in a real deployment (`localhost`).
+    PointsAtPod,
 }
 
 impl Code {
-    pub const ALL: [Code; 55] = [
+    pub const ALL: [Code; 60] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -178,6 +188,11 @@ impl Code {
         Code::SecretOldName,
         Code::HostFileUnreadable,
         Code::StaleOutput,
+        Code::ImageRefuses,
+        Code::ImageDiffers,
+        Code::CredentialFileMissing,
+        Code::PortIgnored,
+        Code::PointsAtPod,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -238,6 +253,11 @@ impl Code {
             Code::SecretOldName => "E0225",
             Code::HostFileUnreadable => "E0245",
             Code::StaleOutput => "E0250",
+            Code::ImageRefuses => "E0251",
+            Code::ImageDiffers => "W0330",
+            Code::CredentialFileMissing => "W0331",
+            Code::PortIgnored => "W0332",
+            Code::PointsAtPod => "W0333",
         }
     }
 
@@ -299,6 +319,11 @@ impl Code {
             Code::SecretOldName => "secret-old-name",
             Code::HostFileUnreadable => "host-file-unreadable",
             Code::StaleOutput => "stale-output",
+            Code::ImageRefuses => "image-refuses",
+            Code::ImageDiffers => "image-differs",
+            Code::CredentialFileMissing => "credential-file-missing",
+            Code::PortIgnored => "port-ignored",
+            Code::PointsAtPod => "points-at-pod",
         }
     }
 

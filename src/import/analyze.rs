@@ -354,7 +354,7 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
     diags.push(
         Diagnostic::new(
             Code::UnknownVariable,
-            format!("`{name}` is not a variable of the spec: the container ignores it"),
+            format!("`{name}` is not in the spec: svcgen does not check it (the image may still read it)"),
         )
         .at(entry.name_origin)
         .label("not in the spec")

@@ -12,8 +12,8 @@ mod types;
 
 pub use condition::{Applies, Condition, Lookup};
 pub use types::{
-    BackendRule, ContainerFacts, DefaultValue, Edition, EditionInfo, FileKind, Group, Setting,
-    StartupChecks, Unit, Var, VarType,
+    Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
+    FileKind, Group, Setting, StartupChecks, Unit, Var, VarType,
 };
 
 use std::sync::OnceLock;

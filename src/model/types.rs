@@ -52,6 +52,10 @@ pub struct EditionInfo {
     pub id: Edition,
     /// The unstable image tag the spec names for this edition.
     pub image_tag: String,
+    /// The image builds its app at every start, after its startup checks (upstream behaviour):
+    /// the startup probe allows `deploy.probes.build_allowance` for it.
+    #[serde(default)]
+    pub builds_at_start: bool,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -232,6 +236,45 @@ pub struct Var {
     /// The container silently uses the default when the value is not an integer (and the
     /// minimum when it is below it).
     pub falls_back: bool,
+    /// A file the image opens on every try of its startup wait: without it the wait runs out
+    /// (upstream behaviour).
+    pub needed_at_start: bool,
+    /// Where the image puts the value raw (upstream behaviour): each consumer's characters only.
+    pub consumers: Vec<Consumer>,
+    /// How the image's client reads the address (upstream behaviour), beyond its form.
+    pub address: Option<Address>,
+    /// A host the deployed container's users reach through it: a loopback value (the default
+    /// `localhost`) points at the pod itself once deployed.
+    pub reached_from_outside: bool,
+}
+
+/// How a client of the image reads an address value (upstream behaviour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Address {
+    /// A URL the client appends `/v1/…` to (hvac): no path ending in `/v1`.
+    ApiBase,
+    /// Host names the client puts into `https://<host>:<port>/…` itself: no scheme, port or
+    /// IPv6 literal.
+    HostsOnly,
+    /// A host the client puts into `http://<host>:<port>`: an IPv6 address in brackets.
+    Ipv6Bracketed,
+    /// A host the client takes as it is: an IPv6 address without brackets.
+    Ipv6Bare,
+    /// An address the client splits on `:`: no IPv6 address at all.
+    NoIpv6,
+}
+
+/// A text the image puts a value into without escaping it (upstream behaviour).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Consumer {
+    /// A JSON string of a template the image parses (`auiConfiguration.json`).
+    JsonString,
+    /// An attribute value of an LDAP DN (`inum=<id>,ou=clients,o=jans`).
+    LdapDn,
+    /// An unquoted N1QL identifier (`SELECT … FROM <prefix> USE KEYS …`).
+    N1qlIdentifier,
 }
 
 /// How the container reads values, beyond the spec's tables.
@@ -244,6 +287,49 @@ pub struct ContainerFacts {
     pub legacy_prefixes: BTreeMap<String, String>,
     /// The profile keys of the startup health checks' time budget.
     pub startup_checks: StartupChecks,
+    /// The verbs the image calls on the objects of a `kubernetes` adapter.
+    pub api_verbs: Vec<String>,
+    /// Those of `api_verbs` that Kubernetes can restrict to named objects (`resourceNames`).
+    pub api_verbs_by_name: Vec<String>,
+    /// The objects a `kubernetes` adapter reads and writes.
+    pub api_objects: Vec<ApiObject>,
+    /// An address whose port the client ignores for the one its TLS switch implies.
+    pub ignored_port: IgnoredPort,
+}
+
+/// The port of `address` is ignored: the client uses `when_true` or `when_false` after the
+/// boolean `switch` (profile keys).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IgnoredPort {
+    pub address: String,
+    pub switch: String,
+    pub when_true: u16,
+    pub when_false: u16,
+}
+
+/// An object the image reads and writes through the Kubernetes API: in use when the variable of
+/// its name applies (its adapter is `kubernetes`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiObject {
+    /// The API resource (`configmaps`, `secrets`).
+    pub resource: String,
+    /// The profile key of the object's name.
+    pub name: String,
+    /// The profile key of its namespace.
+    pub namespace: String,
+    /// Where the image reads the object's name instead, when that differs from the spec.
+    pub image_name: Option<ImageName>,
+}
+
+/// A variable outside the spec from which the image reads a name (upstream behaviour), and the
+/// image's default for it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageName {
+    pub env: String,
+    pub default: String,
 }
 
 /// The startup health checks: tried for `max_time` seconds, `sleep` seconds apart (profile keys
@@ -253,6 +339,8 @@ pub struct ContainerFacts {
 pub struct StartupChecks {
     pub max_time: String,
     pub sleep: String,
+    /// How many waits run before the persistence backends' (config, secret), one after another.
+    pub waits: i64,
 }
 
 /// A deployment setting: not a container variable, but checked and documented like one.
@@ -366,6 +454,13 @@ struct RawVar {
     legacy: Vec<String>,
     #[serde(default)]
     falls_back: bool,
+    #[serde(default)]
+    needed_at_start: bool,
+    #[serde(default)]
+    consumers: Vec<Consumer>,
+    address: Option<Address>,
+    #[serde(default)]
+    reached_from_outside: bool,
 }
 
 impl RawModel {
@@ -389,6 +484,19 @@ impl RawModel {
         let mut vars = Vec::with_capacity(self.var.len());
         for raw in self.var {
             vars.push(raw.into_var()?);
+        }
+        let ignored = &self.container.ignored_port;
+        for object in &self.container.api_objects {
+            for key in [
+                &object.name,
+                &object.namespace,
+                &ignored.address,
+                &ignored.switch,
+            ] {
+                if !vars.iter().any(|v| &v.key == key) {
+                    return Err(format!("api_objects: no variable has the key `{key}`"));
+                }
+            }
         }
         let checks = &self.container.startup_checks;
         for key in [&checks.max_time, &checks.sleep] {
@@ -450,6 +558,9 @@ fn check_across(model: &super::Model) -> Result<(), String> {
         }
         if var.falls_back && var.ty != VarType::Integer {
             return Err(format!("{}: only an integer can fall back", var.env));
+        }
+        if var.needed_at_start && var.ty != VarType::File {
+            return Err(format!("{}: only a file can be needed at start", var.env));
         }
     }
     for key in [&model.backends.selector, &model.backends.mapping] {
@@ -520,6 +631,10 @@ impl RawVar {
             note: self.note,
             legacy: self.legacy,
             falls_back: self.falls_back,
+            needed_at_start: self.needed_at_start,
+            consumers: self.consumers,
+            address: self.address,
+            reached_from_outside: self.reached_from_outside,
         })
     }
 }

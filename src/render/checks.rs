@@ -14,7 +14,11 @@ use crate::value_type::formats;
 pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     match target {
         Target::Dotenv => dotenv_values(env),
-        Target::K8s => k8s_data_keys(env),
+        Target::K8s => {
+            let mut diags = k8s_data_keys(env);
+            diags.extend(k8s_object_sizes(env));
+            diags
+        }
         Target::DeployNotes => command_paths(resolved),
         _ => Diagnostics::default(),
     }
@@ -122,6 +126,31 @@ fn k8s_data_keys(env: &[EnvVar]) -> Diagnostics {
                 .label("not a Kubernetes key")
                 .help("a key has at most 253 letters, digits, `-`, `_` and `.`"),
             );
+        }
+    }
+    diags
+}
+
+/// The ConfigMap of the variables, and the Secret of the secret ones, must fit Kubernetes' limit
+/// on one object's data; reported at the variable that passes it.
+fn k8s_object_sizes(env: &[EnvVar]) -> Diagnostics {
+    use crate::resolve::deploy::checks::{K8S_OBJECT_DATA_MAX, object_too_large};
+    let mut diags = Diagnostics::default();
+    for (secret, what) in [
+        (false, "ConfigMap of the variables"),
+        (true, "Secret of the secret variables"),
+    ] {
+        let mut total: u64 = 0;
+        for var in env.iter().filter(|v| v.secret == secret) {
+            let Some(value) = &var.value else { continue };
+            let before = total;
+            total = total.saturating_add((var.name.len() + value.len()) as u64);
+            if before <= K8S_OBJECT_DATA_MAX
+                && total > K8S_OBJECT_DATA_MAX
+                && let Some(origin) = var.origin
+            {
+                diags.push(object_too_large(what, total, origin));
+            }
         }
     }
     diags

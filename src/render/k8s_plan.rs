@@ -62,6 +62,75 @@ pub struct Plan<'a> {
     /// templates: the writer copies them, and an unreadable one is an error of every command).
     #[serde(skip)]
     pub host_files: Vec<HostFile<'a>>,
+    /// The pods' service account and what it is granted.
+    pub access: Access,
+    /// The credential files the image opens at start, with their sources.
+    pub credential_files: Vec<CredentialFile>,
+    /// Plugin archives are mounted (edition A's plugin list).
+    pub plugins: bool,
+}
+
+/// A file the image opens on every try of its startup wait.
+#[derive(Serialize, JsonSchema)]
+pub struct CredentialFile {
+    /// The profile key naming the file.
+    pub key: String,
+    /// Its variable.
+    pub env: String,
+    /// The path in the container.
+    pub path: String,
+    /// `Secret NAME, key KEY` (or ConfigMap), or none when the profile gives no source.
+    pub source: Option<String>,
+}
+
+/// The pods' access to the Kubernetes API: with a `kubernetes` adapter, a service account bound
+/// to a Role per namespace of the adapters' objects; without one, no token mounted.
+#[derive(Serialize, JsonSchema)]
+pub struct Access {
+    /// The service account the pods run as, or none (the namespace's default, token not mounted).
+    pub service_account: Option<String>,
+    /// svcgen renders the ServiceAccount, Roles and RoleBindings (false: an existing account is
+    /// named by `deploy.service_account`, or no adapter needs the API).
+    pub rendered: bool,
+    /// The service account token is mounted (a `kubernetes` adapter calls the API).
+    pub mount_token: bool,
+    /// The grants the adapters need, one Role per namespace (rendered, or listed for an
+    /// existing account).
+    pub roles: Vec<Role>,
+    /// The namespace of the service account in the RoleBindings.
+    pub subject_namespace: Option<String>,
+    /// The resources the adapters use (`configmaps`, `secrets`), in the model's order.
+    pub resources: Vec<String>,
+    /// A Role also names an object by the name the image reads where the spec's differs.
+    pub image_names: bool,
+    /// The verbs restricted to named objects.
+    pub verbs_by_name: Vec<String>,
+    /// The verbs Kubernetes cannot restrict by name (list, watch, create).
+    pub verbs_unnamed: Vec<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+/// One Role, in one namespace of the adapters' objects.
+pub struct Role {
+    /// The Role's (and its RoleBinding's) name.
+    pub name: String,
+    /// Its namespace.
+    pub namespace: String,
+    /// One per resource and verb set.
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Serialize, JsonSchema)]
+/// What a Role grants on one resource.
+pub struct Rule {
+    /// `configmaps` or `secrets`.
+    pub resource: String,
+    /// The verbs granted.
+    pub verbs: Vec<String>,
+    /// The objects the rule is restricted to (empty: every object of the resource).
+    pub resource_names: Vec<String>,
+    /// The variables naming the object (for DEPLOY.md).
+    pub why: String,
 }
 
 impl Plan<'_> {
@@ -172,8 +241,43 @@ pub struct WorkloadView<'a> {
     pub limits_memory: &'a str,
     /// The user the container runs as.
     pub run_as_user: i64,
-    /// The root filesystem is read-only (an emptyDir at /tmp).
+    /// The root filesystem is read-only (svcgen refuses true: the image writes to it).
     pub read_only_root_filesystem: bool,
+    /// The startup probe's budget and what it is made of.
+    pub startup: StartupView,
+}
+
+/// The startup probe's budget and what it is made of, in seconds.
+#[derive(Serialize, JsonSchema)]
+pub struct StartupView {
+    /// Waits one after another: config, secret, then each backend.
+    pub waits: i64,
+    /// The distinct persistence backends waited for.
+    pub backends: Vec<String>,
+    /// wait.max_time, the budget of one wait.
+    pub max_time: i64,
+    /// wait.sleep_duration.
+    pub sleep: i64,
+    /// deploy.probes.startup_margin.
+    pub margin: i64,
+    /// deploy.probes.build_allowance (editions that build at start).
+    pub build_allowance: Option<i64>,
+    /// The whole budget.
+    pub seconds: i64,
+}
+
+impl StartupView {
+    fn of(budget: &crate::resolve::deploy::StartupBudget) -> StartupView {
+        StartupView {
+            waits: budget.waits(),
+            backends: budget.backends.clone(),
+            max_time: budget.max_time,
+            sleep: budget.sleep,
+            margin: budget.margin,
+            build_allowance: budget.build_allowance,
+            seconds: budget.seconds,
+        }
+    }
 }
 
 /// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
@@ -250,8 +354,108 @@ pub fn plan_for<'a>(
             limits_memory: &w.limits.memory,
             run_as_user: w.run_as_user,
             read_only_root_filesystem: w.read_only_root_filesystem,
+            startup: StartupView::of(&w.startup),
         },
         host_files: host_files(&deploy.files, options, reader),
+        access: access(resolved),
+        credential_files: credential_files(resolved),
+        plugins: deploy.files.iter().any(|f| f.env.is_none()),
+    }
+}
+
+/// Every file the image needs at start (the model's `needed_at_start`) and where it comes from.
+fn credential_files(resolved: &Resolved) -> Vec<CredentialFile> {
+    let files = &resolved.deploy.files;
+    (resolved.vars.iter())
+        .filter(|rv| rv.var.needed_at_start)
+        .filter_map(|rv| {
+            let path = rv.value.env_text().filter(|p| !p.is_empty())?;
+            let file = files.iter().find(|f| f.env.as_deref() == Some(&rv.var.env));
+            let source = file.map(|f| match (&f.k8s, &f.host) {
+                (Some(k8s), _) => format!("{} `{}`, key `{}`", k8s.kind.name(), k8s.name, k8s.key),
+                (None, Some(host)) => format!("the host file `{host}` (compose)"),
+                (None, None) => "declared without an origin".to_string(),
+            });
+            Some(CredentialFile {
+                key: rv.var.key.clone(),
+                env: rv.var.env.clone(),
+                path,
+                source,
+            })
+        })
+        .collect()
+}
+
+/// The service account, and a Role per namespace of the adapters' objects: the verbs Kubernetes
+/// can restrict by name on the named object, the others on the resource.
+fn access(resolved: &Resolved) -> Access {
+    let deploy = &resolved.deploy;
+    let facts = &crate::model::Model::get().container;
+    let by_name = facts.api_verbs_by_name.clone();
+    let unnamed: Vec<String> = (facts.api_verbs.iter())
+        .filter(|v| !by_name.contains(v))
+        .cloned()
+        .collect();
+    let mut roles: Vec<Role> = Vec::new();
+    for object in &deploy.api_objects {
+        // A Role per namespace: a handful at most (the config and the secret adapter's).
+        let at = match roles.iter().position(|r| r.namespace == object.namespace) {
+            Some(at) => at,
+            None => {
+                roles.push(Role {
+                    name: names::adapter_role_name(&deploy.name),
+                    namespace: object.namespace.clone(),
+                    rules: Vec::new(),
+                });
+                roles.len() - 1
+            }
+        };
+        let role = &mut roles[at];
+        let why = format!(
+            "`{}`, profile key `{}`",
+            object.name_var.var.env, object.name_var.var.key
+        );
+        let mut resource_names = vec![object.name.clone()];
+        resource_names.extend(object.image_name.clone());
+        role.rules.push(Rule {
+            resource: object.resource.clone(),
+            verbs: by_name.clone(),
+            resource_names,
+            why: why.clone(),
+        });
+        role.rules.push(Rule {
+            resource: object.resource.clone(),
+            verbs: unnamed.clone(),
+            resource_names: Vec::new(),
+            why,
+        });
+    }
+    let mount_token = !roles.is_empty();
+    let rendered = mount_token && deploy.service_account.is_none();
+    let service_account = deploy
+        .service_account
+        .clone()
+        .or_else(|| rendered.then(|| names::service_account_name(&deploy.name)));
+    let subject_namespace = deploy
+        .namespace
+        .clone()
+        .or_else(|| roles.first().map(|r| r.namespace.clone()));
+    let mut resources: Vec<String> = Vec::new();
+    for object in &deploy.api_objects {
+        if !resources.contains(&object.resource) {
+            resources.push(object.resource.clone());
+        }
+    }
+    Access {
+        image_names: deploy.api_objects.iter().any(|o| o.image_name.is_some()),
+        resources,
+        service_account,
+        rendered,
+        mount_token,
+        roles,
+        subject_namespace,
+        verbs_by_name: by_name,
+        verbs_unnamed: unnamed,
     }
 }
 

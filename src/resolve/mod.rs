@@ -122,6 +122,7 @@ pub fn resolve(
         edition,
         table.get("deploy"),
         &vars,
+        &extras,
         options.sources,
         &mut diags,
     );
@@ -132,6 +133,11 @@ pub fn resolve(
         deploy,
     };
     rules::check(&resolved, &mut diags);
+    // A credential file's source is a `[deploy.files]` entry, part of a profile's own form: an
+    // environment read from a running container mounts its files its own way.
+    if options.mode == Mode::Profile {
+        deploy::credentials::check(&resolved, &mut diags);
+    }
     diags.sort();
     if diags.has_errors() {
         (None, diags)

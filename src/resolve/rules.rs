@@ -12,6 +12,90 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
     not_above(resolved, diags);
     consul_tls(resolved, diags);
     vault_tls(resolved, diags);
+    ignored_port(resolved, diags);
+    loopback_when_deployed(resolved, diags);
+}
+
+/// A host the image builds its users' URLs from, left at (or set to) a loopback name in a
+/// profile that is deployed (it writes `[deploy]`, or sets the host itself): in compose or
+/// Kubernetes its endpoints would point at the container itself.
+fn loopback_when_deployed(resolved: &Resolved, diags: &mut Diagnostics) {
+    for var in resolved.vars.iter().filter(|v| v.var.reached_from_outside) {
+        let Some(text) = var.value.env_text() else {
+            continue;
+        };
+        if !is_loopback_url(&text) {
+            continue;
+        }
+        let Some(origin) = var.origin.or(resolved.deploy.declared_at) else {
+            continue;
+        };
+        let how = if var.origin.is_some() {
+            "is"
+        } else {
+            "is left at"
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::PointsAtPod,
+                format!(
+                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, the endpoints built from it point at the container itself",
+                    var.var.key
+                ),
+            )
+            .at(origin)
+            .label("points at the pod")
+            .help(format!(
+                "set `{}` to the host name the token server is reached at ({})",
+                var.var.key, var.var.env
+            )),
+        );
+    }
+}
+
+/// The directory client ignores the port of its address (upstream behaviour): it uses the one
+/// its TLS switch implies. A port written that differs is a warning at the address.
+fn ignored_port(resolved: &Resolved, diags: &mut Diagnostics) {
+    let rule = &crate::model::Model::get().container.ignored_port;
+    let (Some(address), Some(switch)) =
+        (find(resolved, &rule.address), find(resolved, &rule.switch))
+    else {
+        return;
+    };
+    let (Some(text), Some(on)) = (address.value.env_text(), switch.value.env_text()) else {
+        return;
+    };
+    let Some(port) = text
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse::<u16>().ok())
+    else {
+        return;
+    };
+    let on = on == "true";
+    let used = if on { rule.when_true } else { rule.when_false };
+    if port == used {
+        return;
+    }
+    let Some(origin) = address.origin.or(switch.origin) else {
+        return;
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::PortIgnored,
+            format!(
+                "`{}` = \"{text}\": the image ignores this port and connects to {used}, since `{}` is {on}",
+                rule.address, rule.switch
+            ),
+        )
+        .at(origin)
+        .label(format!("port {port} is not used"))
+        .help(format!(
+            "write port {used}, or set `{}` = {} to use {}",
+            rule.switch,
+            !on,
+            if on { rule.when_false } else { rule.when_true }
+        )),
+    );
 }
 
 fn find<'r>(resolved: &'r Resolved, key: &str) -> Option<&'r super::ResolvedVar> {

@@ -2,6 +2,8 @@
 //!
 //! Each check returns what is wrong and, when it can tell, the value the user probably meant.
 
+use crate::model::{Address, Consumer};
+
 /// What is wrong with a string, and a likely fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -100,7 +102,8 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         let host = value.split('/').next().unwrap_or("");
         return Err(problem_with("a bare host name has no path", host));
     }
-    if value.parse::<std::net::Ipv6Addr>().is_ok() {
+    if value.parse::<std::net::Ipv6Addr>().is_ok() || bracketed_ipv6(value).is_some() {
+        // Bare or in brackets: which one the variable's client reads is its `address` rule.
         return Ok(());
     }
     if let Some((host, _)) = value.split_once(':') {
@@ -122,6 +125,77 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         Err(problem(
             "not a host name: use letters, digits, `-` and `.` (or an IP address)",
         ))
+    }
+}
+
+/// The address inside `[...]`, when the value is an IPv6 address in brackets.
+fn bracketed_ipv6(value: &str) -> Option<&str> {
+    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
+    inner.parse::<std::net::Ipv6Addr>().is_ok().then_some(inner)
+}
+
+/// An address as its client reads it (the model's `address`), once its form is valid.
+pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
+    let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
+    match rule {
+        Address::ApiBase => {
+            let rest = value.split_once("://").map_or(value, |(_, r)| r);
+            let path = rest.find('/').map_or("", |i| &rest[i..]);
+            let path = path.split(['?', '#']).next().unwrap_or(path);
+            if path.trim_end_matches('/').ends_with("/v1") {
+                let fixed = &value[..value.len() - path.len()];
+                let kept = path.trim_end_matches('/').trim_end_matches("/v1");
+                return Err(problem_with(
+                    "the client appends /v1/... to this address itself: a path ending in /v1 becomes /v1/v1/...",
+                    format!("{fixed}{kept}"),
+                ));
+            }
+            Ok(())
+        }
+        Address::HostsOnly => {
+            for host in value.split(',') {
+                if let Some((_, rest)) = host.split_once("://") {
+                    return Err(problem_with(
+                        "host names only: the client builds https://<host>:<port>/... itself, so a scheme makes an unusable URL",
+                        rest.split(['/', ':']).next().unwrap_or(rest),
+                    ));
+                }
+                if is_ipv6(host) || bracketed_ipv6(host).is_some() {
+                    return Err(problem(
+                        "the client writes the host into https://<host>:<port>/... without brackets: an IPv6 address cannot be used, give a host name",
+                    ));
+                }
+                if let Some((name, _)) = host.split_once(':') {
+                    return Err(problem_with(
+                        "host names only: the client adds its own port, so a port makes an unusable URL",
+                        name,
+                    ));
+                }
+                hostname(host)?;
+            }
+            Ok(())
+        }
+        Address::Ipv6Bracketed if is_ipv6(value) => Err(problem_with(
+            "the client writes this host into http://<host>:<port>: an IPv6 address needs brackets",
+            format!("[{value}]"),
+        )),
+        Address::Ipv6Bare => match bracketed_ipv6(value) {
+            Some(inner) => Err(problem_with(
+                "the client takes this host as it is: write the IPv6 address without brackets",
+                inner,
+            )),
+            None => Ok(()),
+        },
+        Address::NoIpv6 => {
+            let (host, _) = split_port(value);
+            if is_ipv6(host) || is_ipv6(value) {
+                return Err(problem(
+                    "the client splits this address on `:` and cannot read an IPv6 address: give a host name or an IPv4 address",
+                ));
+            }
+            Ok(())
+        }
+        Address::Ipv6Bracketed => Ok(()),
     }
 }
 
@@ -168,6 +242,12 @@ pub fn url_path(value: &str) -> Result<(), Problem> {
             format!("/{value}"),
         ));
     }
+    if value.starts_with("//") {
+        return Err(problem_with(
+            "the path is appended to the base (`base + path`): a path starting with `//` gives `//` in the URL",
+            format!("/{}", value.trim_start_matches('/')),
+        ));
+    }
     Ok(())
 }
 
@@ -209,6 +289,47 @@ pub fn plugin_name(value: &str) -> Result<(), Problem> {
         )));
     }
     Ok(())
+}
+
+/// What a consumer of raw values is, for messages.
+pub fn consumer_name(consumer: Consumer) -> &'static str {
+    match consumer {
+        Consumer::JsonString => "a JSON string of its configuration template",
+        Consumer::LdapDn => "an LDAP DN (inum=<id>,ou=clients,o=jans)",
+        Consumer::N1qlIdentifier => "an unquoted N1QL identifier (SELECT … FROM <prefix>)",
+    }
+}
+
+/// A value the image writes raw into `consumer`'s text: the characters that text accepts.
+pub fn consumer_text(consumer: Consumer, value: &str) -> Result<(), Problem> {
+    let (bad, allowed): (Option<char>, &str) = match consumer {
+        Consumer::JsonString => (
+            value
+                .chars()
+                .find(|c| matches!(c, '"' | '\\') || c.is_control()),
+            "any character but `\"`, `\\` and control characters",
+        ),
+        Consumer::LdapDn => (
+            value.chars().find(|c| {
+                matches!(c, ',' | '=' | '+' | ';' | '<' | '>' | '"' | '\\' | '#') || c.is_control()
+            }),
+            "any character but `, = + ; < > \" \\ #` and control characters",
+        ),
+        Consumer::N1qlIdentifier => (
+            value
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
+                .or_else(|| value.chars().next().filter(char::is_ascii_digit)),
+            "letters, digits and `_` ([A-Za-z0-9_]), not starting with a digit",
+        ),
+    };
+    match bad {
+        None => Ok(()),
+        Some(c) => Err(problem(format!(
+            "{c:?} breaks {}: use {allowed}",
+            consumer_name(consumer)
+        ))),
+    }
 }
 
 /// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).
@@ -311,6 +432,58 @@ mod tests {
         );
         for bad in ["a/b", "a\\b", "a,b", "a b", ""] {
             assert!(plugin_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Issue 21, class 6: each address as its client reads it.
+    #[test]
+    fn addresses_as_their_clients_read_them() {
+        use crate::model::Address::*;
+        assert!(address(ApiBase, "https://vault.example.org").is_ok());
+        assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
+        let doubled = address(ApiBase, "https://vault.example.org/v1/").unwrap_err();
+        assert_eq!(
+            doubled.suggestion.as_deref(),
+            Some("https://vault.example.org")
+        );
+        assert!(address(HostsOnly, "cb1.example.org,cb2.example.org").is_ok());
+        for bad in ["https://cb", "cb:8091", "fd00::1", "[fd00::1]"] {
+            assert!(address(HostsOnly, bad).is_err(), "{bad}");
+        }
+        assert!(address(Ipv6Bracketed, "[fd00::1]").is_ok());
+        assert_eq!(
+            address(Ipv6Bracketed, "fd00::1")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("[fd00::1]")
+        );
+        let bracketed = address(Ipv6Bare, "[fd00::1]").unwrap_err();
+        assert!(!bracketed.message.contains("port"), "{bracketed:?}");
+        assert_eq!(bracketed.suggestion.as_deref(), Some("fd00::1"));
+        assert!(address(NoIpv6, "[::1]:1636").is_err());
+        assert!(address(NoIpv6, "10.0.0.1:1636").is_ok());
+        assert!(
+            hostname("[fd00::1]").is_ok(),
+            "the form leaves brackets to the client rule"
+        );
+        assert!(url_path("//token").is_err());
+    }
+
+    /// Issue 21, class 5: the characters each raw consumer accepts.
+    #[test]
+    fn raw_consumers() {
+        use crate::model::Consumer::*;
+        assert!(consumer_text(JsonString, "1001.abc-def").is_ok());
+        assert!(consumer_text(JsonString, "a\"b").is_err());
+        assert!(consumer_text(JsonString, "a\\b").is_err());
+        for bad in ["a,b", "a=b", "a+b", "a;b", "a<b", "a>b", "a#b"] {
+            assert!(consumer_text(LdapDn, bad).is_err(), "{bad}");
+        }
+        assert!(consumer_text(LdapDn, "1001.k8s").is_ok());
+        assert!(consumer_text(N1qlIdentifier, "jans_prod").is_ok());
+        for bad in ["svc-prod", "svc.prod", "svc prod", "1svc", "sv`c"] {
+            assert!(consumer_text(N1qlIdentifier, bad).is_err(), "{bad}");
         }
     }
 

@@ -12,13 +12,13 @@ pub const URL: &str = r"^(https?://[^/?#\s]\S*)?$";
 pub const BASE_URL: &str = r"^(https?://[^/?#\s](\S*[^/\s])?)?$";
 
 /// A host name (dot-separated labels) or an IP address; no scheme, path or port.
-pub const HOSTNAME: &str = r"^([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)?$";
+pub const HOSTNAME: &str = r"^([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*|\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\])?$";
 
 /// `host:port`, the host a name or an IPv4 address, or an IPv6 address in brackets.
 pub const HOST_PORT: &str = r"^(([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|\[[0-9A-Fa-f:.]+\]):[0-9]+)?$";
 
 /// A path at a server: starts with `/`, no white space.
-pub const URL_PATH: &str = r"^(/\S*)?$";
+pub const URL_PATH: &str = r"^(/([^/\s]\S*)?)?$";
 
 /// An absolute path in the container.
 pub const FILE: &str = r"^(/|$)";

@@ -212,7 +212,7 @@ impl Form {
             suggestion,
         }) = (self.check)(text)
         else {
-            return true;
+            return consumed_raw(var, text, origin, diags);
         };
         let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
             .at(origin)
@@ -230,6 +230,52 @@ impl Form {
         diags.push(d);
         false
     }
+}
+
+/// A value the image puts raw into a text of another language (the model's `consumers`): a
+/// character that breaks that text is an error naming the consumer and what it accepts.
+fn consumed_raw(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
+    let mut ok = read_by_client(var, text, origin, diags);
+    for consumer in &var.consumers {
+        let Err(problem) = formats::consumer_text(*consumer, text) else {
+            continue;
+        };
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::BadFormat,
+                format!("`{}` = \"{text}\": {}", var.key, problem.message),
+            )
+            .at(origin)
+            .label(format!("breaks {}", formats::consumer_name(*consumer)))
+            .help(format!(
+                "the image puts {} into {} without escaping it",
+                var.env,
+                formats::consumer_name(*consumer)
+            )),
+        );
+    }
+    ok
+}
+
+/// An address as the image's client reads it (the model's `address`): what the client would
+/// make of a valid-looking value.
+fn read_by_client(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
+    let Some(rule) = var.address else { return true };
+    let Err(problem) = formats::address(rule, text) else {
+        return true;
+    };
+    let mut d = Diagnostic::new(
+        Code::BadFormat,
+        format!("`{}` = \"{text}\": {}", var.key, problem.message),
+    )
+    .at(origin)
+    .label("the image's client cannot use it");
+    if let Some(s) = problem.suggestion {
+        d = d.help(format!("did you mean \"{s}\"?"));
+    }
+    diags.push(d);
+    false
 }
 
 /// Points a host name that carries a port at the port's own key, when its table has one.

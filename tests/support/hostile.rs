@@ -82,13 +82,14 @@ pub fn any_length() -> BoxedStrategy<String> {
     prop_oneof![3 => value(), 1 => long_value()].boxed()
 }
 
-/// A valid edition B profile with hostile values in five string variables and every value in
-/// `[env]` (`values` needs at least five).
+/// A valid edition B profile with hostile values in five string variables that take any string
+/// and every value in `[env]` (`values` needs at least five). Not the kubernetes adapters' object
+/// names (Kubernetes names, in a Role) nor the client id (put raw into JSON and an LDAP DN).
 pub fn profile(values: &[String]) -> String {
     let s = |v: &String| toml::Value::String(v.clone()).to_string();
     let mut text = format!(
-        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\nkubernetes = {{ namespace = {}, configmap = {} }}\n\
-         [secret]\nvault = {{ prefix = {}, kv_path = {} }}\n[token_server]\nclient_id = {}\n[env]\n",
+        "edition = \"B\"\n[persistence.sql]\nname = {}\nuser = {}\n\
+         [secret]\nvault = {{ prefix = {}, kv_path = {}, namespace = {} }}\n[env]\n",
         s(&values[0]),
         s(&values[1]),
         s(&values[2]),

@@ -34,6 +34,104 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     service_name(deploy, reader, diags);
     requests_within_limits(reader, diags);
     generators(deploy, diags);
+    super::image::check(deploy, reader, diags);
+    api_object_names(deploy, diags);
+    object_sizes(deploy, diags);
+}
+
+/// The most data (keys and values) Kubernetes takes in one ConfigMap or Secret: 1 MiB.
+pub const K8S_OBJECT_DATA_MAX: u64 = 1 << 20;
+
+/// The Secret or ConfigMap made from host files (by kustomize's generator, or by the operator's
+/// `kubectl create --from-file`) must fit Kubernetes' limit: plugin archives easily do not.
+/// Measured from the files' sizes (not read); reported once, at the file that passes the limit.
+fn object_sizes(deploy: &Deploy, diags: &mut Diagnostics) {
+    let mut totals: Vec<(&super::K8sRef, u64)> = Vec::new();
+    for file in &deploy.files {
+        let (Some(k8s), Some(path)) = (&file.k8s, &file.host_path) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::metadata(path) else {
+            continue;
+        };
+        let size = meta.len().saturating_add(k8s.key.len() as u64);
+        let index = match totals
+            .iter()
+            .position(|(o, _)| o.kind == k8s.kind && o.name == k8s.name)
+        {
+            Some(index) => index,
+            None => {
+                totals.push((k8s, 0));
+                totals.len() - 1
+            }
+        };
+        let before = totals[index].1;
+        let after = before.saturating_add(size);
+        totals[index].1 = after;
+        if before <= K8S_OBJECT_DATA_MAX && after > K8S_OBJECT_DATA_MAX {
+            let what = format!("{} \"{}\"", k8s.kind.name(), k8s.name);
+            diags.push(object_too_large(&what, after, file.origin));
+        }
+    }
+}
+
+/// A ConfigMap or Secret (`what`) whose data passes Kubernetes' limit (size in bytes).
+pub fn object_too_large(what: &str, size: u64, origin: crate::source::Origin) -> Diagnostic {
+    Diagnostic::new(
+        Code::K8sLimit,
+        format!(
+            "the {what} would hold {size} bytes of data: Kubernetes takes at most {K8S_OBJECT_DATA_MAX} bytes (1 MiB) in one ConfigMap or Secret"
+        ),
+    )
+    .at(origin)
+    .label("too large for one object")
+    .help("split the files over several objects (another `secret` or `configmap` name), or mount a volume the operator provides")
+}
+
+/// The objects of a `kubernetes` adapter are named in the Role (`resourceNames`) and its
+/// namespace: each must be a name Kubernetes accepts, or the Role is refused (or never matches).
+fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
+    for object in &deploy.api_objects {
+        if let (Some(name), Some(origin)) = (&object.image_name, object.image_name_origin)
+            && let Err(problem) = formats::k8s_subdomain(name)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!("\"{name}\": {}", problem.message),
+                )
+                .at(origin)
+                .label("not a Kubernetes name")
+                .help(format!(
+                    "the image reads this {} by this name, and the Role svcgen renders names it",
+                    object.resource
+                )),
+            );
+        }
+        let checks = [
+            (
+                &object.name_var,
+                &object.name,
+                formats::k8s_subdomain as fn(&str) -> _,
+            ),
+            (&object.namespace_var, &object.namespace, formats::k8s_label),
+        ];
+        for (var, value, check) in checks {
+            let Err(problem) = check(value) else { continue };
+            diags.push(
+                Diagnostic::new(
+                    Code::K8sLimit,
+                    format!("`{}` = \"{value}\": {}", var.var.key, problem.message),
+                )
+                .at_opt(var.origin)
+                .label("not a Kubernetes name")
+                .help(format!(
+                    "the image reads and writes this {} through the Kubernetes API, and the Role svcgen renders names it",
+                    object.resource
+                )),
+            );
+        }
+    }
 }
 
 /// A container path as Docker and Kubernetes see it: whether it is absolute, and its parts

@@ -2,7 +2,9 @@
 //! file it reads comes from. Not container variables, but checked like them, from the model.
 //! This module reads the settings; `sources` reads `deploy.files` and `deploy.plugins`.
 
-mod checks;
+pub mod checks;
+pub mod credentials;
+mod image;
 pub mod names;
 mod settings;
 mod source;
@@ -10,12 +12,12 @@ mod sources;
 mod workload;
 
 pub use settings::INT32_MAX;
-pub use workload::{Probe, Resources, Workload, startup_budget};
+pub use workload::{Probe, Resources, StartupBudget, Workload, startup_budget};
 
 use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
 
-use super::ResolvedVar;
+use super::{Extra, ResolvedVar};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
@@ -36,6 +38,30 @@ pub struct Deploy {
     pub files: Vec<FileSource>,
     /// Port, Service, probes, resources and security context of the pod.
     pub workload: Workload,
+    /// `deploy.service_account`: an existing account the pods use (svcgen then renders no RBAC).
+    pub service_account: Option<String>,
+    /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
+    /// adapters), in the model's order.
+    pub api_objects: Vec<ApiUse>,
+    /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
+    pub declared_at: Option<crate::source::Origin>,
+}
+
+/// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
+/// profile resolves them, and where they were set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiUse {
+    pub resource: String,
+    pub name: String,
+    pub namespace: String,
+    /// The name the image reads instead (from a variable outside the spec: its `[env]` value,
+    /// else the image's default), when it differs from `name`.
+    pub image_name: Option<String>,
+    /// Where `[env]` sets the image's name (`None`: the image's default).
+    pub image_name_origin: Option<crate::source::Origin>,
+    /// The variables of the name and namespace (for diagnostics at them).
+    pub name_var: ResolvedVar,
+    pub namespace_var: ResolvedVar,
 }
 
 /// Where one file the container reads comes from.
@@ -82,10 +108,12 @@ pub fn deploy(
     edition: Edition,
     table: Option<&Entry>,
     vars: &[ResolvedVar],
+    extras: &[Extra],
     sources: &Sources,
     diags: &mut Diagnostics,
 ) -> Deploy {
     let empty = Table::default();
+    let table_entry = table;
     let table = match table.map(|e| (&e.node.value, e)) {
         None => &empty,
         Some((Value::Table(t), _)) => t,
@@ -121,7 +149,8 @@ pub fn deploy(
         &mut files,
         diags,
     );
-    let workload = workload::workload(model, &reader, vars, diags);
+    let workload = workload::workload(model, edition, &reader, vars, diags);
+    let service_account = text("deploy.service_account", diags);
     let deploy = Deploy {
         name,
         namespace,
@@ -130,9 +159,42 @@ pub fn deploy(
         secret_name,
         files,
         workload,
+        service_account,
+        api_objects: api_objects(model, vars, extras),
+        declared_at: table_entry.map(|e| e.key_origin),
     };
     checks::check(&deploy, &reader, diags);
     deploy
+}
+
+/// The model's API objects whose name variable applies (their adapter is `kubernetes`).
+fn api_objects(model: &Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<ApiUse> {
+    let find = |key: &str| vars.iter().find(|rv| rv.var.key == key);
+    model
+        .container
+        .api_objects
+        .iter()
+        .filter_map(|object| {
+            let name_var = find(&object.name)?;
+            let namespace_var = find(&object.namespace)?;
+            let name = name_var.value.env_text()?;
+            let extra = (object.image_name.as_ref())
+                .and_then(|image| extras.iter().find(|e| e.name == image.env));
+            let image_name = object
+                .image_name
+                .as_ref()
+                .map(|image| extra.map_or_else(|| image.default.clone(), |e| e.value.clone()));
+            Some(ApiUse {
+                resource: object.resource.clone(),
+                image_name: image_name.filter(|n| *n != name),
+                image_name_origin: extra.map(|e| e.origin),
+                name,
+                namespace: namespace_var.value.env_text()?,
+                name_var: name_var.clone(),
+                namespace_var: namespace_var.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Unknown keys anywhere in `[deploy]` outside `files` and `plugins`.

@@ -27,6 +27,18 @@ pub fn generated_secret_name(secret_name: &str, data: &[(String, String)]) -> St
     hashed_name(secret_name, data)
 }
 
+/// The service account svcgen renders for the pods when a `kubernetes` adapter needs one and
+/// `deploy.service_account` is not given.
+pub fn service_account_name(deployment: &str) -> String {
+    deployment.to_string()
+}
+
+/// The Role (and its RoleBinding) granting the pods' service account the objects of the
+/// `kubernetes` adapters, in each namespace they are in.
+pub fn adapter_role_name(deployment: &str) -> String {
+    format!("{deployment}-kubernetes-adapters")
+}
+
 /// How many of [`labels`] (the first ones) select the pods: never changed by an upgrade.
 pub const SELECTOR_LABELS: usize = 2;
 

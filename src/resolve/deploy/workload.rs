@@ -4,7 +4,7 @@
 
 use super::settings::SettingReader;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::Model;
+use crate::model::{Edition, Model};
 use crate::resolve::{ResolvedVar, Typed};
 use crate::source::Origin;
 
@@ -17,6 +17,8 @@ pub struct Workload {
     pub probe: Probe,
     /// The startup probe: same period and timeout, this many failures allowed.
     pub startup_failure_threshold: i64,
+    /// What the startup probe's budget covers.
+    pub startup: StartupBudget,
     pub requests: Resources,
     pub limits: Resources,
     pub run_as_user: i64,
@@ -41,6 +43,7 @@ pub struct Resources {
 /// Reads the workload settings and derives the startup probe from the startup checks.
 pub(super) fn workload(
     model: &Model,
+    edition: Edition,
     reader: &SettingReader<'_>,
     vars: &[ResolvedVar],
     diags: &mut Diagnostics,
@@ -53,13 +56,14 @@ pub(super) fn workload(
         failure_threshold: int("deploy.probes.failure_threshold", diags),
     };
     let margin = int("deploy.probes.startup_margin", diags);
-    let startup_failure_threshold =
-        startup_threshold(model, reader, vars, (probe.period, margin), diags);
+    let (startup_failure_threshold, startup) =
+        startup_threshold(model, edition, reader, vars, (probe.period, margin), diags);
     Workload {
         port: int("deploy.port", diags),
         service_port: int("deploy.service.port", diags),
         probe,
         startup_failure_threshold,
+        startup,
         requests: Resources {
             cpu: text("deploy.resources.requests.cpu", diags),
             memory: text("deploy.resources.requests.memory", diags),
@@ -73,21 +77,79 @@ pub(super) fn workload(
     }
 }
 
-/// The startup probe's failure threshold: enough periods to cover the longest run of the startup
-/// checks (`max_time`, plus the sleep after the last try) and the margin.
+/// What the startup probe covers, in seconds: the image waits for its dependencies one after
+/// another (config, secret, then each distinct persistence backend), each wait lasting up to
+/// `max_time + sleep`; then the margin, and in an edition that builds its app at start, the
+/// build allowance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartupBudget {
+    /// The waits before the backends' (config, secret).
+    pub fixed_waits: i64,
+    /// The distinct persistence backends waited for, in mapping order.
+    pub backends: Vec<String>,
+    pub max_time: i64,
+    pub sleep: i64,
+    pub margin: i64,
+    /// Seconds allowed for the build at start; `None` when the edition does not build.
+    pub build_allowance: Option<i64>,
+    /// The whole budget (saturating).
+    pub seconds: i64,
+}
+
+impl StartupBudget {
+    /// How many waits run one after another.
+    pub fn waits(&self) -> i64 {
+        self.fixed_waits
+            .saturating_add(i64::try_from(self.backends.len()).unwrap_or(i64::MAX))
+    }
+}
+
+/// The startup probe's failure threshold: enough periods to cover the startup budget.
 fn startup_threshold(
     model: &Model,
+    edition: Edition,
     reader: &SettingReader<'_>,
     vars: &[ResolvedVar],
     (period, margin): (i64, i64),
     diags: &mut Diagnostics,
-) -> i64 {
+) -> (i64, StartupBudget) {
     let checks = &model.container.startup_checks;
     let (max_time, max_time_origin) = seconds(model, vars, &checks.max_time);
     let (sleep, _) = seconds(model, vars, &checks.sleep);
-    let budget = startup_budget(max_time, sleep, margin);
+    const ALLOWANCE: &str = "deploy.probes.build_allowance";
+    let builds = model.edition(edition).builds_at_start;
+    let build_allowance = builds.then(|| reader.int(ALLOWANCE, diags));
+    if let Some(origin) = reader.origin(ALLOWANCE).filter(|_| !builds) {
+        diags.push(
+            Diagnostic::new(
+                Code::NotApplied,
+                format!(
+                    "`{ALLOWANCE}` has no effect: the edition {} image does not build its app at start",
+                    edition.as_str()
+                ),
+            )
+            .at(origin)
+            .label("not applied")
+            .help("remove the setting: only edition A's startup probe allows for a build"),
+        );
+    }
+    let mut budget = StartupBudget {
+        fixed_waits: checks.waits,
+        backends: backends_in_use(model, vars),
+        max_time,
+        sleep,
+        margin,
+        build_allowance,
+        seconds: 0,
+    };
+    budget.seconds = startup_budget(
+        budget.waits(),
+        max_time,
+        sleep,
+        margin.saturating_add(build_allowance.unwrap_or(0)),
+    );
     let period = period.max(1);
-    let threshold = budget / period + i64::from(budget % period != 0);
+    let threshold = budget.seconds / period + i64::from(budget.seconds % period != 0);
     if threshold > i64::from(i32::MAX) {
         // The larger of the two is the one to lower, at the line that set it.
         const MARGIN: &str = "deploy.probes.startup_margin";
@@ -108,19 +170,44 @@ fn startup_threshold(
             .at_opt(origin)
             .label("too long for a startup probe")
             .help(format!(
-                "lower `{culprit}`, or raise deploy.probes.period (the budget is `{}` + `{}` + \
-                 `{MARGIN}` seconds)",
+                "lower `{culprit}`, or raise deploy.probes.period (the budget is (waits) x (`{}` + \
+                 `{}`) + `{MARGIN}` seconds)",
                 checks.max_time, checks.sleep
             )),
         );
-        return i64::from(i32::MAX);
+        return (i64::from(i32::MAX), budget);
     }
-    threshold.max(1)
+    (threshold.max(1), budget)
 }
 
-/// Seconds the startup probe must allow: the checks' longest run plus the margin.
-pub fn startup_budget(max_time: i64, sleep: i64, margin: i64) -> i64 {
-    max_time.saturating_add(sleep).saturating_add(margin)
+/// Seconds the startup probe must allow: `waits` runs of the checks one after another, each up to
+/// `max_time` plus the sleep after its last try, then `extra` (the margin and any build).
+pub fn startup_budget(waits: i64, max_time: i64, sleep: i64, extra: i64) -> i64 {
+    waits
+        .saturating_mul(max_time.saturating_add(sleep))
+        .saturating_add(extra)
+}
+
+/// The distinct persistence backends the image waits for: the selector's value, or each distinct
+/// value of the mapping when the selector is mixed (`hybrid`).
+fn backends_in_use(model: &Model, vars: &[ResolvedVar]) -> Vec<String> {
+    let rule = &model.backends;
+    let value = |key: &str| vars.iter().find(|rv| rv.var.key == key).map(|rv| &rv.value);
+    let Some(selected) = value(&rule.selector).and_then(Typed::env_text) else {
+        return Vec::new();
+    };
+    if selected != rule.mixed {
+        return vec![selected];
+    }
+    let mut backends: Vec<String> = Vec::new();
+    if let Some(Typed::Mapping(pairs)) = value(&rule.mapping) {
+        for (_, backend) in pairs {
+            if !backends.contains(backend) {
+                backends.push(backend.clone());
+            }
+        }
+    }
+    backends
 }
 
 /// A startup-check variable's resolved value in seconds (below 1 the container uses 1), with where

@@ -1,0 +1,426 @@
+//! Issue 21: a profile that validates is one the real image can start with. One test (or more)
+//! per class of the issue, each with a profile that today's `main` accepts silently and that must
+//! now fail or warn, or render what the image needs.
+
+mod support;
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use support::scenario::Test;
+use support::tool;
+
+/// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
+/// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
+#[test]
+fn class9_google_secret_names_apply_with_the_google_config_adapter() {
+    let profile = "edition = \"B\"\n[config]\nadapter = \"google\"\n\
+                   [google]\nproject_id = \"p\"\nsecret_name_prefix = \"team\"\nsecret_version_id = \"3\"\n";
+    Test::new()
+        .file("p.toml", profile)
+        .args(["validate", "p.toml"])
+        .stderr_lacks("W0301")
+        .run();
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "-t", "dotenv", "p.toml"])
+        .stdout_has("CN_GOOGLE_SECRET_NAME_PREFIX=team\n")
+        .stdout_has("CN_GOOGLE_SECRET_VERSION_ID=3\n")
+        .run();
+}
+
+/// The objects of a YAML stream (serde-saphyr reads it as Kubernetes' YAML 1.1 readers do).
+fn objects(yaml: &str) -> Vec<Value> {
+    serde_saphyr::from_multiple::<Value>(yaml)
+        .unwrap()
+        .into_iter()
+        .filter(Value::is_object)
+        .collect()
+}
+
+fn of_kind<'a>(objects: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    objects.iter().filter(|o| o["kind"] == kind).collect()
+}
+
+fn pod(objects: &[Value]) -> &Value {
+    &of_kind(objects, "Deployment")[0]["spec"]["template"]["spec"]
+}
+
+/// Renders `profile` as a kustomize base in `out/`; returns the run.
+fn render_base(profile: &str) -> support::scenario::Ran {
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "p.toml", "--out-dir", "out", "-q"])
+        .run()
+}
+
+/// `kubectl kustomize` builds the base and `kubernetes-validate --strict` accepts the result
+/// (skipped visibly without the tools, a failure on CI); returns the built stream.
+fn build_and_validate(out: &Path) -> Option<String> {
+    let kubectl = tool("kubectl")?;
+    let validator = tool("kubernetes-validate")?;
+    let built = Command::new(kubectl)
+        .arg("kustomize")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let file = out.join("../built.yaml");
+    std::fs::write(&file, &built.stdout).unwrap();
+    let checked = Command::new(validator)
+        .arg("--strict")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "kubernetes-validate: {}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    Some(String::from_utf8(built.stdout).unwrap())
+}
+
+const KUBERNETES_ADAPTERS: &str = "edition = \"B\"\n\
+    [config]\nadapter = \"kubernetes\"\nkubernetes = { namespace = \"identity\", configmap = \"admin-config\" }\n\
+    [secret]\nadapter = \"kubernetes\"\nkubernetes = { namespace = \"identity\", configmap = \"admin-secrets\" }\n\
+    [token_server]\nbase_url = \"https://auth.example.org\"\n\
+    [persistence.sql]\nhost = \"db\"\n";
+
+/// The rules of a Role as (resource, verbs, resourceNames).
+fn rules(role: &Value) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    role["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["apiGroups"], serde_json::json!([""]));
+            let resources = strings(&r["resources"]);
+            assert_eq!(resources.len(), 1);
+            (
+                resources[0].clone(),
+                strings(&r["verbs"]),
+                strings(&r["resourceNames"]),
+            )
+        })
+        .collect()
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+/// Class 1: with kubernetes adapters the base has a ServiceAccount, a Role (get, update, patch
+/// narrowed to the adapters' objects; list, watch, create on the resource) and a RoleBinding,
+/// all named from the profile; the pods use the account and mount its token; DEPLOY.md says why.
+#[test]
+fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
+    let ran = render_base(&format!(
+        "{KUBERNETES_ADAPTERS}[deploy]\nname = \"ui\"\nnamespace = \"apps\"\n"
+    ));
+    let objects = self::objects(&ran.read("out/k8s.yaml"));
+    let accounts = of_kind(&objects, "ServiceAccount");
+    assert_eq!(accounts.len(), 1);
+    assert_eq!(accounts[0]["metadata"]["name"], "ui");
+    assert_eq!(accounts[0]["metadata"]["namespace"], "apps");
+    let roles = of_kind(&objects, "Role");
+    assert_eq!(roles.len(), 1);
+    assert_eq!(roles[0]["metadata"]["name"], "ui-kubernetes-adapters");
+    assert_eq!(
+        roles[0]["metadata"]["namespace"], "identity",
+        "where the objects are"
+    );
+    let by_name = strings(&["get", "update", "patch"]);
+    let unnamed = strings(&["list", "watch", "create"]);
+    assert_eq!(
+        rules(roles[0]),
+        [
+            (
+                "configmaps".into(),
+                by_name.clone(),
+                strings(&["admin-config"])
+            ),
+            ("configmaps".into(), unnamed.clone(), vec![]),
+            // The spec's name, then the one the image reads (CN_SECRET_KUBERNETES_SECRET,
+            // image default `jans`).
+            (
+                "secrets".into(),
+                by_name,
+                strings(&["admin-secrets", "jans"])
+            ),
+            ("secrets".into(), unnamed, vec![]),
+        ]
+    );
+    let bindings = of_kind(&objects, "RoleBinding");
+    assert_eq!(bindings.len(), 1);
+    assert_eq!(bindings[0]["metadata"]["namespace"], "identity");
+    assert_eq!(bindings[0]["roleRef"]["kind"], "Role");
+    assert_eq!(bindings[0]["roleRef"]["name"], "ui-kubernetes-adapters");
+    assert_eq!(
+        bindings[0]["subjects"],
+        serde_json::json!([{ "kind": "ServiceAccount", "name": "ui", "namespace": "apps" }])
+    );
+    assert_eq!(pod(&objects)["serviceAccountName"], "ui");
+    assert_eq!(pod(&objects)["automountServiceAccountToken"], true);
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(notes.contains("## Access to the Kubernetes API"), "{notes}");
+    assert!(notes.contains("ServiceAccount `ui`"), "{notes}");
+    assert!(notes.contains("cannot restrict"), "{notes}");
+    if let Some(built) = build_and_validate(&ran.path("out")) {
+        assert_eq!(of_kind(&self::objects(&built), "RoleBinding").len(), 1);
+    }
+}
+
+/// Class 1: only the config adapter is kubernetes: the Role grants configmaps only, in the
+/// config's namespace; the adapters' objects in two namespaces get a Role in each.
+#[test]
+fn class1_the_role_grants_only_what_each_adapter_uses_where_it_is() {
+    let ran = render_base(
+        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
+         [token_server]\nbase_url = \"https://auth.example.org\"\n",
+    );
+    let objects = self::objects(&ran.read("out/k8s.yaml"));
+    let roles = of_kind(&objects, "Role");
+    assert_eq!(roles.len(), 1);
+    assert_eq!(roles[0]["metadata"]["namespace"], "default");
+    assert!(
+        rules(roles[0])
+            .iter()
+            .all(|(resource, _, _)| resource == "configmaps")
+    );
+    build_and_validate(&ran.path("out"));
+
+    let two =
+        KUBERNETES_ADAPTERS.replacen("namespace = \"identity\"", "namespace = \"config-ns\"", 1);
+    let ran = render_base(&two);
+    let objects = self::objects(&ran.read("out/k8s.yaml"));
+    let namespaces: Vec<&Value> = of_kind(&objects, "Role")
+        .iter()
+        .map(|r| &r["metadata"]["namespace"])
+        .collect();
+    assert_eq!(namespaces, ["config-ns", "identity"]);
+    assert_eq!(of_kind(&objects, "RoleBinding").len(), 2);
+    build_and_validate(&ran.path("out"));
+}
+
+/// Class 1: `deploy.service_account` names an existing account: no RBAC is rendered, the pods
+/// use it, and DEPLOY.md lists what it needs.
+#[test]
+fn class1_an_existing_service_account_gets_no_rbac() {
+    let ran = render_base(&format!(
+        "{KUBERNETES_ADAPTERS}[deploy]\nservice_account = \"platform-admin\"\n"
+    ));
+    let objects = self::objects(&ran.read("out/k8s.yaml"));
+    for kind in ["ServiceAccount", "Role", "RoleBinding"] {
+        assert!(of_kind(&objects, kind).is_empty(), "{kind}");
+    }
+    assert_eq!(pod(&objects)["serviceAccountName"], "platform-admin");
+    assert_eq!(pod(&objects)["automountServiceAccountToken"], true);
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("`platform-admin`: svcgen renders no RBAC"),
+        "{notes}"
+    );
+    assert!(notes.contains("secrets `admin-secrets`"), "{notes}");
+    build_and_validate(&ran.path("out"));
+}
+
+/// Class 1: without a kubernetes adapter, no RBAC and no service account token in the pods.
+#[test]
+fn class1_without_a_kubernetes_adapter_no_token_is_mounted() {
+    let ran =
+        render_base("edition = \"B\"\n[token_server]\nbase_url = \"https://auth.example.org\"\n");
+    let objects = self::objects(&ran.read("out/k8s.yaml"));
+    for kind in ["ServiceAccount", "Role", "RoleBinding"] {
+        assert!(of_kind(&objects, kind).is_empty(), "{kind}");
+    }
+    assert_eq!(pod(&objects)["automountServiceAccountToken"], false);
+    assert!(pod(&objects).get("serviceAccountName").is_none());
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("automountServiceAccountToken: false"),
+        "{notes}"
+    );
+    build_and_validate(&ran.path("out"));
+}
+
+/// Class 1: the Role names the adapters' objects and namespace: a value Kubernetes refuses as
+/// a name is an error at it (main rendered the adapters without any RBAC).
+#[test]
+fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
+    Test::new()
+        .file(
+            "p.toml",
+            "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
+             kubernetes = { namespace = \"Identity NS\" }\n",
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("`config.kubernetes.namespace` = \"Identity NS\"")
+        .stderr_has("p.toml:4:")
+        .run();
+}
+
+/// Class 8: the plugin archives of one ConfigMap add up to more than Kubernetes' 1 MiB: refused
+/// at the archive that passes the limit, with the size (files and keys: 3 + 9 + 1100000 + 7
+/// bytes) and the limit, and nothing is written.
+#[test]
+fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
+    let big = vec![7u8; 1_100_000];
+    let test = Test::new()
+        .file(
+            "p.toml",
+            "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
+             admin_ui = { plugins = [\"small\", \"big\"] }\n[deploy.plugins]\n\
+             small = { host = \"small.zip\", configmap = \"plugins\" }\n\
+             big = { host = \"big.zip\", configmap = \"plugins\" }\n",
+        )
+        .file("small.zip", "zip");
+    std::fs::write(test.path().join("big.zip"), big).unwrap();
+    let ran = test
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("the ConfigMap \"plugins\" would hold 1100019 bytes")
+        .stderr_has("at most 1048576 bytes (1 MiB)")
+        .stderr_has("p.toml:6:")
+        .run();
+    assert!(!ran.path("out").exists(), "nothing written");
+}
+
+/// Class 8: the ConfigMap of the variables over 1 MiB is refused at the value that passes it.
+#[test]
+fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
+    let profile = format!(
+        "edition = \"B\"\ntoken_server = {{ base_url = \"https://auth.example.org\" }}\n\
+         [env]\nLARGE = \"{}\"\n",
+        "x".repeat(1_100_000)
+    );
+    Test::new()
+        .file("p.toml", &profile)
+        .args(["render", "-t", "k8s", "p.toml"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("the ConfigMap of the variables would hold")
+        .stderr_has("p.toml:4:")
+        .run();
+}
+
+/// Class 4: DEPLOY.md lists each credential file the image opens at start, with its source, or
+/// says that the profile gives none.
+#[test]
+fn class4_deploy_notes_list_each_credential_file() {
+    let ran = render_base(
+        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
+         [secret]\nadapter = \"vault\"\nvault = { addr = \"https://vault.example.org\", verify = true }\n\
+         [deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n",
+    );
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("- `/etc/certs/vault_role_id` (`CN_SECRET_VAULT_ROLE_ID_FILE`, profile key `secret.vault.role_id_file`): from the Secret `approle`, key `role_id`"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("- `/etc/certs/vault_secret_id` (`CN_SECRET_VAULT_SECRET_ID_FILE`, profile key `secret.vault.secret_id_file`): **no source in the profile**"),
+        "{notes}"
+    );
+}
+
+/// Class 11: DEPLOY.md has a section of facts about the real image, marked as such: edition A's
+/// SSA file and plugin folder, the secret-name variable the image reads.
+#[test]
+fn class11_deploy_notes_have_a_real_image_section() {
+    let a = render_base(
+        "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
+         [secret]\nadapter = \"kubernetes\"\n",
+    );
+    let notes = a.read("out/DEPLOY.md");
+    let section = notes
+        .split("## The real image (facts about the image, not the spec)")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{notes}"));
+    for fact in [
+        "`/etc/jans/conf/ssa`",
+        "`/opt/flex/admin-ui/_plugins/<name>.zip`",
+        "`CN_SECRET_KUBERNETES_SECRET` (image default `jans`)",
+    ] {
+        assert!(section.contains(fact), "{fact}: {section}");
+    }
+    let b = render_base(
+        "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
+    );
+    let notes = b.read("out/DEPLOY.md");
+    assert!(
+        notes.contains("facts about the image, not the spec"),
+        "{notes}"
+    );
+    assert!(
+        !notes.contains("/etc/jans/conf/ssa"),
+        "edition A only: {notes}"
+    );
+}
+
+/// Class 2: README's startup numbers are those a render of the defaults states (one backend):
+/// 990 s in edition B, 1590 s in edition A with its build allowance.
+#[test]
+fn class2_readme_startup_numbers_match_a_render() {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    for (profile, seconds) in [
+        (
+            "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
+            990,
+        ),
+        (
+            "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n",
+            1590,
+        ),
+    ] {
+        let notes = render_base(profile).read("out/DEPLOY.md");
+        assert!(notes.contains(&format!(" = {seconds} s,")), "{notes}");
+        assert!(
+            readme.contains(&format!("{seconds} s")),
+            "README states {seconds} s"
+        );
+    }
+}
+
+/// Class 1 and 11: the image reads the Secret's name from CN_SECRET_KUBERNETES_SECRET (outside
+/// the spec): set under `[env]` to the spec's name, the Role names that one Secret; a value that
+/// is no Kubernetes name is refused at it.
+#[test]
+fn class1_the_role_follows_the_secret_name_the_image_reads() {
+    let ran = render_base(&format!(
+        "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"admin-secrets\"\n"
+    ));
+    let objects = objects(&ran.read("out/k8s.yaml"));
+    let secrets: Vec<Vec<String>> = rules(of_kind(&objects, "Role")[0])
+        .into_iter()
+        .filter(|(resource, _, names)| resource == "secrets" && !names.is_empty())
+        .map(|(_, _, names)| names)
+        .collect();
+    assert_eq!(secrets, [strings(&["admin-secrets"])]);
+    Test::new()
+        .file(
+            "p.toml",
+            &format!(
+                "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"Admin Secrets\"\n"
+            ),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("E0242")
+        .stderr_has("\"Admin Secrets\": not a Kubernetes object name")
+        .run();
+}
