@@ -3,7 +3,7 @@
 //! (`extends`, or the overlay directive) read from disk.
 
 use super::documents::{Document, Documents};
-use super::overlay::overlay_of;
+use crate::profile::overlay_of;
 use crate::model::Edition;
 use crate::pipeline::{Checked, check_layers, check_text};
 use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};

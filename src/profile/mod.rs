@@ -9,6 +9,7 @@
 mod layers;
 mod load;
 mod merge;
+mod overlay;
 mod set;
 
 pub use layers::{EXTENDS, Layers, Loaded, load_layers};
@@ -17,6 +18,7 @@ pub use load::{
     parse_text, read_input, read_input_or_stdin, read_input_text, read_regular,
 };
 pub use merge::{Overridden, merge, merge_recording};
+pub use overlay::overlay_of;
 pub use set::{SetKind, parse_set};
 
 use crate::source::Origin;
