@@ -21,9 +21,131 @@ fn class3_cli_honours_the_overlay_directive() {
         .run();
     // A directive naming a missing base says which line to fix.
     Test::new()
-        .file("eu.toml", "#:svcgen overlay-of = \"gone.toml\"\n[wait]\nmax_time = 60\n")
+        .file(
+            "eu.toml",
+            "#:svcgen overlay-of = \"gone.toml\"\n[wait]\nmax_time = 60\n",
+        )
         .args(["validate", "eu.toml"])
         .code(2)
         .stderr_has("the base named by `#:svcgen overlay-of` in eu.toml")
         .run();
+}
+
+/// The first ```toml block after `heading` in README.md.
+fn readme_block(heading: &str, lang: &str) -> String {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    let at = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README has {heading}"));
+    let open = format!("```{lang}\n");
+    let start = at + readme[at..].find(&open).expect("a block") + open.len();
+    let end = start + readme[start..].find("```").expect("a closed block");
+    readme[start..end].to_string()
+}
+
+/// Class 4: the README's tour profile and every bundled example validate with no warning (so
+/// `--deny-warnings` passes on them); a warning the profile acknowledges with `allow` is not
+/// reported; a run failing only because of `--deny-warnings` says so, even with `-q`.
+#[test]
+fn class4_deny_warnings_is_usable() {
+    let tour = readme_block("## A tour of the profile", "toml");
+    Test::new()
+        .file("tour.toml", &tour)
+        .args(["validate", "--deny-warnings", "tour.toml"])
+        .stderr_lacks("warning")
+        .run();
+    let mut examples = support::examples();
+    examples.extend(support::toml_files(
+        &support::repo().join("examples/layers"),
+    ));
+    for example in examples {
+        Test::in_repo()
+            .args(["validate", "--deny-warnings"])
+            .arg(&example)
+            .stderr_lacks("warning")
+            .run();
+    }
+    let passthrough = "edition = \"B\"\n[env]\nTZ = \"Europe/Berlin\"\n";
+    Test::new()
+        .file("p.toml", passthrough)
+        .args(["-q", "validate", "--deny-warnings", "p.toml"])
+        .code(1)
+        .stderr_has("1 warning (W0306) fails this run because of --deny-warnings")
+        .stderr_has("allow = [\"W0306\"]")
+        .run();
+    Test::new()
+        .file("p.toml", &format!("allow = [\"W0306\"]\n{passthrough}"))
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("W0306")
+        .run();
+    // Only warnings, and only known ones.
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("allow = [\"E0201\", \"env-pasthrough\"]\n{passthrough}"),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("an error cannot be acknowledged")
+        .stderr_has("did you mean `env-passthrough`?")
+        .run();
+}
+
+/// The commands of README's "In CI" section, as written (`svcgen` being the binary under test).
+fn readme_ci_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    let at = readme.find("### In CI").expect("README has its CI recipe");
+    let section = &readme[at..at + readme[at..].find("\n## ").unwrap_or(readme.len() - at)];
+    section
+        .lines()
+        .filter_map(|line| {
+            let line = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .trim_start_matches("run: ");
+            line.strip_prefix("svcgen ")
+        })
+        .map(|rest| rest.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// README's quick start renders the bundled example as written, and its CI recipe passes on the
+/// tour profile once its artifacts are committed (read from README: the test follows its text).
+#[test]
+fn readme_quick_start_and_ci_recipe_run_clean() {
+    let setup = readme_block("## Set-up: two commands", "sh");
+    let first = setup.lines().next().expect("a first command");
+    let command = first.split('#').next().unwrap().trim();
+    let args = command
+        .strip_prefix("cargo run -- ")
+        .expect("the quick start runs svcgen through cargo run");
+    Test::in_repo()
+        .args(args.split_whitespace())
+        .stdout_has("CN_CONFIG_ADAPTER=")
+        .stderr_lacks("warning")
+        .run();
+    let second = setup.lines().nth(1).expect("a second command");
+    let script = second.split_whitespace().next().unwrap();
+    assert!(support::repo().join(script).is_file(), "{script} exists");
+
+    let commands = readme_ci_commands();
+    assert!(
+        commands.len() >= 2,
+        "the CI recipe has its commands: {commands:?}"
+    );
+    let tour = readme_block("## A tour of the profile", "toml");
+    let mut test = Test::new()
+        .file("deploy/prod.toml", &tour)
+        .args(["render", "deploy/prod.toml", "--out-dir", "deploy/prod"])
+        .env("ADMIN_UI_PASSPHRASE", "a-long-random-passphrase")
+        .run()
+        .again();
+    for args in commands {
+        test = test
+            .args(&args)
+            .stderr_lacks("warning")
+            .stderr_lacks("error")
+            .run()
+            .again();
+    }
 }

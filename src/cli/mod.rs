@@ -144,7 +144,7 @@ pub struct DiagnosticArgs {
     /// How to print diagnostics
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Exit 1 when there is any warning
+    /// Exit 1 when there is any warning not acknowledged by the profile's `allow = ["W0306"]`
     #[arg(long)]
     pub deny_warnings: bool,
     /// Print errors only: set by the global `-q/--quiet`

@@ -61,6 +61,7 @@ pub fn render_checked(
             }
         }
     }
+    crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
     if out.diagnostics.has_errors() {
         out.files.clear();
     }

@@ -4,6 +4,7 @@
 //! All problems are collected; a [`Resolved`] is only handed out when there is no error, so
 //! renderers never see a half-checked profile.
 
+pub mod allow;
 mod convert;
 pub mod deploy;
 mod extras;
@@ -27,7 +28,13 @@ use groups::{Applies, Choices};
 use std::collections::HashMap;
 
 /// Root keys that are not variables.
-pub const RESERVED_KEYS: [&str; 4] = ["edition", "env", "deploy", crate::profile::EXTENDS];
+pub const RESERVED_KEYS: [&str; 5] = [
+    "edition",
+    "env",
+    "deploy",
+    crate::profile::EXTENDS,
+    allow::ALLOW_KEY,
+];
 
 /// A variable with its value in the resolved environment.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +61,8 @@ pub struct Resolved {
     pub extras: Vec<Extra>,
     /// How it is deployed: names, image, file sources.
     pub deploy: deploy::Deploy,
+    /// The warnings the profile acknowledges (`allow`): not reported, by resolve nor by render.
+    pub allow: Vec<crate::diag::Code>,
 }
 
 /// Settings of resolution that do not come from the profile.
@@ -111,13 +120,16 @@ pub fn resolve(
         options.sources,
         &mut diags,
     );
+    let allow = allow::read(table, &mut diags);
     let resolved = Resolved {
         edition,
         vars,
         extras,
         deploy,
+        allow,
     };
     rules::check(&resolved, &mut diags);
+    allow::acknowledge(&mut diags, &resolved.allow);
     diags.sort();
     if diags.has_errors() {
         (None, diags)
