@@ -146,10 +146,16 @@ impl<'m> Choices<'m> {
             if let Some(allowed) = &var.allowed
                 && !allowed.contains(&value)
             {
-                return Err(format!(
+                let mut message = format!(
                     "`{key}` cannot be \"{value}\" in edition {edition}; allowed values: {}",
                     allowed.join(", ")
-                ));
+                );
+                if let Some(other) = editions_allowing(model, key, &value, edition).first() {
+                    message.push_str(&format!(
+                        "\n  tip: \"{value}\" is edition {other}'s: add --edition {other}"
+                    ));
+                }
+                return Err(message);
             }
             values.insert(key.to_string(), value);
         }
@@ -222,6 +228,40 @@ pub fn choice_help(key: &str) -> String {
             .join("; "),
     };
     format!("{key} ({values})")
+}
+
+/// Every value `key` allows in any edition, in the model's order (for the command line's parser:
+/// the edition's own list is checked once the edition is known).
+pub fn choice_values(key: &str) -> Vec<&'static str> {
+    let model = Model::get();
+    let mut values: Vec<&'static str> = Vec::new();
+    for &edition in &Edition::ALL {
+        let allowed = model
+            .var_by_key(key, edition)
+            .and_then(|v| v.allowed.as_deref())
+            .unwrap_or_default();
+        for value in allowed {
+            if !values.contains(&value.as_str()) {
+                values.push(value);
+            }
+        }
+    }
+    values
+}
+
+/// The editions other than `edition` whose `key` allows `value` (to say which `--edition` to
+/// give).
+fn editions_allowing(model: &Model, key: &str, value: &str, edition: Edition) -> Vec<Edition> {
+    Edition::ALL
+        .into_iter()
+        .filter(|&e| e != edition)
+        .filter(|&e| {
+            model
+                .var_by_key(key, e)
+                .and_then(|v| v.allowed.as_ref())
+                .is_some_and(|allowed| allowed.iter().any(|a| a == value))
+        })
+        .collect()
 }
 
 /// The backend every category of a new hybrid mapping names: the first persistence type of the

@@ -149,3 +149,59 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
             .again();
     }
 }
+
+/// Class 5: mistakes on the command line are usage errors (exit 2) that name the form or the
+/// closest value, as mistakes in a profile do.
+#[test]
+fn class5_command_line_mistakes_get_a_pointer() {
+    let example = "examples/b-hybrid.toml";
+    for command in ["render", "validate"] {
+        Test::in_repo()
+            .args([command, example, "--set", "config.consul.port", "5433"])
+            .code(2)
+            .stderr_has("--set needs KEY=VALUE, got 'config.consul.port'")
+            .stderr_lacks("several profiles")
+            .run();
+    }
+    Test::in_repo()
+        .args([
+            "render",
+            example,
+            "--set-file",
+            "google.secret_manager_passphrase",
+        ])
+        .code(2)
+        .stderr_has("--set-file needs KEY=PATH")
+        .run();
+    Test::new()
+        .args(["init", "--config-adapter", "consol"])
+        .code(2)
+        .stderr_has("did you mean 'consul'?")
+        .run();
+    Test::new()
+        .args(["init", "--secret-adapter", "valt"])
+        .code(2)
+        .stderr_has("did you mean 'vault'?")
+        .run();
+    Test::new()
+        .args(["init", "--persistence", "ldap"])
+        .code(2)
+        .stderr_has("add --edition A")
+        .run();
+    Test::new()
+        .args(["init", "--persistence", "ldap", "--edition", "A"])
+        .stdout_has("type = \"ldap\"")
+        .run();
+    Test::in_repo()
+        .args([
+            "migrate",
+            "--to",
+            "B",
+            "examples/a-ldap-plugins.toml",
+            "--ldap-to",
+            "sqll",
+        ])
+        .code(2)
+        .stderr_has("did you mean 'sql'?")
+        .run();
+}

@@ -152,7 +152,12 @@ pub struct MigrateArgs {
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
-    #[arg(long, value_name = "BACKEND", help = crate::migrate::ldap_to_help())]
+    #[arg(
+        long,
+        value_name = "BACKEND",
+        help = crate::migrate::ldap_to_help(),
+        value_parser = super::choice::ChoiceParser::new("--ldap-to", crate::migrate::ldap_to_values())
+    )]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
     #[arg(long, conflicts_with = "output")]

@@ -158,11 +158,23 @@ pub struct InitArgs {
     // Default: the current edition, the one `migrate` moves profiles to (not a letter written here).
     #[arg(long, value_parser = super::editions(), default_value = crate::migrate::TO.as_str())]
     pub edition: String,
-    #[arg(long, help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--config-adapter", crate::init::choice_values(crate::init::CONFIG_ADAPTER_KEY))
+    )]
     pub config_adapter: Option<String>,
-    #[arg(long, help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--secret-adapter", crate::init::choice_values(crate::init::SECRET_ADAPTER_KEY))
+    )]
     pub secret_adapter: Option<String>,
-    #[arg(long, help = crate::init::choice_help(&crate::model::Model::get().backends.selector))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(&crate::model::Model::get().backends.selector),
+        value_parser = super::choice::ChoiceParser::new("--persistence", crate::init::choice_values(&crate::model::Model::get().backends.selector))
+    )]
     pub persistence: Option<String>,
     /// The path or URL of the JSON Schema written on the profile's `#:schema` line
     #[arg(long, default_value = "./profile.schema.json")]
@@ -194,9 +206,10 @@ pub fn init(args: &InitArgs) -> u8 {
             }
             emit(&text, args.output.as_ref())
         }
+        // A choice the edition does not allow is a mistake on the command line: exit 2.
         Err(message) => {
             super::report::io_error(&message);
-            super::EXIT_INVALID
+            EXIT_IO
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod bring;
 mod check;
+mod choice;
 mod diff;
 mod explain;
 mod generate;
@@ -210,17 +211,13 @@ impl clap::builder::TypedValueParser for TargetParser {
             .flatten()
             .map(|v| v.get_name().to_string())
             .collect();
-        let mut message = format!(
-            "invalid value '{text}' for '--target <TARGET>'\n  [possible values: {}]\n",
-            names.join(", ")
-        );
-        if let Some(near) = crate::suggest::did_you_mean(&text, names.iter().map(String::as_str)) {
-            message.push_str(&format!("\n  tip: did you mean '{near}'?\n"));
-        }
-        Err(
-            clap::Error::raw(clap::error::ErrorKind::InvalidValue, message)
-                .format(&mut cmd.clone()),
-        )
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Err(choice::invalid_value(
+            cmd,
+            "--target <TARGET>",
+            &text,
+            &names,
+        ))
     }
 
     fn possible_values(
@@ -294,10 +291,10 @@ pub struct LayerArgs {
     #[arg(short = 'f', long = "overlay", value_name = "FILE")]
     pub overlays: Vec<PathBuf>,
     /// Set one key, typed by the spec model: --set config.consul.port=8501 (repeatable; applied last)
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = choice::AssignmentParser { flag: "--set", form: "KEY=VALUE" })]
     pub sets: Vec<String>,
     /// Set one key from a file's content (a secret becomes a { file = PATH } reference; applied before --set)
-    #[arg(long = "set-file", value_name = "KEY=PATH")]
+    #[arg(long = "set-file", value_name = "KEY=PATH", value_parser = choice::AssignmentParser { flag: "--set-file", form: "KEY=PATH" })]
     pub set_files: Vec<String>,
 }
 
