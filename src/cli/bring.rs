@@ -104,7 +104,29 @@ pub fn import_command(args: &ImportArgs) -> u8 {
         Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
     };
     reporter.finish();
+    if let Some(draft) = crate::import::draft(&read, options, &sources) {
+        return write_draft(&draft, args.output.as_ref()).max(code);
+    }
     code
+}
+
+/// Writes the draft of a failed import where the profile would have gone, and says so: the run
+/// still fails (exit 1), so that no script takes the draft for a profile.
+fn write_draft(draft: &str, output: Option<&PathBuf>) -> u8 {
+    let written = super::generate::emit(draft, output);
+    if written == EXIT_OK {
+        let place = match output.filter(|p| !super::is_stdio(p)) {
+            Some(path) => path.display().to_string(),
+            None => "standard output".to_string(),
+        };
+        io_error(&format!(
+            "the imported profile does not validate: wrote a draft to {} (its first line says \
+             so); fix what is reported above, then check it with svcgen validate",
+            crate::escape::one_line(&place)
+        ));
+        return EXIT_INVALID;
+    }
+    written
 }
 
 #[derive(Args, Debug)]

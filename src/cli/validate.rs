@@ -3,7 +3,7 @@
 use super::report::Reporter;
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
 use crate::pipeline::check_layers;
-use crate::render::{EnvOptions, Target, render_checked};
+use crate::render::{EnvOptions, validate_checked};
 use crate::source::Sources;
 use clap::Args;
 use std::io::Write;
@@ -51,7 +51,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 include_secrets: args.include_secrets,
                 copy_host_files: false,
             };
-            let rendered = render_checked(resolved, options, &Target::ALL, &templates, None);
+            let rendered = validate_checked(resolved, options, &templates);
             for message in super::render::template_messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }

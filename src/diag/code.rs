@@ -116,10 +116,13 @@ pub enum Code {
     /// A host file the kustomize base copies (`[deploy.files]`, `[deploy.plugins]`) that cannot
     /// be read.
     HostFileUnreadable,
+    /// A value filled in at deploy time (`{ deploy_env = "X" }`): the Kubernetes targets cannot
+    /// carry it (`validate`; `render` of those targets refuses it, E0214).
+    DeployTimeValue,
 }
 
 impl Code {
-    pub const ALL: [Code; 54] = [
+    pub const ALL: [Code; 55] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -174,6 +177,7 @@ impl Code {
         Code::CarriageReturnInQuotes,
         Code::SecretOldName,
         Code::HostFileUnreadable,
+        Code::DeployTimeValue,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -233,6 +237,7 @@ impl Code {
             Code::CarriageReturnInQuotes => "E0224",
             Code::SecretOldName => "E0225",
             Code::HostFileUnreadable => "E0245",
+            Code::DeployTimeValue => "W0330",
         }
     }
 
@@ -293,6 +298,7 @@ impl Code {
             Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
             Code::SecretOldName => "secret-old-name",
             Code::HostFileUnreadable => "host-file-unreadable",
+            Code::DeployTimeValue => "deploy-time-value",
         }
     }
 

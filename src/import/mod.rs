@@ -20,7 +20,7 @@ mod yaml;
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub(crate) use profile::profile_check;
-pub use profile::{ImportOptions, Imported, import};
+pub use profile::{ImportOptions, Imported, draft, import};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};

@@ -4,8 +4,39 @@
 
 use super::{EnvOptions, Input, Target, TemplateError, Templates, checks, environment, format};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::Resolved;
+use crate::resolve::{Resolved, Typed};
 use std::path::Path;
+
+/// What `validate` checks: every deployable target, as `render --out-dir` would; a profile with
+/// deploy-time values (`{ deploy_env = "X" }`) is checked for the targets that carry them, with
+/// one warning per value saying the Kubernetes targets refuse it (as `render -t k8s` does).
+pub fn validate_checked(
+    resolved: &Resolved,
+    options: EnvOptions,
+    templates: &Templates,
+) -> Rendered {
+    let vars = resolved.vars.iter().filter_map(|rv| match &rv.value {
+        Typed::Deferred(d) => Some(checks::deploy_time_note(&rv.var.key, rv.origin, &d.var)),
+        _ => None,
+    });
+    let extras = resolved.extras.iter().filter_map(|extra| {
+        let d = extra.deploy_env.as_ref()?;
+        let key = format!("env.{}", extra.name);
+        Some(checks::deploy_time_note(&key, Some(extra.origin), &d.var))
+    });
+    let deferred: Vec<_> = vars.chain(extras).collect();
+    if deferred.is_empty() {
+        return render_checked(resolved, options, &Target::ALL, templates, None);
+    }
+    let targets: Vec<Target> = Target::ALL
+        .into_iter()
+        .filter(|t| !checks::KUBERNETES.contains(t))
+        .collect();
+    let mut out = render_checked(resolved, options, &targets, templates, None);
+    out.diagnostics.items.extend(deferred);
+    crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
+    out
+}
 
 /// The outcome of rendering some targets of one profile.
 pub struct Rendered {
@@ -46,7 +77,8 @@ pub fn render_checked(
     for &target in targets {
         let found = checks::target(target, &env);
         let stop = found.has_errors();
-        out.diagnostics.extend(found);
+        // The same problem of several targets (a value no Kubernetes target carries) once.
+        out.diagnostics.extend_new(found.items);
         if stop {
             continue;
         }

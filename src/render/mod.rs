@@ -17,9 +17,9 @@ mod paths;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
-pub use checked::{Rendered, render_checked};
+pub use checked::{Rendered, render_checked, validate_checked};
 pub use dotenv_quote::quote as dotenv_quote;
-pub use env::{EnvOptions, EnvVar, environment};
+pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;

@@ -6,6 +6,7 @@
 
 pub mod allow;
 mod convert;
+pub mod deferred;
 pub mod deploy;
 mod extras;
 mod groups;

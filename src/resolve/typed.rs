@@ -54,10 +54,13 @@ pub enum Typed {
     /// The hybrid mapping: (category, backend) in the spec's key order.
     Mapping(Vec<(String, String)>),
     Secret(SecretSource),
+    /// Filled in at deploy time from a variable of the deploying environment (see `deferred`).
+    Deferred(super::deferred::Deferred),
 }
 
 impl Typed {
-    /// The string the container reads; `None` for a secret (its value is not known here).
+    /// The string the container reads; `None` for a secret or a deploy-time value (their values
+    /// are not known here).
     pub fn env_text(&self) -> Option<String> {
         match self {
             Typed::Text(s) => Some(s.clone()),
@@ -71,7 +74,7 @@ impl Typed {
                     .collect();
                 Some(serde_json::Value::Object(object).to_string())
             }
-            Typed::Secret(_) => None,
+            Typed::Secret(_) | Typed::Deferred(_) => None,
         }
     }
 }

@@ -136,7 +136,12 @@ fn passthrough_env(model: &Model) -> Section {
                     "enum": model.env_names()
                 }
             },
-            "additionalProperties": { "type": ["string", "integer", "boolean"] }
+            "additionalProperties": {
+                "anyOf": [
+                    { "type": ["string", "integer", "boolean"] },
+                    super::deferred::env_form()
+                ]
+            }
         }),
         required: false,
     }
@@ -150,7 +155,8 @@ fn node_schema(model: &Model, node: &KeyNode) -> Value {
             "description".into(),
             json!(key_description(model, &node.path)),
         );
-        schema.extend(shared_constraints(model, &node.path));
+        let constraints = shared_constraints(model, &node.path);
+        schema.extend(super::deferred::or_deferred(model, &node.path, constraints));
         return Value::Object(schema);
     }
     if let Some(title) = table_title(model, &node.path) {
