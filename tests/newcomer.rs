@@ -205,3 +205,109 @@ fn class5_command_line_mistakes_get_a_pointer() {
         .stderr_has("did you mean 'sql'?")
         .run();
 }
+
+/// A compose file as people write them: values from the deploying shell, one with a default.
+const COMPOSE_WITH_PLACEHOLDERS: &str = "\
+services:
+  admin-ui:
+    image: ghcr.io/janssenproject/admin-ui:0.0.0-nightly
+    environment:
+      CN_CONFIG_ADAPTER: kubernetes
+      CN_SECRET_ADAPTER: kubernetes
+      CN_PERSISTENCE_TYPE: sql
+      CN_SQL_DB_HOST: ${DB_HOST}
+      CN_SQL_DB_PORT: ${DB_PORT:-5432}
+      TZ: ${TZ}
+";
+
+/// Every `${NAME` of a text, sorted.
+fn placeholder_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .split("${")
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Class 1: compose -> profile -> compose keeps every placeholder; import reports each; the
+/// Kubernetes targets refuse them naming the variable; a file that cannot make a valid profile
+/// gets a draft and a failing exit.
+#[test]
+fn class1_placeholders_survive_import() {
+    let ran = Test::new()
+        .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
+        .args(["import", "docker-compose.yml", "-o", "profile.toml"])
+        .stderr_has("the profile keeps it as { deploy_env = \"DB_HOST\" }")
+        .stderr_has("{ deploy_env = \"DB_PORT\" }")
+        .run();
+    let profile = ran.read("profile.toml");
+    assert!(profile.contains("port = { deploy_env = \"DB_PORT\", default = 5432 }"), "{profile}");
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "compose", "-o", "back.yml"])
+        .run();
+    let back = ran.read("back.yml");
+    assert_eq!(
+        placeholder_names(&back),
+        placeholder_names(COMPOSE_WITH_PLACEHOLDERS),
+        "{back}"
+    );
+    assert!(back.contains("${DB_PORT:-5432}"), "{back}");
+    // The real reader fills them in from the deploying environment.
+    if let Some(compose) = support::docker_compose_v2() {
+        let envs = [("DB_HOST", "db.internal"), ("TZ", "Europe/Berlin")]
+            .map(|(k, v)| (k.to_string(), v.to_string()));
+        let model = support::compose_config_json(&compose, &ran.path("back.yml"), &envs);
+        let env = &model["services"]["admin-ui"]["environment"];
+        assert_eq!(env["CN_SQL_DB_HOST"], "db.internal");
+        assert_eq!(env["CN_SQL_DB_PORT"], "5432");
+        assert_eq!(env["TZ"], "Europe/Berlin");
+    }
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "dotenv"])
+        .stdout_has("CN_SQL_DB_HOST=${DB_HOST}\n")
+        .stdout_has("CN_SQL_DB_PORT=${DB_PORT:-5432}\n")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "k8s-env"])
+        .code(1)
+        .stderr_has("filled in at deploy time from the variable DB_HOST")
+        .stderr_has("--set persistence.sql.host=VALUE")
+        .run();
+    ran.again()
+        .args([
+            "render",
+            "profile.toml",
+            "-t",
+            "k8s-env",
+            "--set",
+            "persistence.sql.host=db",
+            "--set",
+            "persistence.sql.port=5432",
+            "--set",
+            "env.TZ=UTC",
+        ])
+        .stdout_has("value: \"db\"")
+        .run();
+    // A value no profile can hold: the best draft is written, and the run fails.
+    let broken = COMPOSE_WITH_PLACEHOLDERS.replace("${DB_HOST}", "\"db host\"");
+    let ran = Test::new()
+        .file("docker-compose.yml", &broken)
+        .args(["import", "docker-compose.yml", "-o", "profile.toml"])
+        .code(1)
+        .stderr_has("not a host name")
+        .stderr_has("wrote a draft to profile.toml")
+        .run();
+    let draft = ran.read("profile.toml");
+    assert!(draft.starts_with("# DRAFT"), "{draft}");
+    assert!(draft.contains("host = \"db host\""), "{draft}");
+}
