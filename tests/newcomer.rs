@@ -248,7 +248,10 @@ fn class1_placeholders_survive_import() {
         .stderr_has("{ deploy_env = \"DB_PORT\" }")
         .run();
     let profile = ran.read("profile.toml");
-    assert!(profile.contains("port = { deploy_env = \"DB_PORT\", default = 5432 }"), "{profile}");
+    assert!(
+        profile.contains("port = { deploy_env = \"DB_PORT\", default = 5432 }"),
+        "{profile}"
+    );
     let ran = ran
         .again()
         .args(["render", "profile.toml", "-t", "compose", "-o", "back.yml"])

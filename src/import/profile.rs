@@ -102,7 +102,8 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
     let edition = analysis.edition?;
     let header = format!(
         "DRAFT imported by svcgen from {} ({}): it does not validate yet.\n\
-         # Fix what `svcgen validate` reports at each key, then remove this line.",
+         # Fix what `svcgen validate` reports at each key, then remove this line.\n\
+         # Values under names of secrets are left out: give them as {{ env = \"NAME\" }}.",
         crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
@@ -285,6 +286,11 @@ fn profile_table(
     table
 }
 
+/// True for a name that stands for a secret (an old name, or a misspelling of one).
+fn names_a_secret(name: &str) -> bool {
+    crate::redact::secret_var_of_env(name).is_some() || crate::redact::nearly_names_a_secret(name)
+}
+
 /// An `[env]` value: its text, or `{ deploy_env = "X" }` (with its default) for a whole
 /// placeholder, which the compose and `.env` renderings write back as one.
 fn extra_node(e: &super::EnvEntry) -> Node {
@@ -388,6 +394,11 @@ impl Written<'_> {
             let table = doc_table_at(&mut doc, "env", &mut position);
             for &i in &analysis.extras {
                 let entry = &read.entries[i];
+                // A draft is written before resolve refuses a secret under an old or
+                // misspelled name in `[env]` (E0225): its value never reaches the draft.
+                if resolved.is_none() && names_a_secret(&entry.name) {
+                    continue;
+                }
                 table.insert(
                     &entry.name,
                     Item::Value(toml_value(&extra_node(entry).value)),
