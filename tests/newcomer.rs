@@ -314,3 +314,39 @@ fn class1_placeholders_survive_import() {
     assert!(draft.starts_with("# DRAFT"), "{draft}");
     assert!(draft.contains("host = \"db host\""), "{draft}");
 }
+
+/// Class 6: when the variables fit both editions, the image tag names the edition, and import
+/// says so (on stderr and in the profile's header).
+#[test]
+fn class6_import_takes_the_edition_from_the_image_tag() {
+    let compose = |tag: &str| {
+        format!(
+            "services:\n  admin-ui:\n    image: ghcr.io/janssenproject/admin-ui:{tag}\n    environment:\n      CN_CONFIG_ADAPTER: kubernetes\n      CN_SECRET_ADAPTER: kubernetes\n      CN_PERSISTENCE_TYPE: couchbase\n"
+        )
+    };
+    for (tag, edition) in [("1.0.0_dev", "A"), ("0.0.0-nightly", "B")] {
+        Test::new()
+            .file("docker-compose.yml", &compose(tag))
+            .args(["import", "docker-compose.yml"])
+            .stdout_has(&format!("edition = \"{edition}\""))
+            .stdout_has(&format!(
+                "# Edition {edition}: named by the image tag at docker-compose.yml:3:12"
+            ))
+            .stderr_has(&format!("note: edition {edition}: named by the image tag"))
+            .run();
+    }
+    // A tag that names no edition leaves the question to the user, as before.
+    Test::new()
+        .file("docker-compose.yml", &compose("latest"))
+        .args(["import", "docker-compose.yml"])
+        .code(1)
+        .stderr_has("do not decide the edition")
+        .run();
+    // A Kubernetes manifest's container image too.
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: admin-ui\nspec:\n  template:\n    spec:\n      containers:\n        - name: admin-ui\n          image: ghcr.io/janssenproject/admin-ui:1.0.0_dev\n          env:\n            - name: CN_PERSISTENCE_TYPE\n              value: couchbase\n";
+    Test::new()
+        .file("deploy.yaml", manifest)
+        .args(["import", "deploy.yaml"])
+        .stdout_has("edition = \"A\"")
+        .run();
+}

@@ -93,6 +93,14 @@ pub fn import_command(args: &ImportArgs) -> u8 {
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let code = match import(&read, options, &sources) {
         Ok(imported) => {
+            if let Some(place) = &imported.edition_from_image
+                && !args.diagnostics.quiet
+            {
+                eprintln!(
+                    "note: edition {}: named by the image tag at {place}, as the variables fit both editions (--edition chooses another)",
+                    imported.edition
+                );
+            }
             let code = reporter.add(&imported.diagnostics, &sources);
             reporter.finish();
             if code != EXIT_OK {

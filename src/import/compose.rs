@@ -66,6 +66,9 @@ pub fn read(
         return Vec::new();
     };
     deploy.name = key.scalar_text().map(str::to_string);
+    deploy.image = service
+        .get("image")
+        .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
     let mut entries = Vec::new();
     if let Some(env_files) = service.get("env_file") {
         read_env_files(

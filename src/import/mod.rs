@@ -94,6 +94,9 @@ pub struct DeployHints {
     pub namespace: Option<String>,
     /// The Secret of the first `secretKeyRef`.
     pub secret_name: Option<String>,
+    /// The container's image as written (`ghcr.io/…/admin-ui:1.0.0_dev`), and where: its tag
+    /// names the edition when the variables do not (`edition::from_image`).
+    pub image: Option<(String, Origin)>,
 }
 
 /// How to read a file.

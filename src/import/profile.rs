@@ -34,6 +34,34 @@ pub struct Imported {
     pub edition: Edition,
     /// Warnings, at the input's lines.
     pub diagnostics: Diagnostics,
+    /// Where the edition came from when the variables fit both: the image, `name:line:col`.
+    pub edition_from_image: Option<String>,
+}
+
+/// The edition given, else the one the image tag names when the variables fit both, with the
+/// place of the image (`file:line:col` and the image as written).
+fn edition_to_use(
+    read: &Read,
+    options: ImportOptions,
+    sources: &Sources,
+) -> (Option<Edition>, Option<String>) {
+    if options.edition.is_some() {
+        return (options.edition, None);
+    }
+    let Some((edition, (image, at))) =
+        super::edition::from_image(&read.entries, read.deploy.image.as_ref())
+    else {
+        return (None, None);
+    };
+    let source = sources.get(at.source);
+    let (line, start) = source.line_of(at.start);
+    let place = format!(
+        "{}:{line}:{} (`{}`)",
+        crate::escape::one_line(&source.name),
+        at.start - start + 1,
+        crate::escape::one_line(image)
+    );
+    (Some(edition), Some(place))
 }
 
 /// The profile check's warning that an `[env]` name is passed through unchecked: the reading
@@ -49,7 +77,8 @@ pub fn import(
     options: ImportOptions,
     sources: &Sources,
 ) -> Result<Imported, Diagnostics> {
-    let analysis = analyze(&read.entries, options.edition, sources, false);
+    let (given, from_image) = edition_to_use(read, options, sources);
+    let analysis = analyze(&read.entries, given, sources, false);
     let mut diags = read.diagnostics.clone();
     let unreadable = diags.has_errors();
     // When the file could not be read, the edition it does not decide is beside the point.
@@ -74,11 +103,16 @@ pub fn import(
     let Some(resolved) = resolved.filter(|_| !diags.has_errors()) else {
         return Err(diags);
     };
-    let header = format!(
+    let mut header = format!(
         "Imported by svcgen from {} ({}).",
         crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
+    if let Some(place) = &from_image {
+        header.push_str(&format!(
+            "\n# Edition {edition}: named by the image tag at {place}; the variables fit both."
+        ));
+    }
     let written = Written {
         header: &header,
         deploy: &deploy,
@@ -88,6 +122,7 @@ pub fn import(
         profile: written.text(read, &analysis, edition, Some(&resolved)),
         edition,
         diagnostics: diags,
+        edition_from_image: from_image,
     })
 }
 
@@ -98,7 +133,8 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
     if read.diagnostics.has_errors() {
         return None;
     }
-    let analysis = analyze(&read.entries, options.edition, sources, false);
+    let (given, _) = edition_to_use(read, options, sources);
+    let analysis = analyze(&read.entries, given, sources, false);
     let edition = analysis.edition?;
     let header = format!(
         "DRAFT imported by svcgen from {} ({}): it does not validate yet.\n\
