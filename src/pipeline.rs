@@ -21,9 +21,19 @@ pub fn check_profile(path: &Path, sources: &mut Sources) -> Result<Checked, Stri
 
 /// Loads a profile with its `extends`, overlays and `--set` values, and checks the result.
 pub fn check_layers(layers: &Layers, sources: &mut Sources) -> Result<Checked, String> {
+    let first = sources.len();
     let loaded = load_layers(layers, sources).map_err(|e| e.0)?;
     let mut checked = check_loaded(loaded.main, loaded.table, sources);
     checked.overridden = loaded.overridden;
+    // A compose file, `.env` or manifest given as a profile: one error saying what it is and
+    // which command reads it, instead of every TOML error of reading it as a profile.
+    if checked.diagnostics.has_errors()
+        && let Some(diagnostics) =
+            crate::import::kind::not_profiles(sources, first, &checked.diagnostics)
+    {
+        checked.resolved = None;
+        checked.diagnostics = diagnostics;
+    }
     Ok(checked)
 }
 

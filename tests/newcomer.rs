@@ -350,3 +350,69 @@ fn class6_import_takes_the_edition_from_the_image_tag() {
         .stdout_has("edition = \"A\"")
         .run();
 }
+
+/// Class 2: the wrong kind of file gets one error saying what it is and which command reads it,
+/// for every command that takes a file (not 23 TOML errors, not a profile read as a `.env`).
+#[test]
+fn class2_the_wrong_file_gets_one_pointer() {
+    let dotenv =
+        "# today's environment\nCN_CONFIG_ADAPTER=consul\nCN_SQL_DB_HOST=db\nTZ=Europe/Berlin\n";
+    let profile = "edition = \"B\"\n[config]\nadapter = \"consul\"\n";
+    let test = || {
+        Test::new()
+            .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
+            .file("app.env", dotenv)
+            .file("profile.toml", profile)
+            .file("profile.txt", profile)
+    };
+    let compose_msg = "docker-compose.yml is a compose file, not a svcgen profile (TOML): `svcgen import docker-compose.yml` makes a profile of it";
+    let env_msg = "app.env is a .env file, not a svcgen profile (TOML): `svcgen import app.env`";
+    for args in [
+        &["validate", "docker-compose.yml"][..],
+        &["render", "docker-compose.yml", "-t", "dotenv"],
+        &[
+            "explain",
+            "config.adapter",
+            "--profile",
+            "docker-compose.yml",
+        ],
+        &["diff", "profile.toml", "docker-compose.yml"],
+        &[
+            "validate",
+            "profile.toml",
+            "--overlay",
+            "docker-compose.yml",
+        ],
+    ] {
+        let ran = test()
+            .args(args)
+            .code_is_not(0)
+            .stderr_has(compose_msg)
+            .stderr_lacks("E0100")
+            .run();
+        assert_eq!(
+            ran.stderr().matches("error[").count(),
+            1,
+            "{}",
+            ran.stderr()
+        );
+    }
+    test()
+        .args(["validate", "app.env"])
+        .code(1)
+        .stderr_has(env_msg)
+        .stderr_has("1 error\n")
+        .run();
+    test()
+        .args(["migrate", "--to", "B", "app.env"])
+        .code(2)
+        .stderr_has(env_msg)
+        .run();
+    for command in ["import", "lint"] {
+        test()
+            .args([command, "profile.txt"])
+            .code(2)
+            .stderr_has("profile.txt is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate profile.txt`")
+            .run();
+    }
+}

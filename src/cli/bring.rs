@@ -3,6 +3,7 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
+use crate::import::kind::{Kind, kind_of, wrong_file};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
@@ -59,10 +60,23 @@ impl InputArgs {
             service: self.service.as_deref(),
             base_dir: None,
         };
-        read_file(&self.file, &options, sources).map_err(|e| {
+        let read = read_file(&self.file, &options, sources).map_err(|e| {
             io_error(&e);
             EXIT_IO
-        })
+        })?;
+        // A profile given to import or lint: one error naming what it is and what reads it.
+        let source = sources.get(read.source);
+        if self.from.is_none()
+            && let Some(Kind::Profile) = kind_of(&source.name, &source.text)
+        {
+            io_error(&wrong_file(
+                &source.name,
+                Kind::Profile,
+                "a .env file, compose file or Kubernetes manifest",
+            ));
+            return Err(EXIT_IO);
+        }
+        Ok(read)
     }
 }
 
@@ -148,11 +162,10 @@ pub struct LintArgs {
 pub fn lint_command(args: &LintArgs) -> u8 {
     let file = &args.input.file;
     if file.extension().is_some_and(|x| x == "toml") {
-        io_error(&format!(
-            "{}: is a profile (TOML); `svcgen lint` reads an existing .env, compose file or \
-             Kubernetes manifest. Check a profile with: svcgen validate {}",
-            file.display(),
-            file.display()
+        io_error(&wrong_file(
+            &file.display().to_string(),
+            Kind::Profile,
+            "a .env file, compose file or Kubernetes manifest",
         ));
         return EXIT_IO;
     }
@@ -212,6 +225,14 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
+    if let Some(kind) = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|text| kind_of(&name, text))
+        .filter(|kind| *kind != Kind::Profile)
+    {
+        io_error(&wrong_file(&name, kind, "a svcgen profile (TOML)"));
+        return EXIT_IO;
+    }
     let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let text = match utf8_text(name.clone(), bytes, &mut sources) {

@@ -119,10 +119,12 @@ pub enum Code {
     /// A value filled in at deploy time (`{ deploy_env = "X" }`): the Kubernetes targets cannot
     /// carry it (`validate`; `render` of those targets refuses it, E0214).
     DeployTimeValue,
+    /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
+    WrongFile,
 }
 
 impl Code {
-    pub const ALL: [Code; 55] = [
+    pub const ALL: [Code; 56] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -178,6 +180,7 @@ impl Code {
         Code::SecretOldName,
         Code::HostFileUnreadable,
         Code::DeployTimeValue,
+        Code::WrongFile,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -238,6 +241,7 @@ impl Code {
             Code::SecretOldName => "E0225",
             Code::HostFileUnreadable => "E0245",
             Code::DeployTimeValue => "W0330",
+            Code::WrongFile => "E0246",
         }
     }
 
@@ -299,6 +303,7 @@ impl Code {
             Code::SecretOldName => "secret-old-name",
             Code::HostFileUnreadable => "host-file-unreadable",
             Code::DeployTimeValue => "deploy-time-value",
+            Code::WrongFile => "wrong-file",
         }
     }
 

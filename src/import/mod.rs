@@ -12,6 +12,7 @@ mod dotenv;
 mod edition;
 mod interpolate;
 mod k8s;
+pub mod kind;
 mod profile;
 mod unread;
 mod values;
