@@ -323,7 +323,9 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
         let _ = writeln!(out, "{leaf} = {}", toml::Value::Table(table));
         return Ok(());
     }
-    if var.required {
+    // A hidden default is a fixed word the container falls back to (warned of when unset): the
+    // starting profile sets it, so that it validates with no warning.
+    if var.required || var.default == DefaultValue::Hidden {
         let value = placeholder(var)?;
         comment(
             out,
@@ -346,7 +348,22 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
                 _ => "(no fixed default)",
             };
             comment(out, why);
-            let _ = writeln!(out, "# {leaf} = ");
+            // Uncommented, the line is valid TOML holding a placeholder to replace, never a
+            // syntax error.
+            match placeholder(var) {
+                Ok(value) => {
+                    let _ = writeln!(out, "# {leaf} = {value}   # a placeholder: your value");
+                }
+                Err(_) => match var.allowed.as_deref().and_then(<[String]>::first) {
+                    Some(first) => {
+                        let value = toml::Value::from(first.as_str());
+                        let _ = writeln!(out, "# {leaf} = {value}   # one of the values above");
+                    }
+                    None => {
+                        let _ = writeln!(out, "# {leaf} = \"\"   # your value");
+                    }
+                },
+            }
         }
     }
     Ok(())

@@ -416,3 +416,65 @@ fn class2_the_wrong_file_gets_one_pointer() {
             .run();
     }
 }
+
+/// Class 7: `init`'s profile validates with no warning for every choice, and uncommenting any
+/// key (one without a default too) gives valid TOML, never "string values must be quoted".
+#[test]
+fn class7_init_writes_a_clean_editable_profile() {
+    let choices: [&[&str]; 4] = [
+        &[],
+        &["--edition", "A"],
+        &[
+            "--config-adapter",
+            "google",
+            "--secret-adapter",
+            "google",
+            "--persistence",
+            "spanner",
+        ],
+        &[
+            "--edition",
+            "A",
+            "--secret-adapter",
+            "vault",
+            "--persistence",
+            "hybrid",
+        ],
+    ];
+    for args in choices {
+        let ran = Test::new()
+            .arg("init")
+            .args(args)
+            .arg("-o")
+            .arg("profile.toml")
+            .run();
+        let text = ran.read("profile.toml");
+        let ran = ran
+            .again()
+            .args(["validate", "--deny-warnings", "profile.toml"])
+            .stderr_lacks("warning")
+            .run();
+        let uncommented: String = text
+            .lines()
+            .map(|l| match l.strip_prefix("# ") {
+                Some(rest)
+                    if rest
+                        .split_once(" = ")
+                        .is_some_and(|(k, _)| !k.contains(' ')) =>
+                {
+                    rest
+                }
+                _ => l,
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!uncommented.contains("= \n"), "{uncommented}");
+        ran.again()
+            .file("uncommented.toml", &uncommented)
+            .args(["validate", "uncommented.toml"])
+            .stderr_lacks("E0100")
+            .stderr_lacks("must be quoted")
+            .code_is_not(2)
+            .run();
+    }
+}
