@@ -478,3 +478,41 @@ fn class7_init_writes_a_clean_editable_profile() {
             .run();
     }
 }
+
+/// Class 8: `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
+/// creates it, as `--out-dir` does (no temporary file name in any message).
+#[test]
+fn class8_output_that_tells() {
+    let example = support::repo().join("examples/b-hybrid.toml");
+    let ran = Test::new()
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out"])
+        .stderr_has("wrote out/: .env, docker-compose.yml, k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .run();
+    let ran = ran
+        .again()
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out"])
+        .stderr_has("out/: up to date, nothing written")
+        .run();
+    let ran = ran
+        .again()
+        .arg("render")
+        .arg(&example)
+        .args(["-t", "dotenv", "-o", "new/folder/app.env"])
+        .stderr_has("wrote new/folder/app.env")
+        .stderr_lacks(".svcgen-")
+        .run();
+    assert!(ran.read("new/folder/app.env").contains("CN_PERSISTENCE_TYPE="));
+    // Quiet runs stay quiet.
+    let ran = ran
+        .again()
+        .arg("-q")
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out2"])
+        .run();
+    assert_eq!(ran.stderr(), "");
+}
