@@ -505,7 +505,10 @@ fn class8_output_that_tells() {
         .stderr_has("wrote new/folder/app.env")
         .stderr_lacks(".svcgen-")
         .run();
-    assert!(ran.read("new/folder/app.env").contains("CN_PERSISTENCE_TYPE="));
+    assert!(
+        ran.read("new/folder/app.env")
+            .contains("CN_PERSISTENCE_TYPE=")
+    );
     // Quiet runs stay quiet.
     let ran = ran
         .again()

@@ -83,9 +83,26 @@ fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
         let man = clap_mangen::Man::new(cmd.clone());
         let mut roff = Vec::new();
         man.render(&mut roff)?;
-        pages.push((man.get_filename(), roff));
+        let roff = with_usage_synopsis(&String::from_utf8_lossy(&roff), cmd);
+        pages.push((man.get_filename(), roff.into_bytes()));
     }
     Ok(pages)
+}
+
+/// The page with its SYNOPSIS replaced by the usage line `-h` prints (clap_mangen writes its
+/// own, which lists options `-h` folds into `[OPTIONS]` and names the subcommands otherwise).
+fn with_usage_synopsis(roff: &str, cmd: &clap::Command) -> String {
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim());
+    let escaped = usage.replace('\\', "\\e").replace('-', "\\-");
+    let Some(start) = roff.find(".SH SYNOPSIS\n") else {
+        return roff.to_string();
+    };
+    let body = start + ".SH SYNOPSIS\n".len();
+    let end = roff[body..]
+        .find("\n.SH ")
+        .map_or(roff.len(), |i| body + i + 1);
+    format!("{}{escaped}\n{}", &roff[..body], &roff[end..])
 }
 
 pub fn man(args: &ManArgs) -> u8 {

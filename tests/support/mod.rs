@@ -66,7 +66,9 @@ pub fn how_to_get(name: &str) -> String {
         return match name {
             "git" => "install git (Debian: apt-get install git)".to_string(),
             "mkfifo" => "install coreutils (Debian: apt-get install coreutils)".to_string(),
-            _ => format!("install {name}"),
+            _ => {
+                format!("install {name} (or set SVCGEN_VENV to a venv of scripts/requirements.txt)")
+            }
         };
     };
     let requirements =
