@@ -519,3 +519,69 @@ fn class8_output_that_tells() {
         .run();
     assert_eq!(ran.stderr(), "");
 }
+
+/// Class 9, the smaller ones: lint speaks in the file's variables; `explain --profile` shows the
+/// profile's edition only; the hybrid mapping written as JSON text gets the table to write; the
+/// man page's synopsis is `-h`'s usage.
+#[test]
+fn class9_smaller_ones() {
+    Test::new()
+        .file(
+            "app.env",
+            "CN_WAIT_MAX_TIME=10\nCN_WAIT_SLEEP_DURATION=60\n",
+        )
+        .args(["lint", "app.env", "--edition", "B"])
+        .stderr_has("`CN_WAIT_SLEEP_DURATION` = 60 is above `CN_WAIT_MAX_TIME` = 10")
+        .stderr_lacks("wait.max_time")
+        .run();
+    let ran = Test::in_repo()
+        .args([
+            "explain",
+            "persistence.type",
+            "--profile",
+            "examples/b-hybrid.toml",
+        ])
+        .stdout_has("editions:      B")
+        .run();
+    assert!(
+        !ran.stdout().contains("editions:      A"),
+        "{}",
+        ran.stdout()
+    );
+    Test::new()
+        .file(
+            "p.toml",
+            "edition = \"B\"\n[persistence]\ntype = \"hybrid\"\nhybrid = '{\"default\": \"sql\", \"user\": 1, \"site\": \"sql\", \"cache\": \"sql\", \"token\": \"sql\", \"session\": \"couchbase\"}'\n",
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("write a TOML table, not JSON text: hybrid = { default = \"sql\", user = \"BACKEND\"")
+        .stderr_has("`user` is 1 in that JSON: it must name a backend")
+        .run();
+    for command in [None, Some("render"), Some("import")] {
+        let mut help = Test::new();
+        let man = Test::new().args(["man", "--out-dir", "man"]);
+        if let Some(command) = command {
+            help = help.arg(command);
+        }
+        let usage = help.arg("-h").run().stdout();
+        let usage = usage
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .expect("a usage line")
+            .to_string();
+        let ran = man.run();
+        let page = match command {
+            None => "man/svcgen.1".to_string(),
+            Some(c) => format!("man/svcgen-{c}.1"),
+        };
+        let roff = ran.read(&page);
+        let synopsis = roff
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .and_then(|s| s.lines().next())
+            .expect("a synopsis")
+            .replace("\\-", "-");
+        assert_eq!(synopsis, usage, "{page}");
+    }
+}
