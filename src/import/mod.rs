@@ -13,6 +13,7 @@ mod edition;
 mod interpolate;
 mod k8s;
 pub mod kind;
+mod names;
 mod profile;
 mod unread;
 mod values;
@@ -20,6 +21,7 @@ mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
+pub use names::in_variable_names;
 pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, draft, import};
 

@@ -94,11 +94,13 @@ pub fn import(
     let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
         // No profile can be written; the values are still checked, exactly as lint checks them.
         diags.extend(profile_check(read, &analysis, sources));
+        super::in_variable_names(&mut diags, analysis.read_as);
         diags.sort();
         return Err(diags);
     };
     let (deploy, (resolved, found)) = with_deploy_names(read, &analysis, edition, sources);
     diags.extend(found);
+    super::in_variable_names(&mut diags, edition);
     diags.sort();
     let Some(resolved) = resolved.filter(|_| !diags.has_errors()) else {
         return Err(diags);
