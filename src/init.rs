@@ -89,6 +89,11 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
     );
     let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
 
+    let mut choices = choices;
+    // The profile gets a `[deploy.files]` table (see `credential_sources`): it is deployed.
+    choices.deployed = entries.iter().any(|(_, var, _)| {
+        var.needed_at_start && var.default.value().is_some_and(|path| !path.is_empty())
+    });
     let mut announced: Vec<&str> = Vec::new();
     for (table, members) in &tables {
         out.push('\n');
@@ -107,7 +112,48 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
             key_lines(&mut out, var, &choices)?;
         }
     }
+    let needed: Vec<&Var> = (entries.iter())
+        .map(|(_, var, _)| *var)
+        .filter(|var| var.needed_at_start)
+        // A file the image opens only when its variable is set (none by default) needs no source.
+        .filter(|var| var.default.value().is_some_and(|path| !path.is_empty()))
+        .collect();
+    credential_sources(&mut out, model, &needed);
     Ok(out)
+}
+
+/// A `[deploy.files]` source for each file the image opens at every try of its startup wait
+/// (the model's `needed_at_start`): without one the profile warns (W0331), and a container
+/// started from it waits out `wait.max_time` and stops. One Secret the operator creates holds
+/// them all, a key per file.
+fn credential_sources(out: &mut String, model: &Model, needed: &[&Var]) {
+    if needed.is_empty() {
+        return;
+    }
+    let deployment = (model.setting("deploy.name"))
+        .and_then(|s| s.default.value())
+        .unwrap_or_default();
+    let secret = crate::resolve::deploy::names::credentials_secret_name(deployment);
+    out.push('\n');
+    comment(
+        out,
+        &format!(
+            "Files the image opens at start, and where they come from: here, keys of a Secret \
+             `{secret}` that you create (DEPLOY.md lists it); `host = \"PATH\"` takes a file of this \
+             machine instead."
+        ),
+    );
+    out.push_str("[deploy.files]\n");
+    for var in needed {
+        let key = var.key.rsplit('.').next().unwrap_or(&var.key);
+        let _ = writeln!(
+            out,
+            "{} = {{ secret = {}, key = {} }}",
+            toml::Value::from(var.key.as_str()),
+            toml::Value::from(secret.as_str()),
+            toml::Value::from(key)
+        );
+    }
 }
 
 /// The selectors' values for this profile, and which backends they put in use.
@@ -119,6 +165,8 @@ struct Choices<'m> {
     /// The hybrid mapping written out, when the persistence type is the mixed one.
     mapping: Option<Vec<(String, String)>>,
     backends: Vec<String>,
+    /// The profile has a `[deploy]` table: it is meant to be deployed.
+    deployed: bool,
 }
 
 impl<'m> Choices<'m> {
@@ -146,10 +194,16 @@ impl<'m> Choices<'m> {
             if let Some(allowed) = &var.allowed
                 && !allowed.contains(&value)
             {
-                return Err(format!(
+                let mut message = format!(
                     "`{key}` cannot be \"{value}\" in edition {edition}; allowed values: {}",
                     allowed.join(", ")
-                ));
+                );
+                if let Some(other) = editions_allowing(model, key, &value, edition).first() {
+                    message.push_str(&format!(
+                        "\n  tip: \"{value}\" is edition {other}'s: add --edition {other}"
+                    ));
+                }
+                return Err(message);
             }
             values.insert(key.to_string(), value);
         }
@@ -174,6 +228,7 @@ impl<'m> Choices<'m> {
             values,
             mapping,
             backends,
+            deployed: false,
         })
     }
 
@@ -222,6 +277,40 @@ pub fn choice_help(key: &str) -> String {
             .join("; "),
     };
     format!("{key} ({values})")
+}
+
+/// Every value `key` allows in any edition, in the model's order (for the command line's parser:
+/// the edition's own list is checked once the edition is known).
+pub fn choice_values(key: &str) -> Vec<&'static str> {
+    let model = Model::get();
+    let mut values: Vec<&'static str> = Vec::new();
+    for &edition in &Edition::ALL {
+        let allowed = model
+            .var_by_key(key, edition)
+            .and_then(|v| v.allowed.as_deref())
+            .unwrap_or_default();
+        for value in allowed {
+            if !values.contains(&value.as_str()) {
+                values.push(value);
+            }
+        }
+    }
+    values
+}
+
+/// The editions other than `edition` whose `key` allows `value` (to say which `--edition` to
+/// give).
+fn editions_allowing(model: &Model, key: &str, value: &str, edition: Edition) -> Vec<Edition> {
+    Edition::ALL
+        .into_iter()
+        .filter(|&e| e != edition)
+        .filter(|&e| {
+            model
+                .var_by_key(key, e)
+                .and_then(|v| v.allowed.as_ref())
+                .is_some_and(|allowed| allowed.iter().any(|a| a == value))
+        })
+        .collect()
 }
 
 /// The backend every category of a new hybrid mapping names: the first persistence type of the
@@ -283,7 +372,16 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
         let _ = writeln!(out, "{leaf} = {}", toml::Value::Table(table));
         return Ok(());
     }
-    if var.required {
+    // A hidden default is a fixed word the container falls back to (warned of when unset): the
+    // starting profile sets it, so that it validates with no warning.
+    // A host its users reach from outside, left at a loopback default, points at the container
+    // itself once deployed (W0333, in a profile with `[deploy]`, as the credential files' sources
+    // below make it): the starting profile asks for the real host instead.
+    let loopback = (var.reached_from_outside && choices.deployed)
+        .then(|| var.default.value())
+        .flatten()
+        .is_some_and(crate::value_type::formats::is_loopback_url);
+    if var.required || var.default == DefaultValue::Hidden || loopback {
         let value = placeholder(var)?;
         comment(
             out,
@@ -306,7 +404,22 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
                 _ => "(no fixed default)",
             };
             comment(out, why);
-            let _ = writeln!(out, "# {leaf} = ");
+            // Uncommented, the line is valid TOML holding a placeholder to replace, never a
+            // syntax error.
+            match placeholder(var) {
+                Ok(value) => {
+                    let _ = writeln!(out, "# {leaf} = {value}   # a placeholder: your value");
+                }
+                Err(_) => match var.allowed.as_deref().and_then(<[String]>::first) {
+                    Some(first) => {
+                        let value = toml::Value::from(first.as_str());
+                        let _ = writeln!(out, "# {leaf} = {value}   # one of the values above");
+                    }
+                    None => {
+                        let _ = writeln!(out, "# {leaf} = \"\"   # your value");
+                    }
+                },
+            }
         }
     }
     Ok(())

@@ -27,6 +27,7 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .collect(),
     });
     diags.extend(profile_check(read, &analysis, sources));
+    crate::import::in_variable_names(&mut diags, analysis.read_as);
     diags.sort();
     diags
 }

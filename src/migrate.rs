@@ -154,6 +154,23 @@ fn b_backends(model: &Model) -> Vec<String> {
     backends_of(model, TO)
 }
 
+/// The values `--ldap-to` accepts: edition B's backends.
+pub fn ldap_to_values() -> Vec<&'static str> {
+    let model = Model::get();
+    let rule = &model.backends;
+    // The same names as `b_backends`, borrowed from the model, which lives for the whole run.
+    let in_model: Vec<&'static str> = [&rule.selector, &rule.mapping]
+        .into_iter()
+        .filter_map(|key| model.var_by_key(key, TO)?.allowed.as_deref())
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    b_backends(model)
+        .iter()
+        .filter_map(|b| in_model.iter().copied().find(|m| m == b))
+        .collect()
+}
+
 /// The help of `--ldap-to`, from the model: the backends that must move, and where they can go.
 pub fn ldap_to_help() -> String {
     let model = Model::get();

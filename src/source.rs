@@ -1,5 +1,8 @@
 //! The texts diagnostics point into: profile files, and command-line values such as `--set`.
 
+/// The name standard input is shown by.
+pub const STDIN_NAME: &str = "<stdin>";
+
 use std::ops::Range;
 
 /// Index of a text in [`Sources`].

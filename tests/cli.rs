@@ -139,7 +139,9 @@ fn a_read_only_output_folder_is_an_io_error_with_no_partial_file() {
                 !support::on_ci(),
                 "CI runs as root and needs setpriv for this test"
             );
-            support::record_skip("running as root without /usr/bin/setpriv");
+            support::record_skip(
+                "running as root without /usr/bin/setpriv: run the tests as a non-root user, or install util-linux (Debian: apt-get install util-linux)",
+            );
             return;
         }
         command = std::process::Command::new(setpriv);

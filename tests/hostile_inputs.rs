@@ -330,7 +330,9 @@ fn an_unreadable_profile_is_an_io_error() {
     let profile = write(dir.path(), "secret.toml", VALID);
     fs::set_permissions(&profile, fs::Permissions::from_mode(0o000)).unwrap();
     if fs::read(&profile).is_ok() {
-        support::record_skip("this user (root) reads a file of mode 000");
+        support::record_skip(
+            "this user (root) reads a file of mode 000: run the tests as a non-root user to cover it",
+        );
         return;
     }
     validate(&profile).assert_code(2, "an unreadable file");
@@ -345,7 +347,9 @@ fn read_only(dir: &Path) -> bool {
     let probe = dir.join("probe");
     if fs::write(&probe, "x").is_ok() {
         let _ = fs::remove_file(&probe);
-        support::record_skip("this user (root) writes into a folder of mode 555");
+        support::record_skip(
+            "this user (root) writes into a folder of mode 555: run the tests as a non-root user to cover it",
+        );
         return false;
     }
     true

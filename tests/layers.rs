@@ -222,7 +222,7 @@ fn explain_shows_the_layer_in_effect_and_what_it_overrides() {
             "-f",
             "examples/layers/eu.toml",
         ])
-        .stdout_has("\"consul.eu.internal\", set at examples/layers/eu.toml:4:8")
+        .stdout_has("\"consul.eu.internal\", set at examples/layers/eu.toml:5:8")
         .stdout_has("overrides config.consul.host set at examples/layers/base.toml:7:19")
         .run();
 }

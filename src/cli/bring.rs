@@ -3,6 +3,7 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
+use crate::import::kind::{Kind, kind_of, wrong_file};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
@@ -38,7 +39,19 @@ impl InputArgs {
             service: self.service.as_deref(),
             base_dir: None,
         };
-        read_file(&self.file, &options, sources)
+        let read = read_file(&self.file, &options, sources)?;
+        // A profile given to import or lint: one error naming what it is and what reads it.
+        let source = sources.get(read.source);
+        if self.from.is_none()
+            && let Some(Kind::Profile) = kind_of(&source.name, &source.text)
+        {
+            return Err(wrong_file(
+                &source.name,
+                Kind::Profile,
+                "a .env file, compose file or Kubernetes manifest",
+            ));
+        }
+        Ok(read)
     }
 }
 
@@ -72,6 +85,14 @@ pub fn import_command(args: &ImportArgs) -> u8 {
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let code = match import(&read, options, &sources) {
         Ok(imported) => {
+            if let Some(place) = &imported.edition_from_image
+                && !args.diagnostics.quiet
+            {
+                eprintln!(
+                    "note: edition {}: named by the image tag at {place}, as the variables fit both editions (--edition chooses another)",
+                    imported.edition
+                );
+            }
             let code = reporter.add(&imported.diagnostics, &sources);
             reporter.finish();
             if code != EXIT_OK {
@@ -87,7 +108,30 @@ pub fn import_command(args: &ImportArgs) -> u8 {
         Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
     };
     reporter.finish();
+    if let Some(draft) = crate::import::draft(&read, options, &sources) {
+        return write_draft(&draft, args.output.as_ref(), sources.inputs()).max(code);
+    }
     code
+}
+
+/// Writes the draft of a failed import where the profile would have gone, and says so: the run
+/// still fails (exit 1), so that no script takes the draft for a profile.
+fn write_draft(draft: &str, output: Option<&PathBuf>, inputs: &crate::inputs::Inputs) -> u8 {
+    // Never over the file it was imported from, as the profile's own write.
+    let written = super::generate::emit(draft, output, inputs);
+    if written == EXIT_OK {
+        let place = match output.filter(|p| !super::is_stdio(p)) {
+            Some(path) => path.display().to_string(),
+            None => "standard output".to_string(),
+        };
+        io_error(&format!(
+            "the imported profile does not validate: wrote a draft to {} (its first line says \
+             so); fix what is reported above, then check it with svcgen validate",
+            crate::escape::one_line(&place)
+        ));
+        return EXIT_INVALID;
+    }
+    written
 }
 
 #[derive(Args, Debug)]
@@ -101,11 +145,10 @@ pub struct LintArgs {
 pub fn lint_command(args: &LintArgs) -> u8 {
     let file = &args.input.file;
     if file.extension().is_some_and(|x| x == "toml") {
-        io_error(&format!(
-            "{}: is a profile (TOML); `svcgen lint` reads an existing .env, compose file or \
-             Kubernetes manifest. Check a profile with: svcgen validate {}",
-            file.display(),
-            file.display()
+        io_error(&wrong_file(
+            &file.display().to_string(),
+            Kind::Profile,
+            "a .env file, compose file or Kubernetes manifest",
         ));
         return EXIT_IO;
     }
@@ -140,7 +183,12 @@ pub struct MigrateArgs {
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
-    #[arg(long, value_name = "BACKEND", help = crate::migrate::ldap_to_help())]
+    #[arg(
+        long,
+        value_name = "BACKEND",
+        help = crate::migrate::ldap_to_help(),
+        value_parser = super::choice::ChoiceParser::new("--ldap-to", crate::migrate::ldap_to_values())
+    )]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
     #[arg(long, conflicts_with = "output")]
@@ -166,6 +214,14 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
+    if let Some(kind) = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|text| kind_of(&name, text))
+        .filter(|kind| *kind != Kind::Profile)
+    {
+        io_error(&wrong_file(&name, kind, "a svcgen profile (TOML)"));
+        return EXIT_IO;
+    }
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let text = match utf8_text(name.clone(), bytes, &mut sources) {
         Ok(text) => text,

@@ -1,9 +1,9 @@
 //! `svcgen diff OLD NEW`: the difference of two profiles' resolved environments.
 
+use super::check_layers;
 use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, Format};
 use crate::diff::diff;
-use crate::pipeline::check_layers;
 use crate::profile::Layers;
 use crate::render::{EnvOptions, environment};
 use crate::resolve::Resolved;

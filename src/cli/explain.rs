@@ -1,11 +1,11 @@
 //! `svcgen explain`: print what the spec model knows of a variable and, with `--profile`, the
 //! value in effect in that profile and the layer that set it.
 
+use super::check_layers;
 use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, LayerArgs};
 use crate::explain::{describe, lookup};
 use crate::model::{Edition, Var};
-use crate::pipeline::check_layers;
 use crate::source::{Origin, Sources};
 use clap::Args;
 use std::io::Write;
@@ -34,12 +34,19 @@ pub fn run(args: &ExplainArgs) -> u8 {
             return EXIT_INVALID;
         }
     };
+    match &args.profile {
+        Some(profile) => in_profile(profile, args, &vars, edition.is_some()),
+        None => {
+            describe_all(&vars);
+            EXIT_OK
+        }
+    }
+}
+
+/// What the spec model says of each entry.
+fn describe_all(vars: &[&Var]) {
     let text: Vec<String> = vars.iter().map(|v| describe(v)).collect();
     print(&text.join("\n"));
-    match &args.profile {
-        Some(profile) => in_profile(profile, args, &vars),
-        None => EXIT_OK,
-    }
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends the output quietly instead of panicking as
@@ -58,8 +65,14 @@ fn at(sources: &Sources, origin: Origin) -> String {
     )
 }
 
-/// The value in effect in a profile, and every layer that set the key.
-fn in_profile(profile: &std::path::Path, args: &ExplainArgs, vars: &[&Var]) -> u8 {
+/// The entry of the profile's edition (every entry when `--edition` chose, or when the edition
+/// has none), then the value in effect in the profile and every layer that set the key.
+fn in_profile(
+    profile: &std::path::Path,
+    args: &ExplainArgs,
+    vars: &[&Var],
+    edition_given: bool,
+) -> u8 {
     let mut sources = Sources::new();
     let checked = match check_layers(&args.layers.layers(profile), &mut sources) {
         Ok(c) => c,
@@ -74,9 +87,20 @@ fn in_profile(profile: &std::path::Path, args: &ExplainArgs, vars: &[&Var]) -> u
             deny_warnings: false,
             quiet: true,
         };
+        describe_all(vars);
         report(&checked.diagnostics, &sources, &quiet, false);
         return EXIT_INVALID;
     };
+    let own: Vec<&Var> = vars
+        .iter()
+        .copied()
+        .filter(|v| v.editions.contains(&resolved.edition))
+        .collect();
+    describe_all(if edition_given || own.is_empty() {
+        vars
+    } else {
+        &own
+    });
     let mut out = format!(
         "\nin {} (edition {}):\n",
         super::display_name(profile),
@@ -93,10 +117,14 @@ fn in_profile(profile: &std::path::Path, args: &ExplainArgs, vars: &[&Var]) -> u
     out.push_str(
         &match resolved.vars.iter().find(|rv| rv.var.key == var.key) {
             Some(rv) => {
-                let value = rv
-                    .value
-                    .env_text()
-                    .unwrap_or_else(|| "<secret reference>".to_string());
+                let value = match &rv.value {
+                    crate::resolve::Typed::Deferred(d) => {
+                        format!("${{{}}} (filled in at deploy time)", d.var)
+                    }
+                    other => other
+                        .env_text()
+                        .unwrap_or_else(|| "<secret reference>".to_string()),
+                };
                 match rv.origin {
                     Some(origin) => {
                         format!(

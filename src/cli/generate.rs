@@ -88,9 +88,26 @@ fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
         let man = clap_mangen::Man::new(cmd.clone());
         let mut roff = Vec::new();
         man.render(&mut roff)?;
-        pages.push((man.get_filename(), roff));
+        let roff = with_usage_synopsis(&String::from_utf8_lossy(&roff), cmd);
+        pages.push((man.get_filename(), roff.into_bytes()));
     }
     Ok(pages)
+}
+
+/// The page with its SYNOPSIS replaced by the usage line `-h` prints (clap_mangen writes its
+/// own, which lists options `-h` folds into `[OPTIONS]` and names the subcommands otherwise).
+fn with_usage_synopsis(roff: &str, cmd: &clap::Command) -> String {
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim().strip_prefix("Usage: ").unwrap_or(usage.trim());
+    let escaped = usage.replace('\\', "\\e").replace('-', "\\-");
+    let Some(start) = roff.find(".SH SYNOPSIS\n") else {
+        return roff.to_string();
+    };
+    let body = start + ".SH SYNOPSIS\n".len();
+    let end = roff[body..]
+        .find("\n.SH ")
+        .map_or(roff.len(), |i| body + i + 1);
+    format!("{}{escaped}\n{}", &roff[..body], &roff[end..])
 }
 
 pub fn man(args: &ManArgs) -> u8 {
@@ -187,11 +204,23 @@ pub struct InitArgs {
     // Default: the current edition, the one `migrate` moves profiles to (not a letter written here).
     #[arg(long, value_parser = super::editions(), default_value = crate::migrate::TO.as_str())]
     pub edition: String,
-    #[arg(long, help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--config-adapter", crate::init::choice_values(crate::init::CONFIG_ADAPTER_KEY))
+    )]
     pub config_adapter: Option<String>,
-    #[arg(long, help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--secret-adapter", crate::init::choice_values(crate::init::SECRET_ADAPTER_KEY))
+    )]
     pub secret_adapter: Option<String>,
-    #[arg(long, help = crate::init::choice_help(&crate::model::Model::get().backends.selector))]
+    #[arg(
+        long,
+        help = crate::init::choice_help(&crate::model::Model::get().backends.selector),
+        value_parser = super::choice::ChoiceParser::new("--persistence", crate::init::choice_values(&crate::model::Model::get().backends.selector))
+    )]
     pub persistence: Option<String>,
     /// The path or URL of the JSON Schema written on the profile's `#:schema` line
     #[arg(long, default_value = "./profile.schema.json")]
@@ -223,9 +252,10 @@ pub fn init(args: &InitArgs) -> u8 {
             }
             emit(&text, args.output.as_ref(), &Inputs::default())
         }
+        // A choice the edition does not allow is a mistake on the command line: exit 2.
         Err(message) => {
             super::report::io_error(&message);
-            super::EXIT_INVALID
+            EXIT_IO
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod bring;
 mod check;
+mod choice;
 mod diff;
 mod explain;
 mod generate;
@@ -156,7 +157,7 @@ pub struct DiagnosticArgs {
     /// How to print diagnostics
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Exit 1 when there is any warning
+    /// Exit 1 when there is any warning not acknowledged by the profile's `allow = ["W0306"]`
     #[arg(long)]
     pub deny_warnings: bool,
     /// Print errors only: set by the global `-q/--quiet`
@@ -182,6 +183,26 @@ pub fn read_host_file(
     inputs: &crate::inputs::Inputs,
 ) -> Result<Vec<u8>, String> {
     crate::profile::read_input(path, inputs).map_err(|e| e.0)
+}
+
+/// [`crate::pipeline::check_layers`] for the files named on the command line: a compose file,
+/// `.env` or manifest given as a profile gets one error saying what it is and which command reads
+/// it, instead of every TOML error of reading it as a profile. (Here, at the edge: import's
+/// content detection sits above the pipeline, which import itself uses.)
+pub fn check_layers(
+    layers: &crate::profile::Layers,
+    sources: &mut crate::source::Sources,
+) -> Result<crate::pipeline::Checked, String> {
+    let first = sources.len();
+    let mut checked = crate::pipeline::check_layers(layers, sources)?;
+    if checked.diagnostics.has_errors()
+        && let Some(diagnostics) =
+            crate::import::kind::not_profiles(sources, first, &checked.diagnostics)
+    {
+        checked.resolved = None;
+        checked.diagnostics = diagnostics;
+    }
+    Ok(checked)
 }
 
 /// The target `render` writes when no `-t` is given.
@@ -231,17 +252,13 @@ impl clap::builder::TypedValueParser for TargetParser {
             .flatten()
             .map(|v| v.get_name().to_string())
             .collect();
-        let mut message = format!(
-            "invalid value '{text}' for '--target <TARGET>'\n  [possible values: {}]\n",
-            names.join(", ")
-        );
-        if let Some(near) = crate::suggest::did_you_mean(&text, names.iter().map(String::as_str)) {
-            message.push_str(&format!("\n  tip: did you mean '{near}'?\n"));
-        }
-        Err(
-            clap::Error::raw(clap::error::ErrorKind::InvalidValue, message)
-                .format(&mut cmd.clone()),
-        )
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Err(choice::invalid_value(
+            cmd,
+            "--target <TARGET>",
+            &text,
+            &names,
+        ))
     }
 
     fn possible_values(
@@ -315,10 +332,10 @@ pub struct LayerArgs {
     #[arg(short = 'f', long = "overlay", value_name = "FILE")]
     pub overlays: Vec<PathBuf>,
     /// Set one key, typed by the spec model: --set config.consul.port=8501 (repeatable; applied last)
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = choice::AssignmentParser { flag: "--set", form: "KEY=VALUE" })]
     pub sets: Vec<String>,
     /// Set one key from a file's content (a secret becomes a { file = PATH } reference; applied before --set)
-    #[arg(long = "set-file", value_name = "KEY=PATH")]
+    #[arg(long = "set-file", value_name = "KEY=PATH", value_parser = choice::AssignmentParser { flag: "--set-file", form: "KEY=PATH" })]
     pub set_files: Vec<String>,
 }
 

@@ -6,11 +6,11 @@
 //! nothing; the others still render.
 
 use super::check::{Stale, check_files, report_stale};
+use super::check_layers;
 use super::report::{Reporter, exit_code, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
-use crate::pipeline::check_layers;
 use crate::render::{EnvOptions, HostCopy, Target, Templates, render_checked};
 use crate::source::Sources;
 use clap::Args;
@@ -65,6 +65,8 @@ struct Outcome {
     stale: Vec<Stale>,
     /// True when its files were delivered (written, checked or printed).
     rendered: bool,
+    /// What was written, for people: `wrote DIR/: .env, … (2 unchanged)`.
+    wrote: Option<String>,
 }
 
 /// Results in flight per worker thread: enough to keep every thread busy while the main thread
@@ -192,6 +194,14 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
             }
             stale.extend(outcome.stale);
             rendered += usize::from(outcome.rendered);
+            // One profile says what it wrote (a batch sums up at the end).
+            if let Some(wrote) = &outcome.wrote
+                && !job.batch
+                && !args.diagnostics.quiet
+                && args.diagnostics.format == super::Format::Human
+            {
+                let _ = writeln!(std::io::stderr(), "{wrote}");
+            }
             progress.step();
         },
     );
@@ -259,20 +269,101 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
                 inputs: Some(job.inputs),
             };
             let within = job.out_dir.map(|d| d.root.as_path());
-            let written = match within {
-                Some(root) => job.inputs.refuse_inside(root),
-                None => Ok(()),
-            }
-            .and_then(|()| write_files(&dest.paths(files), within, options));
-            if let Err(e) = written {
+            if let Some(Err(e)) = within.map(|root| job.inputs.refuse_inside(root)) {
                 outcome.errors.push(e);
                 outcome.exit = EXIT_IO;
                 return outcome;
+            }
+            let paths = dest.paths(files);
+            // `-o FILE` into a folder that does not exist yet creates it, as `--out-dir` does
+            // (and removes it again when the write fails).
+            let made = match dest.file.as_deref().map(create_parents) {
+                Some(Err(e)) => {
+                    outcome.errors.push(e);
+                    outcome.exit = EXIT_IO;
+                    return outcome;
+                }
+                Some(Ok(made)) => made,
+                None => Vec::new(),
+            };
+            match write_files(&paths, within, options) {
+                Ok(written) => {
+                    let shown = args.out_dir.as_deref().filter(|_| !job.batch);
+                    outcome.wrote = Some(wrote_line(&dest, shown, &paths, &written));
+                }
+                Err(e) => {
+                    remove_made(&made);
+                    outcome.errors.push(e);
+                    outcome.exit = EXIT_IO;
+                    return outcome;
+                }
             }
         }
     }
     outcome.rendered = true;
     outcome
+}
+
+/// The missing folders above `file`, created outermost first; returns them (to remove again).
+fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut missing = Vec::new();
+    let mut folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+    while let Some(dir) = folder {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            break;
+        }
+        missing.push(dir.to_path_buf());
+        folder = dir.parent().filter(|p| !p.as_os_str().is_empty());
+    }
+    missing.reverse();
+    for (i, dir) in missing.iter().enumerate() {
+        if let Err(e) = std::fs::create_dir(dir) {
+            remove_made(&missing[..i]);
+            return Err(format!(
+                "{}: cannot create the folder: {e}; create it, or write elsewhere with -o",
+                crate::escape::one_line(&dir.display().to_string())
+            ));
+        }
+    }
+    Ok(missing)
+}
+
+/// Removes the folders `create_parents` made, innermost first (each only if still empty).
+fn remove_made(made: &[PathBuf]) {
+    for dir in made.iter().rev() {
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
+/// `wrote DEST: a, b, c` (with how many were already up to date), for people.
+/// `shown`: the folder as the command line wrote it.
+fn wrote_line(
+    dest: &Destination,
+    shown: Option<&Path>,
+    paths: &[(PathBuf, Contents)],
+    written: &crate::output::Written,
+) -> String {
+    let place = match (&dest.folder, &dest.file) {
+        (Some(dir), _) => format!("{}/", shown.unwrap_or(dir).display()),
+        (None, Some(file)) => file.display().to_string(),
+        (None, None) => String::new(),
+    };
+    let names: Vec<String> = match &dest.folder {
+        Some(dir) => paths
+            .iter()
+            .map(|(p, _)| p.strip_prefix(dir).unwrap_or(p).display().to_string())
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut line = match written.written {
+        0 => format!("{place}: up to date, nothing written"),
+        _ if names.is_empty() => format!("wrote {place}"),
+        _ => format!("wrote {place}: {}", names.join(", ")),
+    };
+    if written.written > 0 && written.unchanged > 0 {
+        line.push_str(&format!(" ({} already up to date)", written.unchanged));
+    }
+    crate::escape::one_line(&line)
 }
 
 /// "rendering N/M" on a terminal for batches of 50 or more, at most ten times a second.
@@ -376,6 +467,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         stdout: String::new(),
         stale: Vec::new(),
         rendered: false,
+        wrote: None,
     };
     let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
         Ok(c) => c,

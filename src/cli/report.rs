@@ -57,7 +57,8 @@ impl<'a> Reporter<'a> {
     /// every format).
     pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
         let mut shown = diags.clone();
-        if self.args.quiet {
+        // `-q` hides warnings, except those that fail the run (`--deny-warnings`) in JSON.
+        if self.args.quiet && !(self.args.deny_warnings && self.args.format == Format::Json) {
             shown.items.retain(|d| d.is_error());
         }
         if self.args.format == Format::Human {
@@ -66,6 +67,9 @@ impl<'a> Reporter<'a> {
                 && let Some(summary) = human::summary(diags)
             {
                 text.push_str(&format!("{summary}\n"));
+            }
+            if let Some(why) = denied_warnings(diags, self.args) {
+                text.push_str(&format!("error: {why}\n"));
             }
             let _ = std::io::stderr().write_all(text.as_bytes());
         } else {
@@ -129,6 +133,32 @@ pub fn report(
     let code = reporter.add(diags, sources);
     reporter.finish();
     code
+}
+
+/// Why a run with no error fails: its warnings under `--deny-warnings` (said even with `-q`,
+/// which hides the warnings themselves), with the two ways out.
+fn denied_warnings(diags: &Diagnostics, args: &DiagnosticArgs) -> Option<String> {
+    if !args.deny_warnings || diags.has_errors() || diags.is_empty() {
+        return None;
+    }
+    let mut codes: Vec<&str> = diags.items.iter().map(|d| d.code.id()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let count = diags.warning_count();
+    Some(format!(
+        "{count} warning{} ({}) fail{} this run because of --deny-warnings{}: fix {}, or \
+         acknowledge a warning you accept in the profile with allow = [\"{}\"]",
+        if count == 1 { "" } else { "s" },
+        codes.join(", "),
+        if count == 1 { "s" } else { "" },
+        if args.quiet {
+            " (-q hides the warnings)"
+        } else {
+            ""
+        },
+        if count == 1 { "it" } else { "them" },
+        codes[0],
+    ))
 }
 
 /// 1 when there is an error (or a warning with `--deny-warnings`), else 0.

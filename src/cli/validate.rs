@@ -1,8 +1,8 @@
 //! `svcgen validate`: check profiles, print every problem.
 
+use super::check_layers;
 use super::report::Reporter;
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
-use crate::pipeline::check_layers;
 use crate::source::Sources;
 use clap::Args;
 use std::io::Write;

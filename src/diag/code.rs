@@ -129,10 +129,15 @@ pub enum Code {
     PortIgnored,
     /// A default that points at the pod itself in a real deployment (`localhost`).
     PointsAtPod,
+    /// A value filled in at deploy time (`{ deploy_env = "X" }`): the Kubernetes targets cannot
+    /// carry it (`validate`; `render` of those targets refuses it, E0214).
+    DeployTimeValue,
+    /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
+    WrongFile,
 }
 
 impl Code {
-    pub const ALL: [Code; 60] = [
+    pub const ALL: [Code; 62] = [
         Code::TomlSyntax,
         Code::Edition,
         Code::UnknownKey,
@@ -193,6 +198,8 @@ impl Code {
         Code::CredentialFileMissing,
         Code::PortIgnored,
         Code::PointsAtPod,
+        Code::DeployTimeValue,
+        Code::WrongFile,
     ];
 
     /// The stable code, e.g. `E0201`.
@@ -258,6 +265,8 @@ impl Code {
             Code::CredentialFileMissing => "W0331",
             Code::PortIgnored => "W0332",
             Code::PointsAtPod => "W0333",
+            Code::DeployTimeValue => "W0334",
+            Code::WrongFile => "E0246",
         }
     }
 
@@ -324,6 +333,8 @@ impl Code {
             Code::CredentialFileMissing => "credential-file-missing",
             Code::PortIgnored => "port-ignored",
             Code::PointsAtPod => "points-at-pod",
+            Code::DeployTimeValue => "deploy-time-value",
+            Code::WrongFile => "wrong-file",
         }
     }
 

@@ -74,7 +74,11 @@ pub fn analyze(
             unknown_name(model, entry, &mut diags);
             if outside_spec(entry, &mut diags) {
                 if let EnvValue::FromEnv { var: shell, text } = &entry.value {
-                    diags.push(from_shell(entry, shell, text, for_lint));
+                    let deferred = !for_lint && super::interpolate::deploy_form(text).is_some();
+                    diags.push(match deferred {
+                        true => deploy_time(entry, shell),
+                        false => from_shell(entry, shell, text, for_lint),
+                    });
                 }
                 extras.push(i);
             }
@@ -92,7 +96,13 @@ pub fn analyze(
         if let EnvValue::FromEnv { var: shell, text } = &entry.value
             && !var.secret
         {
-            diags.push(from_shell(entry, shell, text, for_lint));
+            let deferred = !for_lint
+                && super::values::can_defer(var)
+                && super::interpolate::deploy_form(text).is_some();
+            diags.push(match deferred {
+                true => deploy_time(entry, shell),
+                false => from_shell(entry, shell, text, for_lint),
+            });
             if for_lint {
                 unread.push(var.key.as_str());
                 continue;
@@ -360,6 +370,20 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         .label("not in the spec")
         .suggest(near),
     );
+}
+
+/// A value the deploying shell fills in, which the profile keeps as a deploy-time value.
+fn deploy_time(entry: &EnvEntry, shell: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::Placeholder,
+        format!(
+            "`{}` takes its value from the shell variable `{shell}` when compose starts: the profile keeps it as {{ deploy_env = \"{shell}\" }}",
+            entry.name
+        ),
+    )
+    .at(entry.origin)
+    .label("placeholder")
+    .help("compose and .env renderings write it back as a placeholder; the Kubernetes targets need the value (render with --set KEY=VALUE)")
 }
 
 /// A value the deploying shell fills in when compose starts.

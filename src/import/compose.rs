@@ -33,6 +33,10 @@ pub fn read(
         diags.push(refused);
         return Vec::new();
     }
+    // The image, as compose merges `extends`: the service's own, else its nearest base's.
+    deploy.image = (chain.iter().rev())
+        .find_map(|s| s.get("image"))
+        .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
     // As compose merges `extends`: the env_files of the whole chain (the base's first, each file
     // once), then the environments of the chain (a later one winning), which win over every
     // env_file.

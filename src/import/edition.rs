@@ -72,6 +72,31 @@ pub fn infer_edition(entries: &[EnvEntry]) -> Inferred {
     }
 }
 
+/// The edition an image's tag names (`…/admin-ui:1.0.0_dev` is the edition whose image tag is
+/// `1.0.0_dev` in the model), when exactly one edition has that tag.
+pub fn edition_of_image(image: &str) -> Option<Edition> {
+    // The tag follows the last `:` after the last `/` (a registry may have a port); a digest
+    // (`@sha256:…`) names no tag.
+    let name = image.rsplit('/').next()?;
+    let tag = name.split('@').next()?.rsplit_once(':')?.1;
+    let model = Model::get();
+    let mut editions = model.editions.iter().filter(|e| e.image_tag == tag);
+    let edition = editions.next()?;
+    editions.next().is_none().then_some(edition.id)
+}
+
+/// The edition to import as when none is given: the one the image tag names, when the
+/// variables fit both editions (they decide otherwise, and disagreeing with them is theirs to
+/// report). `Some((edition, image))` says where it came from.
+pub fn from_image<'r>(
+    entries: &[EnvEntry],
+    image: Option<&'r (String, crate::source::Origin)>,
+) -> Option<(Edition, &'r (String, crate::source::Origin))> {
+    let image = image?;
+    let edition = edition_of_image(&image.0)?;
+    (infer_edition(entries) == Inferred::Both).then_some((edition, image))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +164,23 @@ mod tests {
             ])),
             Inferred::Conflict(_)
         ));
+    }
+
+    #[test]
+    fn an_image_tag_names_its_edition() {
+        for info in &Model::get().editions {
+            let tag = &info.image_tag;
+            assert_eq!(
+                edition_of_image(&format!("ghcr.io/x/admin-ui:{tag}")),
+                Some(info.id)
+            );
+            assert_eq!(
+                edition_of_image(&format!("reg:5000/admin-ui:{tag}")),
+                Some(info.id)
+            );
+        }
+        assert_eq!(edition_of_image("reg:5000/admin-ui"), None);
+        assert_eq!(edition_of_image("admin-ui:latest"), None);
+        assert_eq!(edition_of_image("admin-ui@sha256:abc"), None);
     }
 }

@@ -69,6 +69,22 @@ pub fn placeholder_var(placeholder: &str) -> Option<&str> {
     crate::resolve::is_env_name(name).then_some(name)
 }
 
+/// A whole placeholder as a profile's deploy-time value: its variable and default. `${X}`,
+/// `${X:?message}` and `${X?message}` have none; `${X:-d}` and `${X-d}` (read alike: svcgen
+/// writes `:-`) have `d`. `None` for a form a profile cannot say (`${X:+alt}`, a nested `$`).
+pub fn deploy_form(text: &str) -> Option<(&str, Option<&str>)> {
+    let var = placeholder_var(text)?;
+    let Some(inner) = text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) else {
+        return Some((var, None)); // `$X`
+    };
+    let rest = &inner[var.len()..];
+    if rest.is_empty() || rest.starts_with(":?") || rest.starts_with('?') {
+        return Some((var, None));
+    }
+    let default = rest.strip_prefix(":-").or_else(|| rest.strip_prefix('-'))?;
+    (!default.contains('$')).then_some((var, Some(default)))
+}
+
 /// The value of a compose entry: one whole placeholder is a value taken from the deploying shell.
 pub fn compose_value(value: &str, dollar_escape: bool) -> (EnvValue, Vec<Range<usize>>) {
     let scanned = compose(value, dollar_escape);

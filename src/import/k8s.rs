@@ -101,6 +101,10 @@ pub fn read(
         deploy.name = Some(container.workload.clone());
     }
     deploy.namespace = container.namespace.clone();
+    deploy.image = container
+        .node
+        .get("image")
+        .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
     let mut entries = Vec::new();
     if let Some(env_from) = container.node.get("envFrom") {
         read_env_from(env_from, &configmaps, &mut entries, diags);

@@ -13,6 +13,8 @@ mod edition;
 pub mod formats;
 mod interpolate;
 mod k8s;
+pub mod kind;
+mod names;
 mod profile;
 mod unread;
 mod values;
@@ -20,8 +22,9 @@ mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
+pub use names::in_variable_names;
 pub(crate) use profile::profile_check;
-pub use profile::{ImportOptions, Imported, import};
+pub use profile::{ImportOptions, Imported, draft, import};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceId, Sources};
@@ -92,6 +95,9 @@ pub struct DeployHints {
     pub namespace: Option<String>,
     /// The Secret of the first `secretKeyRef`.
     pub secret_name: Option<String>,
+    /// The container's image as written (`ghcr.io/…/admin-ui:1.0.0_dev`), and where: its tag
+    /// names the edition when the variables do not (`edition::from_image`).
+    pub image: Option<(String, Origin)>,
 }
 
 /// How to read a file.

@@ -34,6 +34,34 @@ pub struct Imported {
     pub edition: Edition,
     /// Warnings, at the input's lines.
     pub diagnostics: Diagnostics,
+    /// Where the edition came from when the variables fit both: the image, `name:line:col`.
+    pub edition_from_image: Option<String>,
+}
+
+/// The edition given, else the one the image tag names when the variables fit both, with the
+/// place of the image (`file:line:col` and the image as written).
+fn edition_to_use(
+    read: &Read,
+    options: ImportOptions,
+    sources: &Sources,
+) -> (Option<Edition>, Option<String>) {
+    if options.edition.is_some() {
+        return (options.edition, None);
+    }
+    let Some((edition, (image, at))) =
+        super::edition::from_image(&read.entries, read.deploy.image.as_ref())
+    else {
+        return (None, None);
+    };
+    let source = sources.get(at.source);
+    let (line, start) = source.line_of(at.start);
+    let place = format!(
+        "{}:{line}:{} (`{}`)",
+        crate::escape::one_line(&source.name),
+        at.start - start + 1,
+        crate::escape::one_line(image)
+    );
+    (Some(edition), Some(place))
 }
 
 /// Builds the profile of what was read. `Err` holds every diagnostic when there is an error:
@@ -43,7 +71,8 @@ pub fn import(
     options: ImportOptions,
     sources: &Sources,
 ) -> Result<Imported, Diagnostics> {
-    let analysis = analyze(&read.entries, options.edition, sources, false);
+    let (given, from_image) = edition_to_use(read, options, sources);
+    let analysis = analyze(&read.entries, given, sources, false);
     let mut diags = read.diagnostics.clone();
     let unreadable = diags.has_errors();
     // When the file could not be read, the edition it does not decide is beside the point.
@@ -59,30 +88,63 @@ pub fn import(
     let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
         // No profile can be written; the values are still checked, exactly as lint checks them.
         diags.extend(profile_check(read, &analysis, sources));
+        super::in_variable_names(&mut diags, analysis.read_as);
         diags.sort();
         return Err(diags);
     };
     let (deploy, (resolved, found)) = with_deploy_names(read, &analysis, edition, sources);
     diags.extend(found);
+    super::in_variable_names(&mut diags, edition);
     diags.sort();
     let Some(resolved) = resolved.filter(|_| !diags.has_errors()) else {
         return Err(diags);
     };
-    let header = format!(
+    let mut header = format!(
         "Imported by svcgen from {} ({}).",
         crate::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
+    if let Some(place) = &from_image {
+        header.push_str(&format!(
+            "\n# Edition {edition}: named by the image tag at {place}; the variables fit both."
+        ));
+    }
     let written = Written {
         header: &header,
         deploy: &deploy,
         keep_defaults: options.keep_defaults,
     };
     Ok(Imported {
-        profile: written.text(read, &analysis, &resolved),
+        profile: written.text(read, &analysis, edition, Some(&resolved)),
         edition,
         diagnostics: diags,
+        edition_from_image: from_image,
     })
+}
+
+/// The best profile that can be written of a file whose import failed (`import` gave `Err`):
+/// every value read, as read, at its key, under a header saying it does not validate. `None`
+/// when the file could not be read or its edition is not known (nothing to build on).
+pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<String> {
+    if read.diagnostics.has_errors() {
+        return None;
+    }
+    let (given, _) = edition_to_use(read, options, sources);
+    let analysis = analyze(&read.entries, given, sources, false);
+    let edition = analysis.edition?;
+    let header = format!(
+        "DRAFT imported by svcgen from {} ({}): it does not validate yet.\n\
+         # Fix what `svcgen validate` reports at each key, then remove this line.\n\
+         # Values under names of secrets are left out: give them as {{ env = \"NAME\" }}.",
+        crate::escape::one_line(&sources.get(read.source).name),
+        read.format.name()
+    );
+    let written = Written {
+        header: &header,
+        deploy: &[],
+        keep_defaults: options.keep_defaults,
+    };
+    Some(written.text(read, &analysis, edition, None))
 }
 
 /// The deployment names read along that the profile takes (names first: the Secret's default
@@ -242,12 +304,7 @@ fn profile_table(
         .iter()
         .map(|&i| {
             let e = &read.entries[i];
-            let value = e.value.text().unwrap_or_default().to_string();
-            let node = Node {
-                value: Value::String(value),
-                origin: e.origin,
-            };
-            entry(&e.name, e.name_origin, node)
+            entry(&e.name, e.name_origin, extra_node(e))
         })
         .collect();
     if !env.is_empty() {
@@ -258,6 +315,33 @@ fn profile_table(
         at.entries.push(entry(key, file, text(value)));
     }
     table
+}
+
+/// True for a name that stands for a secret (an old name, or a misspelling of one).
+fn names_a_secret(name: &str) -> bool {
+    crate::redact::secret_var_of_env(name).is_some() || crate::redact::nearly_names_a_secret(name)
+}
+
+/// An `[env]` value: its text, or `{ deploy_env = "X" }` (with its default) for a whole
+/// placeholder, which the compose and `.env` renderings write back as one.
+fn extra_node(e: &super::EnvEntry) -> Node {
+    let at = e.origin;
+    let text = |t: &str| Node {
+        value: Value::String(t.to_string()),
+        origin: at,
+    };
+    if let EnvValue::FromEnv { text: written, .. } = &e.value
+        && let Some((shell, default)) = super::interpolate::deploy_form(written)
+    {
+        use crate::resolve::deferred::{DEFAULT, DEPLOY_ENV};
+        let mut entries = vec![entry(DEPLOY_ENV, at, text(shell))];
+        entries.extend(default.map(|d| entry(DEFAULT, at, text(d))));
+        return Node {
+            value: Value::Table(Table { entries }),
+            origin: at,
+        };
+    }
+    text(e.value.text().unwrap_or_default())
 }
 
 fn entry(key: &str, key_origin: Origin, node: Node) -> Entry {
@@ -300,28 +384,38 @@ struct Written<'a> {
 impl Written<'_> {
     /// The profile text: the checked values whose group applies (defaults left out unless
     /// kept; the selectors always written), then `[env]` and `[deploy]`.
-    fn text(&self, read: &Read, analysis: &Analysis, resolved: &Resolved) -> String {
+    /// Without `resolved` (a draft of a profile that does not validate), every value read is
+    /// written as read, at its key.
+    fn text(
+        &self,
+        read: &Read,
+        analysis: &Analysis,
+        edition: Edition,
+        resolved: Option<&Resolved>,
+    ) -> String {
         let mut doc = DocumentMut::new();
         let mut position = 0;
-        doc.insert("edition", toml_edit::value(resolved.edition.as_str()));
+        doc.insert("edition", toml_edit::value(edition.as_str()));
         if let Some(mut key) = doc.as_table_mut().key_mut("edition") {
             key.leaf_decor_mut()
                 .set_prefix(format!("# {}\n", self.header));
         }
         for setting in &analysis.settings {
             let var = setting.var;
-            let Some(set) = resolved
-                .vars
-                .iter()
-                .find(|r| std::ptr::eq(r.var, var) && r.origin.is_some())
-            else {
-                continue; // its group does not apply (reported by resolve)
-            };
-            // A secret reference has no text, so it is never the default.
-            let text = set.value.env_text();
-            let is_default = text.is_some_and(|t| Some(t.as_str()) == var.default.value());
-            if is_default && !self.keep_defaults && !var.selector {
-                continue;
+            if let Some(resolved) = resolved {
+                let Some(set) = resolved
+                    .vars
+                    .iter()
+                    .find(|r| std::ptr::eq(r.var, var) && r.origin.is_some())
+                else {
+                    continue; // its group does not apply (reported by resolve)
+                };
+                // A secret reference has no text, so it is never the default.
+                let text = set.value.env_text();
+                let is_default = text.is_some_and(|t| Some(t.as_str()) == var.default.value());
+                if is_default && !self.keep_defaults && !var.selector {
+                    continue;
+                }
             }
             let (path, leaf) = var.key.rsplit_once('.').unwrap_or(("", var.key.as_str()));
             let table = doc_table_at(&mut doc, path, &mut position);
@@ -331,8 +425,15 @@ impl Written<'_> {
             let table = doc_table_at(&mut doc, "env", &mut position);
             for &i in &analysis.extras {
                 let entry = &read.entries[i];
-                let text = entry.value.text().unwrap_or_default();
-                table.insert(&entry.name, toml_edit::value(text));
+                // A draft is written before resolve refuses a secret under an old or
+                // misspelled name in `[env]` (E0225): its value never reaches the draft.
+                if resolved.is_none() && names_a_secret(&entry.name) {
+                    continue;
+                }
+                table.insert(
+                    &entry.name,
+                    Item::Value(toml_value(&extra_node(entry).value)),
+                );
             }
         }
         if !self.deploy.is_empty() {

@@ -3,6 +3,7 @@
 //! reference to another Secret key or an empty value is reported, and the text is read the way
 //! the container reads it (its type's `read_env_text`): nothing here checks the value.
 
+use super::interpolate::deploy_form;
 use super::{EnvEntry, EnvValue};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Var};
@@ -23,6 +24,42 @@ fn env_reference(name: &str, at: Origin) -> Node {
         }),
         origin: at,
     }
+}
+
+/// True when a profile can say that `var` is filled in at deploy time (see `resolve::deferred`).
+pub fn can_defer(var: &Var) -> bool {
+    crate::resolve::deferred::cannot_defer(var).is_none()
+}
+
+/// `{ deploy_env = "NAME" }`, with `default = VALUE` (read as the container reads the text)
+/// when the placeholder has one.
+fn deploy_env(
+    var: &Var,
+    entry: &EnvEntry,
+    shell: &str,
+    default: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<Node> {
+    use crate::resolve::deferred::{DEFAULT, DEPLOY_ENV};
+    let at = entry.origin;
+    let mut entries = vec![Entry {
+        key: DEPLOY_ENV.to_string(),
+        key_origin: at,
+        node: string(shell, at),
+    }];
+    if let Some(text) = default {
+        let env = EnvText::new(&entry.name, text, at, None);
+        let node = var.ty.rules().read_env_text(var, &env, diags)?;
+        entries.push(Entry {
+            key: DEFAULT.to_string(),
+            key_origin: at,
+            node,
+        });
+    }
+    Some(Node {
+        value: Value::Table(Table { entries }),
+        origin: at,
+    })
 }
 
 pub fn secret_ref_elsewhere(entry: &EnvEntry, secret: &str, key: &str) -> Diagnostic {
@@ -90,6 +127,10 @@ fn text_or_reference<'e>(
         EnvValue::FromEnv { var: shell, .. } if var.secret => {
             Err(Some(env_reference(shell, entry.origin)))
         }
+        EnvValue::FromEnv { text, .. } if can_defer(var) => match deploy_form(text) {
+            Some((shell, default)) => Err(deploy_env(var, entry, shell, default, diags)),
+            None => Ok(text.as_str()),
+        },
         EnvValue::FromEnv { text, .. } | EnvValue::Text(text) => Ok(text.as_str()),
     }
 }

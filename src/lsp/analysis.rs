@@ -3,9 +3,9 @@
 //! (`extends`, or the overlay directive) read from disk.
 
 use super::documents::{Document, Documents};
-use super::overlay::overlay_of;
 use crate::model::Edition;
 use crate::pipeline::{Checked, check_layers, check_text};
+use crate::profile::overlay_of;
 use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};
 use crate::source::{SourceId, Sources};
 use std::collections::BTreeSet;

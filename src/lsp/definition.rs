@@ -2,7 +2,7 @@
 
 use super::analysis::folder;
 use super::diagnostics::extends_entries;
-use super::overlay::overlay_of;
+use crate::profile::overlay_of;
 use lsp_types::{Location, Range};
 use std::path::Path;
 

@@ -14,7 +14,6 @@ mod definition;
 mod diagnostics;
 mod documents;
 mod hover;
-mod overlay;
 mod position;
 mod server;
 mod transport;

@@ -124,6 +124,22 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
 pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadError> {
     let mut walk = Walk::new(sources, stack.extends.clone());
     let (main, mut table) = walk.load_layer(&stack.profile)?;
+    // An overlay that names its base (`#:svcgen overlay-of = "prod.toml"`) is checked over it,
+    // as the language server does (where bases are read at all: `extends` is followed).
+    let follows = matches!(stack.extends, Extends::Follow);
+    if let Some(base) = directive_base(walk.sources.get(main)).filter(|_| follows) {
+        let named_by = walk.sources.get(main).name.clone();
+        let (_, mut under) = walk.load_with_bases(&base).map_err(|e| {
+            ReadError(format!(
+                "{} (the base named by `#:svcgen overlay-of` in {}; fix that line, or validate \
+                 the base with --overlay instead)",
+                e.0,
+                crate::escape::one_line(&named_by)
+            ))
+        })?;
+        merge_recording(&mut under, table, "", &mut walk.overridden);
+        table = under;
+    }
     for overlay in &stack.overlays {
         let (_, over) = walk.load_layer(overlay)?;
         merge_recording(&mut table, over, "", &mut walk.overridden);
@@ -151,6 +167,13 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
         table,
         overridden,
     })
+}
+
+/// The base named by a profile's overlay directive, relative to the profile's folder.
+fn directive_base(source: &crate::source::Source) -> Option<PathBuf> {
+    let (base, _) = super::overlay_of(&source.text)?;
+    let dir = source.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    Some(dir.join(base))
 }
 
 /// The state of one walk through `extends`: the chain being followed (for cycles), and every

@@ -94,7 +94,7 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 }
 
 /// The name diagnostics give a profile read from standard input (`-`).
-pub const STDIN_NAME: &str = "<stdin>";
+pub use crate::source::STDIN_NAME;
 
 /// Reads standard input whole, at most [`MAX_PROFILE_BYTES`], once per run (a second `-` would
 /// silently read nothing).

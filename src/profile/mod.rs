@@ -9,6 +9,7 @@
 mod layers;
 mod load;
 mod merge;
+mod overlay;
 mod set;
 
 pub use layers::{
@@ -20,6 +21,7 @@ pub use load::{
     read_text,
 };
 pub use merge::{Overridden, merge, merge_recording};
+pub use overlay::overlay_of;
 pub use set::{SetKind, parse_set};
 
 use crate::source::Origin;

@@ -62,7 +62,8 @@ pub fn render_checked(
     for &target in targets {
         let found = checks::target(target, resolved, &env);
         let stop = found.has_errors();
-        out.diagnostics.extend(found);
+        // The same problem of several targets (a value no Kubernetes target carries) once.
+        out.diagnostics.extend_new(found.items);
         if stop {
             continue;
         }
@@ -77,6 +78,7 @@ pub fn render_checked(
             }
         }
     }
+    crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
     if options.copy_host_files && targets.contains(&Target::Kustomization) {
         out.copies = copies(&input.plan.host_files);
     }

@@ -7,12 +7,13 @@
 use super::{EnvVar, Target, dotenv_quote};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::{Resolved, ResolvedVar};
+use crate::source::Origin;
 use crate::value_type::formats;
 
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them
 /// (errors stop that target).
 pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
-    match target {
+    let mut found = match target {
         Target::Dotenv => dotenv_values(env),
         Target::K8s => {
             let mut diags = k8s_data_keys(env);
@@ -21,7 +22,58 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
         }
         Target::DeployNotes => command_paths(resolved),
         _ => Diagnostics::default(),
+    };
+    if KUBERNETES.contains(&target) {
+        for var in env {
+            if let Some(from) = &var.deploy_env {
+                found.push(deploy_time_refused(var, &from.name));
+            }
+        }
     }
+    found
+}
+
+/// The targets a Kubernetes cluster reads, which have no deploy-time step to fill a value in.
+pub const KUBERNETES: [Target; 4] = [
+    Target::K8sEnv,
+    Target::K8s,
+    Target::Kustomization,
+    Target::DeployNotes,
+];
+
+/// A deploy-time value (`{ deploy_env = "X" }`) asked of a Kubernetes target: a pod expands
+/// `$(X)` only from its own variables, never from the deploying shell, so no spelling carries it.
+fn deploy_time_refused(var: &EnvVar, from: &str) -> Diagnostic {
+    let key = var.key.as_deref().unwrap_or(&var.name);
+    Diagnostic::new(
+        Code::Unwritable,
+        format!(
+            "`{key}` is filled in at deploy time from the variable {from}, which the Kubernetes targets cannot carry"
+        ),
+    )
+    .at_opt(var.origin)
+    .label(format!("from {from} at deploy time"))
+    .help(format!(
+        "Kubernetes expands $({from}) only from the container's own variables, never from the deploying shell: \
+         give the value for this render (--set {key}=VALUE), or render the compose or dotenv target (-t compose,dotenv)"
+    ))
+}
+
+/// What `validate` says of a deploy-time value, once: where it can be rendered and where not.
+pub fn deploy_time_note(key: &str, origin: Option<Origin>, from: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::DeployTimeValue,
+        format!(
+            "`{key}` is filled in at deploy time from the variable {from}: compose and .env write ${{{from}}}; the Kubernetes targets refuse it"
+        ),
+    )
+    .at_opt(origin)
+    .label(format!("from {from} at deploy time"))
+    .help(format!(
+        "render -t compose or -t dotenv; for Kubernetes, give the value (--set {key}=VALUE). \
+         `docker run --env-file` does not expand ${{{from}}}. Acknowledge with allow = [\"{}\"]",
+        Code::DeployTimeValue.id()
+    ))
 }
 
 /// DEPLOY.md prints host paths as shell words in the commands of a Markdown code block: a line

@@ -272,10 +272,20 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
         for var in read.iter_mut().filter(|v| v.secret) {
             var.value = Some("secret".into());
         }
+        // A value filled in at deploy time (`{ deploy_env = "X", default = ... }`).
+        let mut deferred: Vec<_> = plain.clone();
+        if let Some(var) = deferred.iter_mut().find(|v| !v.secret) {
+            var.value = None;
+            var.deploy_env = Some(super::DeployEnv {
+                name: "DEPLOY_VALUE".into(),
+                default: Some("d".into()),
+            });
+        }
         for (env, options, folder) in [
             (&plain, EnvOptions::default(), None),
             (&plain, copies, Some(folder)),
             (&read, copies, Some(folder)),
+            (&deferred, EnvOptions::default(), None),
         ] {
             let input = Input::new(&resolved, env, folder, options, None);
             for target in Target::ALL {

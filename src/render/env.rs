@@ -20,6 +20,8 @@ pub struct EnvVar {
     /// For a secret not written: the variable the operator sets when deploying (the profile's
     /// `{ env = "NAME" }`, else the variable's own name).
     pub supply_as: Option<String>,
+    /// For a value filled in at deploy time (`{ deploy_env = "X" }`): the variable that fills it.
+    pub deploy_env: Option<DeployEnv>,
     /// The profile key; none for an `[env]` extra.
     pub key: Option<String>,
     /// The value is the spec's default.
@@ -29,6 +31,17 @@ pub struct EnvVar {
     /// Where the value was set, for diagnostics; `None` for defaults.
     #[serde(skip)]
     pub origin: Option<Origin>,
+}
+
+/// A value the deploying environment fills in: its variable and the default (the container's
+/// text) used when that variable is unset or empty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct DeployEnv {
+    /// The variable of the deploying environment that fills the value in.
+    pub name: String,
+    /// The value used when that variable is unset or empty (the container's text); none: the
+    /// deployment fails when it is unset.
+    pub default: Option<String>,
 }
 
 /// What goes into the environment.
@@ -68,11 +81,19 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             Typed::Secret(_) if value.is_none() => Some(rv.var.env.clone()),
             _ => None,
         };
+        let deploy_env = match &rv.value {
+            Typed::Deferred(deferred) => Some(DeployEnv {
+                name: deferred.var.clone(),
+                default: deferred.default_text(),
+            }),
+            _ => None,
+        };
         out.push(EnvVar {
             name: rv.var.env.clone(),
             value,
             secret_from,
             supply_as,
+            deploy_env,
             key: Some(rv.var.key.clone()),
             default,
             secret: rv.var.secret,
@@ -80,11 +101,16 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
         });
     }
     for extra in &resolved.extras {
+        let deploy_env = extra.deploy_env.as_ref().map(|d| DeployEnv {
+            name: d.var.clone(),
+            default: d.default_text(),
+        });
         out.push(EnvVar {
             name: extra.name.clone(),
-            value: Some(extra.value.clone()),
+            value: Some(extra.value.clone()).filter(|_| deploy_env.is_none()),
             secret_from: None,
             supply_as: None,
+            deploy_env,
             key: None,
             default: false,
             secret: false,

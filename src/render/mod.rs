@@ -4,7 +4,7 @@
 //! from it once, so every target carries the same variables and values.
 
 mod checked;
-mod checks;
+pub(crate) mod checks;
 mod compose;
 #[cfg(test)]
 mod context_doc;
@@ -21,7 +21,7 @@ pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
 pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
-pub use env::{EnvOptions, EnvVar, environment};
+pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 pub use host_files::{HostRead, HostReader};
 
 use crate::diag::Diagnostics;

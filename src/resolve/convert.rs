@@ -15,5 +15,8 @@ pub fn convert(
     cx: &Context<'_>,
     diags: &mut Diagnostics,
 ) -> Option<Typed> {
+    if let Some(deferred) = super::deferred::read(var, &entry.node, cx, diags) {
+        return deferred;
+    }
     var.ty.rules().read(var, &entry.node, cx, diags)
 }

@@ -1,6 +1,8 @@
 //! The `[env]` table: variables outside the spec, passed through as they are.
 
+use super::Typed;
 use super::convert::is_env_name;
+use super::deferred::{DEPLOY_ENV, Deferred, default_text_problem, read_form, unwritable_default};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::profile::{Entry, Value};
@@ -11,7 +13,10 @@ use crate::suggest::Suggester;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extra {
     pub name: String,
+    /// The value (empty when it is filled in at deploy time).
     pub value: String,
+    /// Filled in at deploy time (`NAME = { deploy_env = "X" }`), as a compose placeholder is.
+    pub deploy_env: Option<super::deferred::Deferred>,
     pub origin: Origin,
 }
 
@@ -54,8 +59,13 @@ pub fn extras(
             diags.push(refused);
             continue;
         }
-        let Some(value) = extra_value(entry, diags) else {
-            continue;
+        let (value, deploy_env) = match deferred_extra(entry, diags) {
+            Some(Some(deferred)) => (String::new(), Some(deferred)),
+            Some(None) => continue,
+            None => match extra_value(entry, diags) {
+                Some(value) => (value, None),
+                None => continue,
+            },
         };
         if mode == super::Mode::Profile {
             diags.push(passed_through(suggester, entry));
@@ -63,6 +73,7 @@ pub fn extras(
         out.push(Extra {
             name: entry.key.clone(),
             value,
+            deploy_env,
             origin: entry.node.origin,
         });
     }
@@ -121,6 +132,27 @@ fn refused_name(model: &Model, edition: Edition, entry: &Entry) -> Option<Diagno
 }
 
 /// An `[env]` value as text: a string, integer or boolean without NUL.
+/// `NAME = { deploy_env = "X", default = "d" }`: `Some` when the entry has that form (inside,
+/// `None` when it is malformed); its default is a string, integer or boolean as any `[env]` value.
+fn deferred_extra(entry: &Entry, diags: &mut Diagnostics) -> Option<Option<Deferred>> {
+    let Value::Table(table) = &entry.node.value else {
+        return None;
+    };
+    table.get(DEPLOY_ENV)?;
+    let key = format!("env.{}", entry.key);
+    let read_default = |default: &Entry, diags: &mut Diagnostics| {
+        let text = extra_value(default, diags)?;
+        match default_text_problem(&text) {
+            None => Some(Typed::Text(text)),
+            Some(problem) => {
+                diags.push(unwritable_default(&key, problem, default.node.origin));
+                None
+            }
+        }
+    };
+    Some(read_form(&key, table, read_default, diags))
+}
+
 fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
     let name = &entry.key;
     let value = match &entry.node.value {

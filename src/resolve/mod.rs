@@ -4,7 +4,9 @@
 //! All problems are collected; a [`Resolved`] is only handed out when there is no error, so
 //! renderers never see a half-checked profile.
 
+pub mod allow;
 mod convert;
+pub mod deferred;
 pub mod deploy;
 mod extras;
 mod groups;
@@ -27,7 +29,13 @@ use groups::{Applies, Choices};
 use std::collections::HashMap;
 
 /// Root keys that are not variables.
-pub const RESERVED_KEYS: [&str; 4] = ["edition", "env", "deploy", crate::profile::EXTENDS];
+pub const RESERVED_KEYS: [&str; 5] = [
+    "edition",
+    "env",
+    "deploy",
+    crate::profile::EXTENDS,
+    allow::ALLOW_KEY,
+];
 
 /// A variable with its value in the resolved environment.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +62,8 @@ pub struct Resolved {
     pub extras: Vec<Extra>,
     /// How it is deployed: names, image, file sources.
     pub deploy: deploy::Deploy,
+    /// The warnings the profile acknowledges (`allow`): not reported, by resolve nor by render.
+    pub allow: Vec<crate::diag::Code>,
 }
 
 /// Settings of resolution that do not come from the profile.
@@ -126,11 +136,13 @@ pub fn resolve(
         options.sources,
         &mut diags,
     );
+    let allow = allow::read(table, &mut diags);
     let resolved = Resolved {
         edition,
         vars,
         extras,
         deploy,
+        allow,
     };
     rules::check(&resolved, &mut diags);
     // A credential file's source is a `[deploy.files]` entry, part of a profile's own form: an
@@ -138,6 +150,7 @@ pub fn resolve(
     if options.mode == Mode::Profile {
         deploy::credentials::check(&resolved, &mut diags);
     }
+    allow::acknowledge(&mut diags, &resolved.allow);
     diags.sort();
     if diags.has_errors() {
         (None, diags)

@@ -83,7 +83,8 @@ fn edition_entry(model: &Model, edition: Edition, key: &str) -> Option<Map<Strin
         return None;
     }
     let var = model.var_by_key(key, edition)?;
-    narrow(&with_docs(model, var), &shared_constraints(model, key))
+    let narrowed = narrow(&with_docs(model, var), &shared_constraints(model, key))?;
+    Some(super::deferred::or_deferred(model, key, narrowed))
 }
 
 fn with_docs(model: &Model, var: &Var) -> Map<String, Value> {

@@ -15,6 +15,7 @@
 //! (`tests/schema.rs` checks both directions on fixtures).
 
 mod conditions;
+mod deferred;
 mod deploy;
 mod describe;
 mod editions;

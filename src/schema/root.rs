@@ -81,7 +81,25 @@ fn sections(model: &Model, tree: &[KeyNode]) -> Vec<Section> {
         schema: deploy::section(model),
         required: false,
     });
+    out.push(allow());
     out
+}
+
+/// `allow`: the warnings the profile acknowledges, by code or name (see `resolve::allow`).
+fn allow() -> Section {
+    let codes: Vec<&str> = crate::resolve::allow::warning_codes()
+        .flat_map(|c| [c.id(), c.name()])
+        .collect();
+    Section {
+        key: crate::resolve::allow::ALLOW_KEY.to_string(),
+        schema: json!({
+            "description": "Warnings this profile acknowledges, by code (`W0306`) or name (`env-passthrough`): svcgen no longer reports them, and `--deny-warnings` no longer fails on them. Errors cannot be acknowledged.",
+            "type": "array",
+            "items": { "type": "string", "enum": codes },
+            "uniqueItems": true
+        }),
+        required: false,
+    }
 }
 
 /// `edition`: which of the model's editions the profile is for.
@@ -118,7 +136,12 @@ fn passthrough_env(model: &Model) -> Section {
                     "enum": model.env_names()
                 }
             },
-            "additionalProperties": { "type": ["string", "integer", "boolean"] }
+            "additionalProperties": {
+                "anyOf": [
+                    { "type": ["string", "integer", "boolean"] },
+                    super::deferred::env_form()
+                ]
+            }
         }),
         required: false,
     }
@@ -132,7 +155,8 @@ fn node_schema(model: &Model, node: &KeyNode) -> Value {
             "description".into(),
             json!(key_description(model, &node.path)),
         );
-        schema.extend(shared_constraints(model, &node.path));
+        let constraints = shared_constraints(model, &node.path);
+        schema.extend(super::deferred::or_deferred(model, &node.path, constraints));
         return Value::Object(schema);
     }
     if let Some(title) = table_title(model, &node.path) {
@@ -159,7 +183,13 @@ mod tests {
 
     #[test]
     fn the_keys_that_are_not_variables_are_the_resolvers_reserved_keys() {
-        let mut keys = [EDITION_KEY, ENV_KEY, deploy::DEPLOY_KEY, EXTENDS];
+        let mut keys = [
+            EDITION_KEY,
+            ENV_KEY,
+            deploy::DEPLOY_KEY,
+            EXTENDS,
+            crate::resolve::allow::ALLOW_KEY,
+        ];
 
         let mut reserved = RESERVED_KEYS;
         keys.sort();

@@ -47,6 +47,48 @@ impl TypeRules for HybridMapping {
         ok.then_some(Typed::Mapping(pairs))
     }
 
+    /// The environment's JSON text written as a string: the table to write instead, from that
+    /// JSON (each member that names no backend said so), else one with every category on the
+    /// first backend.
+    fn wrong_type_help(&self, var: &Var, found: &Value, d: Diagnostic) -> Diagnostic {
+        let backends = var.allowed.clone().unwrap_or_default();
+        let leaf = var.key.rsplit('.').next().unwrap_or(&var.key);
+        let json = match found {
+            Value::String(text) => serde_json::from_str::<Map<String, Json>>(text).ok(),
+            _ => None,
+        };
+        let mut table = toml_edit::InlineTable::new();
+        let mut d = d;
+        match json {
+            Some(members) => {
+                for (category, value) in &members {
+                    match value.as_str() {
+                        Some(backend) => {
+                            table.insert(category, toml_edit::Value::from(backend));
+                        }
+                        None => {
+                            table.insert(category, toml_edit::Value::from("BACKEND"));
+                            d = d.help(format!(
+                                "`{category}` is {value} in that JSON: it must name a backend ({})",
+                                backends.join(", ")
+                            ));
+                        }
+                    }
+                }
+            }
+            None => {
+                let first = backends.first().map_or("BACKEND", String::as_str);
+                for category in &var.mapping_keys {
+                    table.insert(category, toml_edit::Value::from(first));
+                }
+            }
+        }
+        table.fmt();
+        d.help(format!(
+            "write a TOML table, not JSON text: {leaf} = {table}"
+        ))
+    }
+
     fn schema(&self, var: &Var) -> Map<String, Json> {
         let backends = var.allowed.clone().unwrap_or_default();
         let properties: Map<String, Json> = var

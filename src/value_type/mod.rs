@@ -44,7 +44,7 @@ pub use formats::Problem;
 pub use hybrid::backend_not_a_string;
 pub use integer::{INT32_MAX, PORT_MAX};
 pub use secret::is_env_name;
-pub use typed::{SecretSource, Typed};
+pub use typed::{Deferred, SecretSource, Typed};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Setting, Var, VarType};

@@ -2,6 +2,23 @@
 
 use std::path::PathBuf;
 
+/// A value the deploying environment fills in (`{ deploy_env = "X" }`; read and checked by
+/// `resolve::deferred`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deferred {
+    /// The deploying environment's variable.
+    pub var: String,
+    /// Used when it is unset or empty (checked by the variable's type).
+    pub default: Option<Box<Typed>>,
+}
+
+impl Deferred {
+    /// The default as the container would read it.
+    pub fn default_text(&self) -> Option<String> {
+        self.default.as_ref().and_then(|d| d.env_text())
+    }
+}
+
 /// Where a secret's value comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SecretSource {
@@ -55,10 +72,13 @@ pub enum Typed {
     /// The hybrid mapping: (category, backend) in the spec's key order.
     Mapping(Vec<(String, String)>),
     Secret(SecretSource),
+    /// Filled in at deploy time from a variable of the deploying environment (see `deferred`).
+    Deferred(Deferred),
 }
 
 impl Typed {
-    /// The string the container reads; `None` for a secret (its value is not known here).
+    /// The string the container reads; `None` for a secret or a deploy-time value (their values
+    /// are not known here).
     pub fn env_text(&self) -> Option<String> {
         match self {
             Typed::Text(s) => Some(s.clone()),
@@ -72,7 +92,7 @@ impl Typed {
                     .collect();
                 Some(serde_json::Value::Object(object).to_string())
             }
-            Typed::Secret(_) => None,
+            Typed::Secret(_) | Typed::Deferred(_) => None,
         }
     }
 }

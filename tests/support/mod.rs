@@ -70,7 +70,9 @@ pub fn how_to_get(name: &str) -> String {
             "mkfifo" => "install coreutils (Debian: apt-get install coreutils)".to_string(),
             "buildah" => "install buildah (Debian: apt-get install buildah)".to_string(),
             "rustup" => "install Rust with rustup (https://rustup.rs)".to_string(),
-            _ => format!("install {name}"),
+            _ => {
+                format!("install {name} (or set SVCGEN_VENV to a venv of scripts/requirements.txt)")
+            }
         };
     };
     let requirements =

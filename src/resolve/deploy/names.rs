@@ -27,6 +27,12 @@ pub fn generated_secret_name(secret_name: &str, data: &[(String, String)]) -> St
     hashed_name(secret_name, data)
 }
 
+/// The Secret `svcgen init` names as the source of the credential files the image opens at start
+/// (the vault AppRole files, a password file): one Secret the operator creates, a key per file.
+pub fn credentials_secret_name(deployment: &str) -> String {
+    format!("{deployment}-credentials")
+}
+
 /// The service account svcgen renders for the pods when a `kubernetes` adapter needs one and
 /// `deploy.service_account` is not given.
 pub fn service_account_name(deployment: &str) -> String {

@@ -5,9 +5,10 @@
 //! #:svcgen overlay-of = "prod.toml"
 //! ```
 //!
-//! (a TOML string, relative to the overlay's folder; a comment may follow). The language server
-//! then checks `svcgen validate prod.toml --overlay this.toml` instead of the overlay alone,
-//! which would lack `edition`.
+//! (a TOML string, relative to the overlay's folder; a comment may follow). The command line
+//! (`load_layers`) and the language server then both check `prod.toml` with this file over it
+//! (`svcgen validate prod.toml --overlay this.toml`) instead of the overlay alone, which would
+//! lack `edition`: one parser, so that the editor and the CLI never disagree on a directive.
 
 /// The directive's prefix.
 pub const DIRECTIVE: &str = "#:svcgen overlay-of";

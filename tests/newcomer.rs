@@ -1,0 +1,604 @@
+//! A newcomer's second hour (issue 22): their own files and command-line mistakes, one scenario
+//! per class of the issue, each run as a user meets it.
+
+mod support;
+
+use support::scenario::Test;
+
+/// Class 3: the bundled overlay with its `#:svcgen overlay-of` line validates with its base on
+/// the command line, as it does in the editor (it used to fail with "add edition").
+#[test]
+fn class3_cli_honours_the_overlay_directive() {
+    Test::in_repo()
+        .args(["validate", "examples/layers/eu.toml"])
+        .stderr_lacks("E0200")
+        .stderr_has("eu.toml: valid, edition B")
+        .run();
+    // Rendered with its base too: the overlay's consul host over prod's values.
+    Test::in_repo()
+        .args(["render", "examples/layers/eu.toml", "-t", "dotenv"])
+        .stdout_has("CN_CONFIG_CONSUL_HOST=")
+        .run();
+    // A directive naming a missing base says which line to fix.
+    Test::new()
+        .file(
+            "eu.toml",
+            "#:svcgen overlay-of = \"gone.toml\"\n[wait]\nmax_time = 60\n",
+        )
+        .args(["validate", "eu.toml"])
+        .code(2)
+        .stderr_has("the base named by `#:svcgen overlay-of` in eu.toml")
+        .run();
+}
+
+/// The first ```toml block after `heading` in README.md.
+fn readme_block(heading: &str, lang: &str) -> String {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    let at = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README has {heading}"));
+    let open = format!("```{lang}\n");
+    let start = at + readme[at..].find(&open).expect("a block") + open.len();
+    let end = start + readme[start..].find("```").expect("a closed block");
+    readme[start..end].to_string()
+}
+
+/// Class 4: the README's tour profile and every bundled example validate with no warning (so
+/// `--deny-warnings` passes on them); a warning the profile acknowledges with `allow` is not
+/// reported; a run failing only because of `--deny-warnings` says so, even with `-q`.
+#[test]
+fn class4_deny_warnings_is_usable() {
+    let tour = readme_block("## A tour of the profile", "toml");
+    Test::new()
+        .file("tour.toml", &tour)
+        .args(["validate", "--deny-warnings", "tour.toml"])
+        .stderr_lacks("warning")
+        .run();
+    let mut examples = support::examples();
+    examples.extend(support::toml_files(
+        &support::repo().join("examples/layers"),
+    ));
+    for example in examples {
+        Test::in_repo()
+            .args(["validate", "--deny-warnings"])
+            .arg(&example)
+            .stderr_lacks("warning")
+            .run();
+    }
+    let passthrough = "edition = \"B\"\n[env]\nTZ = \"Europe/Berlin\"\n";
+    Test::new()
+        .file("p.toml", passthrough)
+        .args(["-q", "validate", "--deny-warnings", "p.toml"])
+        .code(1)
+        .stderr_has("1 warning (W0306) fails this run because of --deny-warnings")
+        .stderr_has("allow = [\"W0306\"]")
+        .run();
+    Test::new()
+        .file("p.toml", &format!("allow = [\"W0306\"]\n{passthrough}"))
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("W0306")
+        .run();
+    // Only warnings, and only known ones.
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("allow = [\"E0201\", \"env-pasthrough\"]\n{passthrough}"),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("an error cannot be acknowledged")
+        .stderr_has("did you mean `env-passthrough`?")
+        .run();
+}
+
+/// The commands of README's "Use in CI" section, as written (`svcgen` being the binary under
+/// test), each without its output redirection (`> report.json`).
+fn readme_ci_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+    let at = readme
+        .find("## Use in CI")
+        .expect("README has its CI recipe");
+    let section = &readme[at + 1..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    // Only the lines of its code blocks (prose may start with the word svcgen too).
+    let mut in_block = false;
+    section
+        .lines()
+        .filter(|line| {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+                return false;
+            }
+            in_block
+        })
+        .filter_map(|line| {
+            let line = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .trim_start_matches("run: ");
+            line.strip_prefix("svcgen ")
+        })
+        .map(|rest| {
+            let rest = rest.split('>').next().unwrap_or(rest);
+            rest.split_whitespace().map(String::from).collect()
+        })
+        .collect()
+}
+
+/// README's quick start renders the bundled example as written, and its CI recipe passes on the
+/// tour profile once its artifacts are committed (read from README: the test follows its text).
+#[test]
+fn readme_quick_start_and_ci_recipe_run_clean() {
+    let setup = readme_block("## Set-up: two commands", "sh");
+    let first = setup.lines().next().expect("a first command");
+    let command = first.split('#').next().unwrap().trim();
+    let args = command
+        .strip_prefix("cargo run -- ")
+        .expect("the quick start runs svcgen through cargo run");
+    Test::in_repo()
+        .args(args.split_whitespace())
+        .stdout_has("CN_CONFIG_ADAPTER=")
+        .stderr_lacks("warning")
+        .run();
+    let second = setup.lines().nth(1).expect("a second command");
+    let script = second.split_whitespace().next().unwrap();
+    assert!(support::repo().join(script).is_file(), "{script} exists");
+
+    let commands = readme_ci_commands();
+    assert!(
+        commands.iter().any(|c| c.iter().any(|a| a == "--check")),
+        "the CI recipe has its --check command: {commands:?}"
+    );
+    let tour = readme_block("## A tour of the profile", "toml");
+    // The folders README's recipe names: the profiles, and the committed outputs (a batch).
+    let mut test = Test::new()
+        .file("deploy/profiles/prod.toml", &tour)
+        .args(["render", "deploy/profiles", "--out-dir", "deploy/out"])
+        .env("ADMIN_UI_PASSPHRASE", "a-long-random-passphrase")
+        .run()
+        .again();
+    for args in commands {
+        test = test
+            .args(&args)
+            .stderr_lacks("warning")
+            .stderr_lacks("error")
+            .run()
+            .again();
+    }
+}
+
+/// Class 5: mistakes on the command line are usage errors (exit 2) that name the form or the
+/// closest value, as mistakes in a profile do.
+#[test]
+fn class5_command_line_mistakes_get_a_pointer() {
+    let example = "examples/b-hybrid.toml";
+    for command in ["render", "validate"] {
+        Test::in_repo()
+            .args([command, example, "--set", "config.consul.port", "5433"])
+            .code(2)
+            .stderr_has("--set needs KEY=VALUE, got 'config.consul.port'")
+            .stderr_lacks("several profiles")
+            .run();
+    }
+    Test::in_repo()
+        .args([
+            "render",
+            example,
+            "--set-file",
+            "google.secret_manager_passphrase",
+        ])
+        .code(2)
+        .stderr_has("--set-file needs KEY=PATH")
+        .run();
+    Test::new()
+        .args(["init", "--config-adapter", "consol"])
+        .code(2)
+        .stderr_has("did you mean 'consul'?")
+        .run();
+    Test::new()
+        .args(["init", "--secret-adapter", "valt"])
+        .code(2)
+        .stderr_has("did you mean 'vault'?")
+        .run();
+    Test::new()
+        .args(["init", "--persistence", "ldap"])
+        .code(2)
+        .stderr_has("add --edition A")
+        .run();
+    Test::new()
+        .args(["init", "--persistence", "ldap", "--edition", "A"])
+        .stdout_has("type = \"ldap\"")
+        .run();
+    Test::in_repo()
+        .args([
+            "migrate",
+            "--to",
+            "B",
+            "examples/a-ldap-plugins.toml",
+            "--ldap-to",
+            "sqll",
+        ])
+        .code(2)
+        .stderr_has("did you mean 'sql'?")
+        .run();
+}
+
+/// A compose file as people write them: values from the deploying shell, one with a default.
+const COMPOSE_WITH_PLACEHOLDERS: &str = "\
+services:
+  admin-ui:
+    image: ghcr.io/janssenproject/admin-ui:0.0.0-nightly
+    environment:
+      CN_CONFIG_ADAPTER: kubernetes
+      CN_SECRET_ADAPTER: kubernetes
+      CN_PERSISTENCE_TYPE: sql
+      CN_SQL_DB_HOST: ${DB_HOST}
+      CN_SQL_DB_PORT: ${DB_PORT:-5432}
+      TZ: ${TZ}
+";
+
+/// Every `${NAME` of a text, sorted.
+fn placeholder_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .split("${")
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Class 1: compose -> profile -> compose keeps every placeholder; import reports each; the
+/// Kubernetes targets refuse them naming the variable; a file that cannot make a valid profile
+/// gets a draft and a failing exit.
+#[test]
+fn class1_placeholders_survive_import() {
+    let ran = Test::new()
+        .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
+        .args(["import", "docker-compose.yml", "-o", "profile.toml"])
+        .stderr_has("the profile keeps it as { deploy_env = \"DB_HOST\" }")
+        .stderr_has("{ deploy_env = \"DB_PORT\" }")
+        .run();
+    let profile = ran.read("profile.toml");
+    assert!(
+        profile.contains("port = { deploy_env = \"DB_PORT\", default = 5432 }"),
+        "{profile}"
+    );
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "compose", "-o", "back.yml"])
+        .run();
+    let back = ran.read("back.yml");
+    assert_eq!(
+        placeholder_names(&back),
+        placeholder_names(COMPOSE_WITH_PLACEHOLDERS),
+        "{back}"
+    );
+    assert!(back.contains("${DB_PORT:-5432}"), "{back}");
+    // The real reader fills them in from the deploying environment.
+    if let Some(compose) = support::docker_compose_v2() {
+        let envs = [("DB_HOST", "db.internal"), ("TZ", "Europe/Berlin")]
+            .map(|(k, v)| (k.to_string(), v.to_string()));
+        let model = support::compose_config_json(&compose, &ran.path("back.yml"), &envs);
+        let env = &model["services"]["admin-ui"]["environment"];
+        assert_eq!(env["CN_SQL_DB_HOST"], "db.internal");
+        assert_eq!(env["CN_SQL_DB_PORT"], "5432");
+        assert_eq!(env["TZ"], "Europe/Berlin");
+    }
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "dotenv"])
+        .stdout_has("CN_SQL_DB_HOST=${DB_HOST}\n")
+        .stdout_has("CN_SQL_DB_PORT=${DB_PORT:-5432}\n")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "profile.toml", "-t", "k8s-env"])
+        .code(1)
+        .stderr_has("filled in at deploy time from the variable DB_HOST")
+        .stderr_has("--set persistence.sql.host=VALUE")
+        .run();
+    ran.again()
+        .args([
+            "render",
+            "profile.toml",
+            "-t",
+            "k8s-env",
+            "--set",
+            "persistence.sql.host=db",
+            "--set",
+            "persistence.sql.port=5432",
+            "--set",
+            "env.TZ=UTC",
+        ])
+        .stdout_has("value: \"db\"")
+        .run();
+    // A value no profile can hold: the best draft is written, and the run fails.
+    let broken = COMPOSE_WITH_PLACEHOLDERS.replace("${DB_HOST}", "\"db host\"");
+    let ran = Test::new()
+        .file("docker-compose.yml", &broken)
+        .args(["import", "docker-compose.yml", "-o", "profile.toml"])
+        .code(1)
+        .stderr_has("not a host name")
+        .stderr_has("wrote a draft to profile.toml")
+        .run();
+    let draft = ran.read("profile.toml");
+    assert!(draft.starts_with("# DRAFT"), "{draft}");
+    assert!(draft.contains("host = \"db host\""), "{draft}");
+}
+
+/// Class 6: when the variables fit both editions, the image tag names the edition, and import
+/// says so (on stderr and in the profile's header).
+#[test]
+fn class6_import_takes_the_edition_from_the_image_tag() {
+    let compose = |tag: &str| {
+        format!(
+            "services:\n  admin-ui:\n    image: ghcr.io/janssenproject/admin-ui:{tag}\n    environment:\n      CN_CONFIG_ADAPTER: kubernetes\n      CN_SECRET_ADAPTER: kubernetes\n      CN_PERSISTENCE_TYPE: couchbase\n"
+        )
+    };
+    for (tag, edition) in [("1.0.0_dev", "A"), ("0.0.0-nightly", "B")] {
+        Test::new()
+            .file("docker-compose.yml", &compose(tag))
+            .args(["import", "docker-compose.yml"])
+            .stdout_has(&format!("edition = \"{edition}\""))
+            .stdout_has(&format!(
+                "# Edition {edition}: named by the image tag at docker-compose.yml:3:12"
+            ))
+            .stderr_has(&format!("note: edition {edition}: named by the image tag"))
+            .run();
+    }
+    // A tag that names no edition leaves the question to the user, as before.
+    Test::new()
+        .file("docker-compose.yml", &compose("latest"))
+        .args(["import", "docker-compose.yml"])
+        .code(1)
+        .stderr_has("do not decide the edition")
+        .run();
+    // A Kubernetes manifest's container image too.
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: admin-ui\nspec:\n  template:\n    spec:\n      containers:\n        - name: admin-ui\n          image: ghcr.io/janssenproject/admin-ui:1.0.0_dev\n          env:\n            - name: CN_PERSISTENCE_TYPE\n              value: couchbase\n";
+    Test::new()
+        .file("deploy.yaml", manifest)
+        .args(["import", "deploy.yaml"])
+        .stdout_has("edition = \"A\"")
+        .run();
+}
+
+/// Class 2: the wrong kind of file gets one error saying what it is and which command reads it,
+/// for every command that takes a file (not 23 TOML errors, not a profile read as a `.env`).
+#[test]
+fn class2_the_wrong_file_gets_one_pointer() {
+    let dotenv =
+        "# today's environment\nCN_CONFIG_ADAPTER=consul\nCN_SQL_DB_HOST=db\nTZ=Europe/Berlin\n";
+    let profile = "edition = \"B\"\n[config]\nadapter = \"consul\"\n";
+    let test = || {
+        Test::new()
+            .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
+            .file("app.env", dotenv)
+            .file("profile.toml", profile)
+            .file("profile.txt", profile)
+    };
+    let compose_msg = "docker-compose.yml is a compose file, not a svcgen profile (TOML): `svcgen import docker-compose.yml` makes a profile of it";
+    let env_msg = "app.env is a .env file, not a svcgen profile (TOML): `svcgen import app.env`";
+    for args in [
+        &["validate", "docker-compose.yml"][..],
+        &["render", "docker-compose.yml", "-t", "dotenv"],
+        &[
+            "explain",
+            "config.adapter",
+            "--profile",
+            "docker-compose.yml",
+        ],
+        &["diff", "profile.toml", "docker-compose.yml"],
+        &[
+            "validate",
+            "profile.toml",
+            "--overlay",
+            "docker-compose.yml",
+        ],
+    ] {
+        let ran = test()
+            .args(args)
+            .code_is_not(0)
+            .stderr_has(compose_msg)
+            .stderr_lacks("E0100")
+            .run();
+        assert_eq!(
+            ran.stderr().matches("error[").count(),
+            1,
+            "{}",
+            ran.stderr()
+        );
+    }
+    test()
+        .args(["validate", "app.env"])
+        .code(1)
+        .stderr_has(env_msg)
+        .stderr_has("1 error\n")
+        .run();
+    test()
+        .args(["migrate", "--to", "B", "app.env"])
+        .code(2)
+        .stderr_has(env_msg)
+        .run();
+    for command in ["import", "lint"] {
+        test()
+            .args([command, "profile.txt"])
+            .code(2)
+            .stderr_has("profile.txt is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate profile.txt`")
+            .run();
+    }
+}
+
+/// Class 7: `init`'s profile validates with no warning for every choice, and uncommenting any
+/// key (one without a default too) gives valid TOML, never "string values must be quoted".
+#[test]
+fn class7_init_writes_a_clean_editable_profile() {
+    let choices: [&[&str]; 4] = [
+        &[],
+        &["--edition", "A"],
+        &[
+            "--config-adapter",
+            "google",
+            "--secret-adapter",
+            "google",
+            "--persistence",
+            "spanner",
+        ],
+        &[
+            "--edition",
+            "A",
+            "--secret-adapter",
+            "vault",
+            "--persistence",
+            "hybrid",
+        ],
+    ];
+    for args in choices {
+        let ran = Test::new()
+            .arg("init")
+            .args(args)
+            .arg("-o")
+            .arg("profile.toml")
+            .run();
+        let text = ran.read("profile.toml");
+        let ran = ran
+            .again()
+            .args(["validate", "--deny-warnings", "profile.toml"])
+            .stderr_lacks("warning")
+            .run();
+        let uncommented: String = text
+            .lines()
+            .map(|l| match l.strip_prefix("# ") {
+                Some(rest)
+                    if rest
+                        .split_once(" = ")
+                        .is_some_and(|(k, _)| !k.contains(' ')) =>
+                {
+                    rest
+                }
+                _ => l,
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(!uncommented.contains("= \n"), "{uncommented}");
+        ran.again()
+            .file("uncommented.toml", &uncommented)
+            .args(["validate", "uncommented.toml"])
+            .stderr_lacks("E0100")
+            .stderr_lacks("must be quoted")
+            .code_is_not(2)
+            .run();
+    }
+}
+
+/// Class 8: `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
+/// creates it, as `--out-dir` does (no temporary file name in any message).
+#[test]
+fn class8_output_that_tells() {
+    let example = support::repo().join("examples/b-hybrid.toml");
+    let ran = Test::new()
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out"])
+        .stderr_has("wrote out/: .env, docker-compose.yml, k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .run();
+    let ran = ran
+        .again()
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out"])
+        .stderr_has("out/: up to date, nothing written")
+        .run();
+    let ran = ran
+        .again()
+        .arg("render")
+        .arg(&example)
+        .args(["-t", "dotenv", "-o", "new/folder/app.env"])
+        .stderr_has("wrote new/folder/app.env")
+        .stderr_lacks(".svcgen-")
+        .run();
+    assert!(
+        ran.read("new/folder/app.env")
+            .contains("CN_PERSISTENCE_TYPE=")
+    );
+    // Quiet runs stay quiet.
+    let ran = ran
+        .again()
+        .arg("-q")
+        .arg("render")
+        .arg(&example)
+        .args(["--out-dir", "out2"])
+        .run();
+    assert_eq!(ran.stderr(), "");
+}
+
+/// Class 9, the smaller ones: lint speaks in the file's variables; `explain --profile` shows the
+/// profile's edition only; the hybrid mapping written as JSON text gets the table to write; the
+/// man page's synopsis is `-h`'s usage.
+#[test]
+fn class9_smaller_ones() {
+    Test::new()
+        .file(
+            "app.env",
+            "CN_WAIT_MAX_TIME=10\nCN_WAIT_SLEEP_DURATION=60\n",
+        )
+        .args(["lint", "app.env", "--edition", "B"])
+        .stderr_has("`CN_WAIT_SLEEP_DURATION` = 60 is above `CN_WAIT_MAX_TIME` = 10")
+        .stderr_lacks("wait.max_time")
+        .run();
+    let ran = Test::in_repo()
+        .args([
+            "explain",
+            "persistence.type",
+            "--profile",
+            "examples/b-hybrid.toml",
+        ])
+        .stdout_has("editions:      B")
+        .run();
+    assert!(
+        !ran.stdout().contains("editions:      A"),
+        "{}",
+        ran.stdout()
+    );
+    Test::new()
+        .file(
+            "p.toml",
+            "edition = \"B\"\n[persistence]\ntype = \"hybrid\"\nhybrid = '{\"default\": \"sql\", \"user\": 1, \"site\": \"sql\", \"cache\": \"sql\", \"token\": \"sql\", \"session\": \"couchbase\"}'\n",
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("write a TOML table, not JSON text: hybrid = { default = \"sql\", user = \"BACKEND\"")
+        .stderr_has("`user` is 1 in that JSON: it must name a backend")
+        .run();
+    for command in [None, Some("render"), Some("import")] {
+        let mut help = Test::new();
+        let man = Test::new().args(["man", "--out-dir", "man"]);
+        if let Some(command) = command {
+            help = help.arg(command);
+        }
+        let usage = help.arg("-h").run().stdout();
+        let usage = usage
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .expect("a usage line")
+            .to_string();
+        let ran = man.run();
+        let page = match command {
+            None => "man/svcgen.1".to_string(),
+            Some(c) => format!("man/svcgen-{c}.1"),
+        };
+        let roff = ran.read(&page);
+        let synopsis = roff
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .and_then(|s| s.lines().next())
+            .expect("a synopsis")
+            .replace("\\-", "-");
+        assert_eq!(synopsis, usage, "{page}");
+    }
+}
