@@ -69,26 +69,32 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
 /// name and its last `.` segment are tried, against profile keys, their last segment and
 /// variable names.
 pub fn nearly_names_a_secret(name: &str) -> bool {
-    static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
-    let known = KNOWN.get_or_init(|| {
-        let model = Model::get();
-        crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
-            let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
-            [v.key.as_str(), leaf, v.env.as_str()]
-        }))
-    });
     // Only a name close to a secret's name can have a secret as its nearest name: the few
     // secret names are tried first, so that the many names near no secret (200,000 `[env]`
-    // entries) cost a handful of comparisons each.
+    // entries, every key of a common profile) cost a handful of comparisons each, and the
+    // matcher over every name the model knows is built only when one is near a secret.
     static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
     let secret =
         SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
     let leaf = name.rsplit('.').next().unwrap_or(name);
     [name, leaf].iter().any(|n| {
         secret.suggest(n).is_some()
-            && known
+            && known_names()
                 .suggest(n)
                 .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
+    })
+}
+
+/// Every name the model knows (profile keys, their last segment, variable names), prepared for
+/// "did you mean": built on first use, which only a name near a secret's name needs.
+fn known_names() -> &'static crate::suggest::Suggester<'static> {
+    static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    KNOWN.get_or_init(|| {
+        let model = Model::get();
+        crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
+            let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
+            [v.key.as_str(), leaf, v.env.as_str()]
+        }))
     })
 }
 

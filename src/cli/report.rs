@@ -47,10 +47,13 @@ impl<'a> Reporter<'a> {
 
     /// Reports one profile's diagnostics; returns the exit code they call for.
     pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
-        let mut shown = diags.clone();
-        if self.args.quiet {
-            shown.items.retain(|d| d.is_error());
-        }
+        // Under -q only the errors are copied: the warnings are neither kept nor formatted.
+        let shown = Diagnostics {
+            items: (diags.items.iter())
+                .filter(|d| !self.args.quiet || d.is_error())
+                .cloned()
+                .collect(),
+        };
         match self.args.format {
             Format::Json => {
                 if let serde_json::Value::Array(items) = crate::diag::json::to_json(&shown, sources)
