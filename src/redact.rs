@@ -39,6 +39,29 @@ fn needles() -> &'static [String] {
     })
 }
 
+/// Where the first secret name of [`needles`] in `line` ends (ignoring ASCII case): the least end
+/// of each name's first occurrence.
+fn first_needle_end(line: &str) -> Option<usize> {
+    // A short line (every line of a common file) is compared in place: preparing a substring
+    // search for each of the names costs more than comparing them at each position, and nothing
+    // is allocated. A long line keeps the linear-time search over its lowercase copy.
+    const SHORT_LINE: usize = 256;
+    let ends = |at: Option<usize>, name: &String| at.map(|at| at + name.len());
+    if line.len() > SHORT_LINE {
+        let lower = line.to_ascii_lowercase();
+        return (needles().iter())
+            .filter_map(|n| ends(lower.find(n.as_str()), n))
+            .min();
+    }
+    let bytes = line.as_bytes();
+    (needles().iter())
+        .filter_map(|n| {
+            let at = (bytes.windows(n.len())).position(|w| w.eq_ignore_ascii_case(n.as_bytes()));
+            ends(at, n)
+        })
+        .min()
+}
+
 /// `env` with each old prefix that the container's current prefix replaced (`GLUU_X` for `CN_X`).
 fn legacy_prefixed(model: &Model, env: &str) -> Vec<String> {
     model
@@ -116,11 +139,7 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
             .find('\n')
             .map_or(text.len(), |i| start + i + 1);
         let body = text[start..line_end].trim_end_matches(['\n', '\r']);
-        let lower = body.to_ascii_lowercase();
-        let named = needles()
-            .iter()
-            .filter_map(|n| lower.find(n.as_str()).map(|at| at + n.len()))
-            .min();
+        let named = first_needle_end(body);
         let value_at = match named {
             Some(after) => separator_value(body, after),
             None if value_next => value_line(body),
@@ -441,6 +460,24 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(shown, ["Tr0ub4dor", "google", "google"]);
+    }
+
+    #[test]
+    fn less_cpu_per_render_short_and_long_lines_find_the_same_secret_name() {
+        // A short line is searched in place, a long one by substring search: same answer.
+        let padding = "x".repeat(300);
+        for pad in ["", padding.as_str()] {
+            let line = format!("# {pad} Secret_Manager_PASSPHRASE = \"hunter22\"");
+            let text = format!("{line}\n");
+            let shown: Vec<&str> = named_ranges(&text)
+                .iter()
+                .map(|r| &text[r.clone()])
+                .collect();
+            assert_eq!(shown, ["\"hunter22\""], "line of {} bytes", line.len());
+            let end = line.find(" = ").unwrap();
+            assert_eq!(first_needle_end(&line), Some(end));
+        }
+        assert_eq!(first_needle_end("no secret here"), None);
     }
 
     #[test]

@@ -400,13 +400,25 @@ mod tests {
     #[test]
     fn start_work_proportional_version_is_clap_s_own_text() {
         use clap::CommandFactory;
-        let args = |argv: &[&str]| argv.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+        let args = |argv: &[&str]| {
+            argv.iter()
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
         let clap_text = Cli::command().render_version().to_string();
         for flag in ["--version", "-V"] {
-            assert_eq!(version_only(args(&[flag]).into_iter()), Some(clap_text.clone()));
+            assert_eq!(
+                version_only(args(&[flag]).into_iter()),
+                Some(clap_text.clone())
+            );
         }
         // Anything else goes through clap (a usage error, a subcommand, a second flag).
-        for argv in [&["--version", "-q"][..], &["render", "--version"], &["-v"], &[]] {
+        for argv in [
+            &["--version", "-q"][..],
+            &["render", "--version"],
+            &["-v"],
+            &[],
+        ] {
             assert_eq!(version_only(args(argv).into_iter()), None, "{argv:?}");
         }
     }
