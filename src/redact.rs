@@ -92,20 +92,30 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
 /// name and its last `.` segment are tried, against profile keys, their last segment and
 /// variable names.
 pub fn nearly_names_a_secret(name: &str) -> bool {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    if Model::get().entries_by_key(name).next().is_some() {
+        // A key of the model is its own nearest name, and its last segment is a known name too:
+        // the answer is whether either is a secret's name, without any distance computed.
+        return [name, leaf]
+            .iter()
+            .any(|n| needles().iter().any(|s| s.eq_ignore_ascii_case(n)));
+    }
+    [name, leaf].iter().any(|n| nearest_name_is_a_secret(n))
+}
+
+/// True when the name the model knows closest to `name` is a secret's name.
+fn nearest_name_is_a_secret(name: &str) -> bool {
     // Only a name close to a secret's name can have a secret as its nearest name: the few
     // secret names are tried first, so that the many names near no secret (200,000 `[env]`
-    // entries, every key of a common profile) cost a handful of comparisons each, and the
-    // matcher over every name the model knows is built only when one is near a secret.
+    // entries) cost a handful of comparisons each, and the matcher over every name the model
+    // knows is built only when one is near a secret.
     static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
     let secret =
         SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
-    let leaf = name.rsplit('.').next().unwrap_or(name);
-    [name, leaf].iter().any(|n| {
-        secret.suggest(n).is_some()
-            && known_names()
-                .suggest(n)
-                .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
-    })
+    secret.suggest(name).is_some()
+        && known_names()
+            .suggest(name)
+            .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
 }
 
 /// Every name the model knows (profile keys, their last segment, variable names), prepared for
@@ -564,6 +574,21 @@ mod tests {
         assert!(nearly_names_a_secret("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
         assert!(!nearly_names_a_secret("google.project_id"));
         assert!(!nearly_names_a_secret("google.bogus"));
+    }
+
+    #[test]
+    fn start_work_proportional_model_keys_answer_as_the_matcher_does() {
+        // The shortcut for the model's own keys gives the matcher's answer, for every key.
+        let mut secret_keys = 0;
+        for var in &Model::get().vars {
+            let leaf = var.key.rsplit('.').next().unwrap_or(&var.key);
+            let by_matcher = [var.key.as_str(), leaf]
+                .iter()
+                .any(|n| nearest_name_is_a_secret(n));
+            assert_eq!(nearly_names_a_secret(&var.key), by_matcher, "{}", var.key);
+            secret_keys += usize::from(by_matcher);
+        }
+        assert!(secret_keys > 0, "some keys name secrets");
     }
 
     #[test]
