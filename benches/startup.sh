@@ -17,6 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROUNDS=${ROUNDS:-201}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/svcgen-startup.XXXXXX")
 OUT=${OUT:-$WORK}
+mkdir -p "$OUT"
 PROFILE=$ROOT/examples/b-consul-vault-sql.toml
 MUSL=x86_64-unknown-linux-musl
 say() { echo "== $*" >&2; }
@@ -87,6 +88,6 @@ EOF
   done
   for b in "${BUILDS[@]}"; do
     echo
-    echo "$b binary: $(stat -c %s "${BIN[$b]}") bytes, $(file -b "${BIN[$b]}" | cut -d, -f1-2,5)"
+    echo "$b binary: $(stat -c %s "${BIN[$b]}") bytes, $(file -b "${BIN[$b]}" | cut -d, -f1-2,4)"
   done
 } | tee "$OUT/startup.md"
