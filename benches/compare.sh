@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every performance figure of issues 7 and 13 in one run, side by side with peers, as ratios
+# Every performance figure of issues 7, 13 and 26 in one run, side by side with peers, as ratios
 # measured in the same run: whole processes are interleaved (each round runs every command once,
 # in turn) and medians are reported, because the machine is shared and noisy.
 #
@@ -268,3 +268,10 @@ rate() { awk -v n="$COUNT" -v ms="$1" 'BEGIN { if (ms > 0) printf "%.0f", n / (m
   for n in "${NOTES[@]}"; do echo "- $n"; done
 } | tee "$OUT/table.md"
 echo "(table saved as $OUT/table.md)" >&2
+
+# Start-up against a bare spawn (/bin/true), and the static (musl) build against this one:
+# benches/startup.sh, its own interleaved run (issue 26). SKIP_STARTUP=1 leaves it out.
+if [[ -z ${SKIP_STARTUP:-} ]]; then
+  say "start-up against /bin/true (benches/startup.sh)"
+  OUT=$OUT ROUNDS=$ROUNDS "$BENCHES/startup.sh"
+fi

@@ -39,6 +39,29 @@ fn needles() -> &'static [String] {
     })
 }
 
+/// Where the first secret name of [`needles`] in `line` ends (ignoring ASCII case): the least end
+/// of each name's first occurrence.
+fn first_needle_end(line: &str) -> Option<usize> {
+    // A short line (every line of a common file) is compared in place: preparing a substring
+    // search for each of the names costs more than comparing them at each position, and nothing
+    // is allocated. A long line keeps the linear-time search over its lowercase copy.
+    const SHORT_LINE: usize = 256;
+    let ends = |at: Option<usize>, name: &String| at.map(|at| at + name.len());
+    if line.len() > SHORT_LINE {
+        let lower = line.to_ascii_lowercase();
+        return (needles().iter())
+            .filter_map(|n| ends(lower.find(n.as_str()), n))
+            .min();
+    }
+    let bytes = line.as_bytes();
+    (needles().iter())
+        .filter_map(|n| {
+            let at = (bytes.windows(n.len())).position(|w| w.eq_ignore_ascii_case(n.as_bytes()));
+            ends(at, n)
+        })
+        .min()
+}
+
 /// `env` with each old prefix that the container's current prefix replaced (`GLUU_X` for `CN_X`).
 fn legacy_prefixed(model: &Model, env: &str) -> Vec<String> {
     model
@@ -69,26 +92,42 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
 /// name and its last `.` segment are tried, against profile keys, their last segment and
 /// variable names.
 pub fn nearly_names_a_secret(name: &str) -> bool {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    if Model::get().entries_by_key(name).next().is_some() {
+        // A key of the model is its own nearest name, and its last segment is a known name too:
+        // the answer is whether either is a secret's name, without any distance computed.
+        return [name, leaf]
+            .iter()
+            .any(|n| needles().iter().any(|s| s.eq_ignore_ascii_case(n)));
+    }
+    [name, leaf].iter().any(|n| nearest_name_is_a_secret(n))
+}
+
+/// True when the name the model knows closest to `name` is a secret's name.
+fn nearest_name_is_a_secret(name: &str) -> bool {
+    // Only a name close to a secret's name can have a secret as its nearest name: the few
+    // secret names are tried first, so that the many names near no secret (200,000 `[env]`
+    // entries) cost a handful of comparisons each, and the matcher over every name the model
+    // knows is built only when one is near a secret.
+    static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+    let secret =
+        SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
+    secret.suggest(name).is_some()
+        && known_names()
+            .suggest(name)
+            .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
+}
+
+/// Every name the model knows (profile keys, their last segment, variable names), prepared for
+/// "did you mean": built on first use, which only a name near a secret's name needs.
+fn known_names() -> &'static crate::suggest::Suggester<'static> {
     static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
-    let known = KNOWN.get_or_init(|| {
+    KNOWN.get_or_init(|| {
         let model = Model::get();
         crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
             let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
             [v.key.as_str(), leaf, v.env.as_str()]
         }))
-    });
-    // Only a name close to a secret's name can have a secret as its nearest name: the few
-    // secret names are tried first, so that the many names near no secret (200,000 `[env]`
-    // entries) cost a handful of comparisons each.
-    static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
-    let secret =
-        SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
-    let leaf = name.rsplit('.').next().unwrap_or(name);
-    [name, leaf].iter().any(|n| {
-        secret.suggest(n).is_some()
-            && known
-                .suggest(n)
-                .is_some_and(|near| needles().contains(&near.to_ascii_lowercase()))
     })
 }
 
@@ -110,11 +149,7 @@ pub fn named_ranges(text: &str) -> Vec<Range<usize>> {
             .find('\n')
             .map_or(text.len(), |i| start + i + 1);
         let body = text[start..line_end].trim_end_matches(['\n', '\r']);
-        let lower = body.to_ascii_lowercase();
-        let named = needles()
-            .iter()
-            .filter_map(|n| lower.find(n.as_str()).map(|at| at + n.len()))
-            .min();
+        let named = first_needle_end(body);
         let value_at = match named {
             Some(after) => separator_value(body, after),
             None if value_next => value_line(body),
@@ -438,6 +473,24 @@ mod tests {
     }
 
     #[test]
+    fn less_cpu_per_render_short_and_long_lines_find_the_same_secret_name() {
+        // A short line is searched in place, a long one by substring search: same answer.
+        let padding = "x".repeat(300);
+        for pad in ["", padding.as_str()] {
+            let line = format!("# {pad} Secret_Manager_PASSPHRASE = \"hunter22\"");
+            let text = format!("{line}\n");
+            let shown: Vec<&str> = named_ranges(&text)
+                .iter()
+                .map(|r| &text[r.clone()])
+                .collect();
+            assert_eq!(shown, ["\"hunter22\""], "line of {} bytes", line.len());
+            let end = line.find(" = ").unwrap();
+            assert_eq!(first_needle_end(&line), Some(end));
+        }
+        assert_eq!(first_needle_end("no secret here"), None);
+    }
+
+    #[test]
     fn lines_naming_a_secret_have_their_value_masked() {
         let text = "a = 1\nsecret_manager_passphrase = \"hunter22\" # x\nb = 2\r\nGLUU_GOOGLE_SECRET_MANAGER_PASSPHRASE=abc\r\n";
         let ranges = named_ranges(text);
@@ -521,6 +574,21 @@ mod tests {
         assert!(nearly_names_a_secret("CN_GOOGLE_SECRET_MANAGER_PASSPRASE"));
         assert!(!nearly_names_a_secret("google.project_id"));
         assert!(!nearly_names_a_secret("google.bogus"));
+    }
+
+    #[test]
+    fn start_work_proportional_model_keys_answer_as_the_matcher_does() {
+        // The shortcut for the model's own keys gives the matcher's answer, for every key.
+        let mut secret_keys = 0;
+        for var in &Model::get().vars {
+            let leaf = var.key.rsplit('.').next().unwrap_or(&var.key);
+            let by_matcher = [var.key.as_str(), leaf]
+                .iter()
+                .any(|n| nearest_name_is_a_secret(n));
+            assert_eq!(nearly_names_a_secret(&var.key), by_matcher, "{}", var.key);
+            secret_keys += usize::from(by_matcher);
+        }
+        assert!(secret_keys > 0, "some keys name secrets");
     }
 
     #[test]

@@ -274,7 +274,21 @@ impl clap::builder::TypedValueParser for TargetParser {
 
 /// Parses the arguments and runs the command; never panics on user input.
 pub fn main() -> ExitCode {
+    if let Some(version) = version_only(std::env::args_os().skip(1)) {
+        // A line on stdout cannot fail in a way the caller could act on; clap ignores it too.
+        let _ = std::io::Write::write_all(&mut std::io::stdout(), version.as_bytes());
+        return ExitCode::from(EXIT_OK);
+    }
     ExitCode::from(run(Cli::parse()))
+}
+
+/// clap's answer to a lone `--version`/`-V`, without building the command tree (every
+/// subcommand, and the spec model some help texts read) only to print one line. The text is
+/// clap's own format (`svcgen 0.1.0`); a test checks it against `Cli::command()`.
+fn version_only(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let first = args.next()?;
+    (args.next().is_none() && (first == "--version" || first == "-V"))
+        .then(|| format!("svcgen {}\n", env!("CARGO_PKG_VERSION")))
 }
 
 /// Runs a parsed command line; returns the exit code.
@@ -410,6 +424,32 @@ mod tests {
     /// Runs a command line as `main` does.
     fn run_line(argv: &[&str]) -> u8 {
         run(Cli::try_parse_from(argv).expect("a valid command line"))
+    }
+
+    #[test]
+    fn start_work_proportional_version_is_clap_s_own_text() {
+        use clap::CommandFactory;
+        let args = |argv: &[&str]| {
+            argv.iter()
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
+        let clap_text = Cli::command().render_version().to_string();
+        for flag in ["--version", "-V"] {
+            assert_eq!(
+                version_only(args(&[flag]).into_iter()),
+                Some(clap_text.clone())
+            );
+        }
+        // Anything else goes through clap (a usage error, a subcommand, a second flag).
+        for argv in [
+            &["--version", "-q"][..],
+            &["render", "--version"],
+            &["-v"],
+            &[],
+        ] {
+            assert_eq!(version_only(args(argv).into_iter()), None, "{argv:?}");
+        }
     }
 
     #[test]

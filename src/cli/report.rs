@@ -56,11 +56,16 @@ impl<'a> Reporter<'a> {
     /// Reports one profile's diagnostics; returns the exit code they call for (the same in
     /// every format).
     pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
-        let mut shown = diags.clone();
-        // `-q` hides warnings, except those that fail the run (`--deny-warnings`) in JSON.
-        if self.args.quiet && !(self.args.deny_warnings && self.args.format == Format::Json) {
-            shown.items.retain(|d| d.is_error());
-        }
+        // `-q` hides warnings, except those that fail the run (`--deny-warnings`) in JSON; what is
+        // hidden is neither copied nor formatted.
+        let keep_warnings =
+            !self.args.quiet || (self.args.deny_warnings && self.args.format == Format::Json);
+        let shown = Diagnostics {
+            items: (diags.items.iter())
+                .filter(|d| keep_warnings || d.is_error())
+                .cloned()
+                .collect(),
+        };
         if self.args.format == Format::Human {
             let mut text = human::render(&shown, sources, use_color());
             if !self.args.quiet

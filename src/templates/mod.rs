@@ -207,19 +207,20 @@ fn environment() -> Environment<'static> {
 /// Strings as double-quoted scalars; numbers and booleans plain; none is a template bug.
 fn write_yaml(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
     use minijinja::value::ValueKind;
-    let text = match value.kind() {
-        _ if value.is_safe() => value.as_str().unwrap_or_default().to_string(),
-        ValueKind::String => yaml_quote::quote(value.as_str().unwrap_or_default()),
-        ValueKind::Number => value.to_string(),
-        ValueKind::Bool => if value.is_true() { "true" } else { "false" }.to_string(),
+    // Written straight to the output: only a quoted string needs a text of its own.
+    match value.kind() {
+        _ if value.is_safe() => out.write_str(value.as_str().unwrap_or_default()),
+        ValueKind::String => out.write_str(&yaml_quote::quote(value.as_str().unwrap_or_default())),
+        ValueKind::Number => write!(out, "{value}"),
+        ValueKind::Bool => out.write_str(if value.is_true() { "true" } else { "false" }),
         kind => {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
                 format!("a YAML value cannot be printed from {kind}"),
             ));
         }
-    };
-    out.write_str(&text).map_err(Error::from)
+    }
+    .map_err(Error::from)
 }
 
 fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {

@@ -37,7 +37,8 @@ pub fn fold_lines(text: &str) -> String {
             Some(body) => (body, "\n"),
             None => (line, ""),
         };
-        if body.chars().count() <= WIDTH {
+        // Bytes bound characters: a short line is not counted character by character.
+        if body.len() <= WIDTH || body.chars().count() <= WIDTH {
             out.push_str(line);
             continue;
         }
