@@ -23,7 +23,8 @@ fn main() -> ExitCode {
 
 fn build(out: &Path, wasm: &Path, examples_dir: &Path) -> Result<(), String> {
     let wasm = svcgen::profile::read_regular(wasm).map_err(|e| e.0)?;
-    let examples = examples(examples_dir)?;
+    let inputs = svcgen::inputs::Inputs::default();
+    let examples = examples(examples_dir, &inputs)?;
     if examples.is_empty() {
         return Err(format!(
             "{}: no *.toml example to start from",
@@ -38,7 +39,8 @@ fn build(out: &Path, wasm: &Path, examples_dir: &Path) -> Result<(), String> {
             svcgen_web::site::playground_html(&wasm, &examples),
         ),
     ];
-    svcgen::output::write_all_atomic(&files, false)?;
+    // The examples read are inputs: no page is written over one.
+    svcgen::output::write_all_atomic(&files, false, &inputs)?;
     for (path, text) in &files {
         println!("{}: {} bytes", path.display(), text.len());
     }
@@ -46,7 +48,7 @@ fn build(out: &Path, wasm: &Path, examples_dir: &Path) -> Result<(), String> {
 }
 
 /// The `*.toml` files of `dir`, sorted by name, as (file name, text).
-fn examples(dir: &Path) -> Result<Vec<(String, String)>, String> {
+fn examples(dir: &Path, inputs: &svcgen::inputs::Inputs) -> Result<Vec<(String, String)>, String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries
@@ -57,7 +59,7 @@ fn examples(dir: &Path) -> Result<Vec<(String, String)>, String> {
     paths
         .iter()
         .map(|path| {
-            let text = svcgen::profile::read_input_text(path).map_err(|e| e.0)?;
+            let text = svcgen::profile::read_input_text(path, inputs).map_err(|e| e.0)?;
             let name = path
                 .file_name()
                 .unwrap_or_default()
