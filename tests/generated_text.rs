@@ -39,13 +39,20 @@ fn class6_a_host_path_with_a_line_break_cannot_close_deploy_md_s_code_block() {
     ] {
         let test = Test::new().profile(&profile_with_host(host));
         let out = test.path().join("out");
-        test.args(["render", "profile.toml", "-t", "deploy-notes"])
+        let test = test
+            .args(["render", "profile.toml", "-t", "deploy-notes"])
             .code(1)
             .stderr_has("E0214")
             .stderr_has("secret.vault.role_id_file")
             .stdout_is("")
+            .run()
+            .again();
+        // The whole base is refused too: nothing is written.
+        test.args(["render", "profile.toml", "--out-dir", "out"])
+            .code(1)
+            .stderr_has("E0214")
             .run();
-        assert!(!out.exists());
+        assert!(!out.exists(), "{host:?}: --out-dir wrote {}", out.display());
     }
 }
 

@@ -17,7 +17,7 @@ fn class3_cli_honours_the_overlay_directive() {
     // Rendered with its base too: the overlay's consul host over prod's values.
     Test::in_repo()
         .args(["render", "examples/layers/eu.toml", "-t", "dotenv"])
-        .stdout_has("CN_CONFIG_CONSUL_HOST=")
+        .stdout_has("CN_CONFIG_CONSUL_HOST=consul.eu.internal")
         .run();
     // A directive naming a missing base says which line to fix.
     Test::new()
@@ -600,5 +600,49 @@ fn class9_smaller_ones() {
             .expect("a synopsis")
             .replace("\\-", "-");
         assert_eq!(synopsis, usage, "{page}");
+    }
+}
+
+/// Class 1: a deploy-time `[env]` value that the RBAC would name (the secret name the image
+/// reads) is one like any other: compose writes its placeholder, the Kubernetes targets refuse it.
+#[test]
+fn class1_a_deploy_time_name_the_rbac_reads_renders_for_compose() {
+    let profile = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
+                   [persistence]\ntype = \"sql\"\n[deploy]\nname = \"admin-ui\"\n\
+                   [env]\nCN_SECRET_KUBERNETES_SECRET = { deploy_env = \"SECNAME\" }\n";
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "p.toml", "-t", "compose"])
+        .stdout_has("${SECNAME")
+        .stderr_lacks("E0242")
+        .run();
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "p.toml", "-t", "k8s"])
+        .code(1)
+        .stderr_has("SECNAME")
+        .stderr_lacks("E0242")
+        .run();
+}
+
+/// Class 4: under `-q`, a run that fails only because of `--deny-warnings` still says why in every
+/// machine format: the warnings stay in the report.
+#[test]
+fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
+    let profile = "edition = \"B\"\n[env]\nMY_VAR = \"x\"\n";
+    for format in ["json", "sarif", "gitlab"] {
+        Test::new()
+            .file("p.toml", profile)
+            .args([
+                "-q",
+                "validate",
+                "p.toml",
+                "--deny-warnings",
+                "--format",
+                format,
+            ])
+            .code(1)
+            .stdout_has("W0306")
+            .run();
     }
 }

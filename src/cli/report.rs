@@ -56,10 +56,11 @@ impl<'a> Reporter<'a> {
     /// Reports one profile's diagnostics; returns the exit code they call for (the same in
     /// every format).
     pub fn add(&mut self, diags: &Diagnostics, sources: &Sources) -> u8 {
-        // `-q` hides warnings, except those that fail the run (`--deny-warnings`) in JSON; what is
+        // `-q` hides warnings, except those that fail the run (`--deny-warnings`) in a machine
+        // format (json, sarif, gitlab: the report is the only place that says why); what is
         // hidden is neither copied nor formatted.
         let keep_warnings =
-            !self.args.quiet || (self.args.deny_warnings && self.args.format == Format::Json);
+            !self.args.quiet || (self.args.deny_warnings && self.args.format != Format::Human);
         let shown = Diagnostics {
             items: (diags.items.iter())
                 .filter(|d| keep_warnings || d.is_error())

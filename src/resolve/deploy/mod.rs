@@ -178,8 +178,21 @@ fn api_objects(model: &Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<Api
             let name_var = find(&object.name)?;
             let namespace_var = find(&object.namespace)?;
             let name = name_var.value.env_text()?;
+            // A name filled in at deploy time is not known here: the Kubernetes targets refuse
+            // the value itself, and compose and .env need no Role.
             let extra = (object.image_name.as_ref())
                 .and_then(|image| extras.iter().find(|e| e.name == image.env));
+            if extra.is_some_and(|e| e.deploy_env.is_some()) {
+                return Some(ApiUse {
+                    resource: object.resource.clone(),
+                    image_name: None,
+                    image_name_origin: None,
+                    namespace: namespace_var.value.env_text()?,
+                    name,
+                    name_var: name_var.clone(),
+                    namespace_var: namespace_var.clone(),
+                });
+            }
             let image_name = object
                 .image_name
                 .as_ref()
