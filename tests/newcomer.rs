@@ -646,3 +646,21 @@ fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format()
             .run();
     }
 }
+
+/// Class 1: a secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
+/// the default it cannot keep is reported as left out, without showing it.
+#[test]
+fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
+    let compose = "services:\n  admin-ui:\n    image: svc/admin-ui:0.0.0-nightly\n    environment:\n      \
+                   CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: ${PASS:-hunter2-DEFAULTSECRET}\n      \
+                   CN_CONFIG_ADAPTER: google\n      CN_SECRET_ADAPTER: google\n      GOOGLE_PROJECT_ID: p\n";
+    Test::new()
+        .file("compose.yml", compose)
+        .args(["import", "compose.yml"])
+        .stdout_has("{ env = \"PASS\" }")
+        .stdout_lacks("hunter2")
+        .stderr_has("W0320")
+        .stderr_has("the default is left out")
+        .stderr_lacks("hunter2")
+        .run();
+}

@@ -124,7 +124,26 @@ fn text_or_reference<'e>(
             diags.push(secret_ref_elsewhere(entry, secret, key));
             Err(None)
         }
-        EnvValue::FromEnv { var: shell, .. } if var.secret => {
+        EnvValue::FromEnv { var: shell, text } if var.secret => {
+            // A secret is only ever read from the environment: a default written after the
+            // placeholder (`${PASS:-…}`) cannot be kept, and is said to be dropped (not shown).
+            if deploy_form(text).is_some_and(|(_, default)| default.is_some()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotImported,
+                        format!(
+                            "`{name}` takes a default when ${shell} is unset; a secret comes only \
+                             from the environment, so the default is left out"
+                        ),
+                    )
+                    .at(entry.origin)
+                    .label("default left out")
+                    .help(format!(
+                        "set {shell} wherever the container is deployed: the profile reads it as \
+                         {{ env = \"{shell}\" }}"
+                    )),
+                );
+            }
             Err(Some(env_reference(shell, entry.origin)))
         }
         EnvValue::FromEnv { text, .. } if can_defer(var) => match deploy_form(text) {
