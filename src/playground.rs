@@ -66,9 +66,12 @@ pub fn answer(text: &str, templates: &Templates) -> Value {
     }
     // As validate's: a failed template is also an error diagnostic (`render_checked` adds it).
     let validate_exit = exit_code(&diagnostics);
+    // The files this text is checked over natively: its `extends` bases, and the base its
+    // `#:svcgen overlay-of` directive names; the browser can read neither.
     let bases: Vec<String> = crate::profile::extends_entries(text)
         .into_iter()
         .map(|(base, _)| base)
+        .chain(crate::profile::overlay_of(text).map(|(base, _)| base))
         .collect();
     json!({
         "validate": crate::diag::json::array_text(&entries),

@@ -55,6 +55,13 @@ for (const file of files) {
   }
   const ms = performance.now() - started;
   if (ms > slowest.ms) slowest = { ms, file };
+  if (answer.extends.length > 0) {
+    // Checked natively over files the browser cannot read (its extends bases, the base its
+    // overlay-of directive names): the page says so, and renders and checks only this layer.
+    notCompared.push(`${file} (over ${answer.extends.join(', ')})`);
+    compared += 1;
+    continue;
+  }
   const validate = native(['validate', '-', '--format', 'json'], bytes, cwd);
   const hostFiles = withoutHostFiles(validate.stdout).length !== JSON.parse(validate.stdout).length;
   if (hostFiles) {
@@ -68,12 +75,6 @@ for (const file of files) {
   if (validateExit !== answer.validate_exit) {
     problems.push(`${file}: validate exits ${validate.status} natively, ${answer.validate_exit} in wasm`);
   }
-  if (answer.extends.length > 0) {
-    // The browser cannot read the bases: only this layer is rendered, and the page says so.
-    notCompared.push(`${file} (extends ${answer.extends.join(', ')})`);
-    compared += 1;
-    continue;
-  }
   for (const target of TARGETS) {
     const render = native(['render', '-', '-t', target], bytes, cwd);
     const got = answer.targets[target];
@@ -84,7 +85,7 @@ for (const file of files) {
   compared += 1;
 }
 console.log(`compared ${compared} of ${files.length} files with ${binary}; slowest answer ${slowest.ms.toFixed(1)} ms (${slowest.file})`);
-if (notCompared.length > 0) console.log(`targets not compared (the bases of extends need a file system): ${notCompared.join(', ')}`);
+if (notCompared.length > 0) console.log(`not compared (their bases need a file system): ${notCompared.join(', ')}`);
 if (problems.length > 0) {
   console.error(`${problems.length} difference(s):\n\n${problems.join('\n\n')}`);
   process.exit(1);
