@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::scenario::Test;
 use support::{examples, repo, tool};
+use support::{objects, of_kind};
 use svcgen::model::Model;
 
 /// Renders `profile` into `out` with extra arguments; panics unless it succeeds.
@@ -45,18 +46,6 @@ fn kustomize(out: &Path) -> Option<String> {
         String::from_utf8_lossy(&output.stderr)
     );
     Some(String::from_utf8(output.stdout).unwrap())
-}
-
-fn objects(yaml: &str) -> Vec<Value> {
-    serde_saphyr::from_multiple::<Value>(yaml)
-        .unwrap()
-        .into_iter()
-        .filter(Value::is_object)
-        .collect()
-}
-
-fn of_kind<'a>(objects: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    objects.iter().filter(|o| o["kind"] == kind).collect()
 }
 
 fn deployment(objects: &[Value]) -> &Value {

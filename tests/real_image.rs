@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use support::scenario::Test;
 use support::tool;
+use support::{objects, of_kind};
 
 /// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
 /// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
@@ -27,19 +28,6 @@ fn class9_google_secret_names_apply_with_the_google_config_adapter() {
         .stdout_has("CN_GOOGLE_SECRET_NAME_PREFIX=team\n")
         .stdout_has("CN_GOOGLE_SECRET_VERSION_ID=3\n")
         .run();
-}
-
-/// The objects of a YAML stream (serde-saphyr reads it as Kubernetes' YAML 1.1 readers do).
-fn objects(yaml: &str) -> Vec<Value> {
-    serde_saphyr::from_multiple::<Value>(yaml)
-        .unwrap()
-        .into_iter()
-        .filter(Value::is_object)
-        .collect()
-}
-
-fn of_kind<'a>(objects: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    objects.iter().filter(|o| o["kind"] == kind).collect()
 }
 
 fn pod(objects: &[Value]) -> &Value {

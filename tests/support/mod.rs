@@ -272,3 +272,17 @@ pub fn resolve_file(path: &Path) -> svcgen::resolve::Resolved {
         .resolved
         .unwrap_or_else(|| panic!("{} is valid", path.display()))
 }
+
+/// The objects of a YAML stream (serde-saphyr reads it as Kubernetes' YAML 1.1 readers do).
+pub fn objects(yaml: &str) -> Vec<serde_json::Value> {
+    serde_saphyr::from_multiple::<serde_json::Value>(yaml)
+        .unwrap()
+        .into_iter()
+        .filter(serde_json::Value::is_object)
+        .collect()
+}
+
+/// The objects of `kind` among `objects`.
+pub fn of_kind<'a>(objects: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::Value> {
+    objects.iter().filter(|o| o["kind"] == kind).collect()
+}
