@@ -23,9 +23,25 @@ static ENDING: AtomicBool = AtomicBool::new(false);
 
 /// The right to commit: `None` when the process is ending on a signal (nothing more may be put
 /// in place). Hold it across every rename of one commit.
-pub fn commit_section() -> Option<MutexGuard<'static, ()>> {
+pub fn commit_section() -> Option<CommitSection> {
     let guard = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
-    (!ENDING.load(Ordering::SeqCst)).then_some(guard)
+    (!ENDING.load(Ordering::SeqCst)).then_some(CommitSection(Some(guard)))
+}
+
+/// A commit in progress. When a signal arrived during it, ending it hands the process to the
+/// signal thread, which ends it as the signal would: the thread that committed waits instead of
+/// going on (and perhaps exiting 0 first, as if no signal had come).
+pub struct CommitSection(Option<MutexGuard<'static, ()>>);
+
+impl Drop for CommitSection {
+    fn drop(&mut self) {
+        drop(self.0.take());
+        if ENDING.load(Ordering::SeqCst) {
+            loop {
+                std::thread::park();
+            }
+        }
+    }
 }
 
 /// Starts the signal thread, once per process (only commands that write pay for it).
