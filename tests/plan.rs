@@ -243,3 +243,17 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
     );
     assert_eq!(environment, rest);
 }
+
+/// An unreadable host file is named as the profile writes it, never by the path it was read as
+/// (the checkout's folder): the message, and the fingerprint the CI formats make of it, are the
+/// same wherever the repository is.
+#[test]
+fn plan_an_unreadable_host_file_is_named_as_the_profile_writes_it() {
+    let test = Test::new().profile(PLUGINS).file("a.zip", "zip");
+    let folder = test.path().display().to_string();
+    test.args(["validate", PROFILE])
+        .code(1)
+        .stderr_has("cannot copy the host file of `deploy.plugins.b` (\"b.zip\")")
+        .stderr_lacks(&folder)
+        .run();
+}

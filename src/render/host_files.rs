@@ -20,6 +20,8 @@ pub struct HostFile<'a> {
     /// Where the copy goes, relative to the output folder (`/`-separated): the generator's file.
     pub relative: String,
     pub host_path: &'a Path,
+    /// The host path as the profile writes it.
+    pub written: &'a str,
     /// The profile key whose file it is (`token_server.cert_file`, `deploy.plugins.<name>`).
     pub key: &'a str,
     /// Where the profile names the file.
@@ -76,6 +78,7 @@ pub fn base_file(file: &FileSource, options: EnvOptions) -> Option<HostFile<'_>>
     Some(HostFile {
         relative: names::host_copy_path(folder, &k8s.name, &k8s.key),
         host_path,
+        written: file.host.as_deref().unwrap_or_default(),
         key: &file.key,
         origin: file.origin,
         secret,
@@ -90,10 +93,18 @@ pub fn unreadable(files: &[HostFile<'_>]) -> Diagnostics {
         let HostRead::Unreadable(why) = &file.read else {
             continue;
         };
+        // The path as the profile writes it, not as it was read (joined to the profile's folder):
+        // a message, and the fingerprint the CI formats make of it, must not depend on where the
+        // repository is checked out.
+        let read_as = format!("{}: ", file.host_path.display());
+        let reason = why.strip_prefix(read_as.as_str()).unwrap_or(why);
         diags.push(
             Diagnostic::new(
                 Code::HostFileUnreadable,
-                format!("cannot copy the host file of `{}`: {why}", file.key),
+                format!(
+                    "cannot copy the host file of `{}` ({:?}): {reason}",
+                    file.key, file.written
+                ),
             )
             .at(file.origin)
             .label("host file")
