@@ -37,11 +37,7 @@ fn check_jsonschema(tool: &Path, schema: &str, file: &Path) -> (bool, String) {
         .arg(file)
         .output()
         .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = support::printed(&output);
     (output.status.success(), text)
 }
 

@@ -58,11 +58,7 @@ sys.exit(1 if errors else 0)
     if output.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ))
+        Err(support::printed(&output))
     }
 }
 
@@ -84,25 +80,11 @@ fn repository() -> tempfile::TempDir {
     .unwrap();
     // The host files the example names, beside it as in examples/: a profile whose files are
     // missing is not good (its kustomize base cannot copy them).
-    copy_tree(
+    support::copy_tree(
         &repo().join("examples/files"),
         &dir.path().join("profiles/files"),
     );
     dir
-}
-
-/// `from` copied into `to`, folders and files.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Every kind of run that prints SARIF, in the repository of [`repository`], run from `deploy/`:

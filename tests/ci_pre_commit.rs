@@ -80,11 +80,7 @@ fn pre_commit(pre_commit: &Path, dir: &Path, home: &Path, args: &[&str]) -> (Out
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = support::printed(&output);
     (output, text)
 }
 

@@ -6,6 +6,7 @@
 //! output folder anywhere.
 
 mod support;
+use support::walk;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -333,19 +334,6 @@ fn copied_example(dir: &Path, name: &str) -> PathBuf {
     let profile = root.join(name);
     std::fs::copy(repo().join("examples").join(name), &profile).unwrap();
     profile
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
 
 /// Distinctive secret file contents, searched for in every output file.

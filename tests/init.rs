@@ -180,11 +180,7 @@ fn taplo(exe: &Path, files: &[std::path::PathBuf]) -> (bool, String) {
         .args(files)
         .output()
         .expect("taplo runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let text = support::printed(&output);
     (output.status.success(), text)
 }
 

@@ -65,11 +65,7 @@ fn name(path: &Path) -> String {
 }
 
 fn output_text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    support::printed(output)
 }
 
 fn check_jsonschema(exe: &Path, profile: &Path) -> Output {

@@ -6,6 +6,7 @@
 //! human, JSON, SARIF and GitLab form. The passphrase must appear in no stdout and no stderr.
 
 mod support;
+use support::walk;
 
 use proptest::prelude::*;
 use std::path::Path;
@@ -591,18 +592,4 @@ fn class10_a_private_host_file_stays_private_when_copied() {
     assert_eq!(copies.len(), 1, "{copies:?}");
     let mode = std::fs::metadata(&copies[0]).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{}", copies[0].display());
-}
-
-/// Every file below `dir`.
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }

@@ -286,3 +286,35 @@ pub fn objects(yaml: &str) -> Vec<serde_json::Value> {
 pub fn of_kind<'a>(objects: &'a [serde_json::Value], kind: &str) -> Vec<&'a serde_json::Value> {
     objects.iter().filter(|o| o["kind"] == kind).collect()
 }
+
+/// Every file below `dir`, at any depth.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The folder `from` (plain files and folders) copied into `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for file in walk(from) {
+        let target = to.join(file.strip_prefix(from).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(&file, &target).unwrap();
+    }
+}
+
+/// What a finished tool printed, stdout then stderr, for an assertion's message.
+pub fn printed(output: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
