@@ -244,40 +244,7 @@ pub struct WorkloadView<'a> {
     /// The root filesystem is read-only (svcgen refuses true: the image writes to it).
     pub read_only_root_filesystem: bool,
     /// The startup probe's budget and what it is made of.
-    pub startup: StartupView,
-}
-
-/// The startup probe's budget and what it is made of, in seconds.
-#[derive(Serialize, JsonSchema)]
-pub struct StartupView {
-    /// Waits one after another: config, secret, then each backend.
-    pub waits: i64,
-    /// The distinct persistence backends waited for.
-    pub backends: Vec<String>,
-    /// wait.max_time, the budget of one wait.
-    pub max_time: i64,
-    /// wait.sleep_duration.
-    pub sleep: i64,
-    /// deploy.probes.startup_margin.
-    pub margin: i64,
-    /// deploy.probes.build_allowance (editions that build at start).
-    pub build_allowance: Option<i64>,
-    /// The whole budget.
-    pub seconds: i64,
-}
-
-impl StartupView {
-    fn of(budget: &crate::resolve::deploy::StartupBudget) -> StartupView {
-        StartupView {
-            waits: budget.waits(),
-            backends: budget.backends.clone(),
-            max_time: budget.max_time,
-            sleep: budget.sleep,
-            margin: budget.margin,
-            build_allowance: budget.build_allowance,
-            seconds: budget.seconds,
-        }
-    }
+    pub startup: crate::resolve::deploy::StartupBudget,
 }
 
 /// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
@@ -354,7 +321,7 @@ pub fn plan_for<'a>(
             limits_memory: &w.limits.memory,
             run_as_user: w.run_as_user,
             read_only_root_filesystem: w.read_only_root_filesystem,
-            startup: StartupView::of(&w.startup),
+            startup: w.startup.clone(),
         },
         host_files: host_files(&deploy.files, options, reader),
         access: access(resolved),

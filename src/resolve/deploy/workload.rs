@@ -80,28 +80,23 @@ pub(super) fn workload(
 /// What the startup probe covers, in seconds: the image waits for its dependencies one after
 /// another (config, secret, then each distinct persistence backend), each wait lasting up to
 /// `max_time + sleep`; then the margin, and in an edition that builds its app at start, the
-/// build allowance.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// build allowance. Templates receive it as `plan.workload.startup`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct StartupBudget {
-    /// The waits before the backends' (config, secret).
-    pub fixed_waits: i64,
+    /// Waits one after another: config, secret, then each backend.
+    pub waits: i64,
     /// The distinct persistence backends waited for, in mapping order.
     pub backends: Vec<String>,
+    /// wait.max_time, the budget of one wait.
     pub max_time: i64,
+    /// wait.sleep_duration.
     pub sleep: i64,
+    /// deploy.probes.startup_margin.
     pub margin: i64,
-    /// Seconds allowed for the build at start; `None` when the edition does not build.
+    /// deploy.probes.build_allowance; none when the edition does not build at start.
     pub build_allowance: Option<i64>,
     /// The whole budget (saturating).
     pub seconds: i64,
-}
-
-impl StartupBudget {
-    /// How many waits run one after another.
-    pub fn waits(&self) -> i64 {
-        self.fixed_waits
-            .saturating_add(i64::try_from(self.backends.len()).unwrap_or(i64::MAX))
-    }
 }
 
 /// The startup probe's failure threshold: enough periods to cover the startup budget.
@@ -133,9 +128,11 @@ fn startup_threshold(
             .help("remove the setting: only edition A's startup probe allows for a build"),
         );
     }
+    let backends = backends_in_use(model, vars);
+    let waits = (checks.waits).saturating_add(i64::try_from(backends.len()).unwrap_or(i64::MAX));
     let mut budget = StartupBudget {
-        fixed_waits: checks.waits,
-        backends: backends_in_use(model, vars),
+        waits,
+        backends,
         max_time,
         sleep,
         margin,
@@ -143,7 +140,7 @@ fn startup_threshold(
         seconds: 0,
     };
     budget.seconds = startup_budget(
-        budget.waits(),
+        budget.waits,
         max_time,
         sleep,
         margin.saturating_add(build_allowance.unwrap_or(0)),
