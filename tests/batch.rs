@@ -1,7 +1,7 @@
 //! Batch rendering: several profiles or a folder, each into `--out-dir/<name>/`, in parallel;
 //! a failing profile writes nothing and the others still render.
 
-mod support;
+use crate::support;
 
 use support::file_names as entries;
 use support::scenario::Test;

@@ -7,7 +7,7 @@
 //! fails), and work is asserted by counting (files loaded) or by a memory limit that a quadratic
 //! diff would exceed by far.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -5,7 +5,7 @@
 //! refused, and their shell scripts are run against a repository laid out as they expect,
 //! with the svcgen under test on PATH.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::path::Path;

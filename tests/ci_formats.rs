@@ -7,7 +7,7 @@
 //! (`Draft7Validator`, the schema's draft), and against `--format json` of the same run: one
 //! result per diagnostic, at the same place, with the same exit code.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -240,7 +240,7 @@ fn sarif_lists_every_rule_with_a_name_a_description_and_its_docs_anchor() {
 }
 
 /// docs/diagnostics.md is the rule table of SARIF, for people: checked in, and fresh
-/// (`UPDATE_DOCS=1 cargo test --test ci_formats` writes it again).
+/// (`UPDATE_DOCS=1 cargo test --test integration ci_formats::` writes it again).
 #[test]
 fn diagnostics_page_lists_every_rule_of_sarif() {
     let (_, sarif) = stdout_json(
@@ -253,7 +253,7 @@ fn diagnostics_page_lists_every_rule_of_sarif() {
         ],
     );
     let mut page = String::from(
-        "# Diagnostic codes\n\n<!-- Written by `UPDATE_DOCS=1 cargo test --test ci_formats` from the rule table of\n     `svcgen validate --format sarif` (src/diag/code.rs); do not edit. -->\n\n\
+        "# Diagnostic codes\n\n<!-- Written by `UPDATE_DOCS=1 cargo test --test integration ci_formats::` from the rule table of\n     `svcgen validate --format sarif` (src/diag/code.rs); do not edit. -->\n\n\
          Every problem svcgen reports has a stable code. `E…` codes are errors (exit 1), `W…` codes\n\
          warnings (exit 0 unless `--deny-warnings`). Code scanning links each result here.\n",
     );
@@ -279,7 +279,7 @@ fn diagnostics_page_lists_every_rule_of_sarif() {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == page,
-        "docs/diagnostics.md is stale: UPDATE_DOCS=1 cargo test --test ci_formats"
+        "docs/diagnostics.md is stale: UPDATE_DOCS=1 cargo test --test integration ci_formats::"
     );
 }
 

@@ -4,7 +4,7 @@
 //! manifest → config and layers; it checks the user and the entrypoint, unpacks the layers into
 //! a root folder and runs the entrypoint's binary from there.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -10,7 +10,7 @@
 //! cannot give: it runs through a configuration naming a repository that holds this
 //! repository's `.pre-commit-hooks.yaml`.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

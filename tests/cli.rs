@@ -1,7 +1,7 @@
 //! The command line as a user meets it: help, exit codes, files written or left alone, `--check`,
 //! secrets, `explain`, templates, completions and the man page.
 
-mod support;
+use crate::support;
 
 use support::scenario::{PROFILE, Test, google_passphrase_profile};
 

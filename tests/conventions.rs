@@ -2,7 +2,7 @@
 //! failing wherever `render` would, usage errors for impossible combinations, `--check` as JSON,
 //! near-only suggestions, `--color`, `-q` on every command, one man page per subcommand.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use support::scenario::{Test, google_passphrase_profile};

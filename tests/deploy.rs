@@ -5,7 +5,7 @@
 //! puts the passphrase only in a Secret, and docker compose v2 finds every bind source from an
 //! output folder anywhere.
 
-mod support;
+use crate::support;
 use support::walk;
 
 use serde_json::Value;

@@ -1,9 +1,9 @@
 //! The Markdown reference: the checked-in files under `docs/` are fresh, each edition's page names
 //! exactly that edition's variables, tables are well formed, and the spec's restart rule is there.
 //!
-//! Regenerate the checked-in pages with `UPDATE_DOCS=1 cargo test --test docs`.
+//! Regenerate the checked-in pages with `UPDATE_DOCS=1 cargo test --test integration docs::`.
 
-mod support;
+use crate::support;
 
 use regex::Regex;
 use svcgen::docs::{file_name, reference};
@@ -42,7 +42,7 @@ fn checked_in_docs_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "stale: {stale:?}; regenerate with UPDATE_DOCS=1 cargo test --test docs"
+        "stale: {stale:?}; regenerate with UPDATE_DOCS=1 cargo test --test integration docs::"
     );
 }
 

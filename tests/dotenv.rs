@@ -6,7 +6,7 @@
 //! read a value differently only where svcgen warns (W0327) and names it; where it names one, it
 //! does differ.
 
-mod support;
+use crate::support;
 
 use support::hostile;
 use support::scenario::Test;

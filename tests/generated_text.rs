@@ -2,7 +2,7 @@
 //! holding a line break, a code fence, or Markdown, YAML or shell syntax stays in its place in
 //! every output (DEPLOY.md's commands, comments, `.env`, YAML), or is refused with an error.
 
-mod support;
+use crate::support;
 
 use support::scenario::Test;
 

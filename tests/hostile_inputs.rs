@@ -5,7 +5,7 @@
 //! Every run has a generous deadline (a hang guard, not a timing assertion): a run that outlives
 //! it is killed and the test fails.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

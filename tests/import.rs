@@ -2,7 +2,7 @@
 //! and list forms, env_file precedence) and a Kubernetes ConfigMap + Deployment. Each imported
 //! profile is a snapshot, and renders back to the environment the file gives the container.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use svcgen::diag::{Code, Diagnostics, human};

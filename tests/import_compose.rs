@@ -3,7 +3,7 @@
 //! refused with an error naming them, never ignored; an env_file of `format: raw` is read raw.
 //! Compared with the real Docker Compose v2.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use support::scenario::Test;

@@ -2,7 +2,7 @@
 //! type (all from the model) validates with svcgen, renders the `.env` target, stays valid with
 //! every default uncommented, and passes `taplo check` against the checked-in editor schema.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -13,7 +13,7 @@
 //! follows from their severity. `# schema-expect: KEY.PATH`, on the fixtures the JSON Schema
 //! must reject too: the key check-jsonschema and taplo reject it for (tests/schema.rs).
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use support::expect::{Fixture, check_fixtures, compare, listing, reported_from_stdout};

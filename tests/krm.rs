@@ -1,7 +1,7 @@
 //! `svcgen krm` fed `ResourceList`s on stdin, as kpt, kustomize and Argo CD run it: items kept,
 //! objects added, diagnostics as results, exit 1 on an invalid profile or input.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::scenario::Test;

@@ -1,7 +1,7 @@
 //! Layered profiles: `extends`, `--overlay`, `--set`; diagnostics name the layer of the value in
 //! effect; `diff` and `explain --profile`.
 
-mod support;
+use crate::support;
 
 use support::expect::{Fixture, compare, reported_from_json};
 use support::scenario::Test;

@@ -12,7 +12,7 @@
 //! whose message or help contains FRAGMENT. The diagnostics must be exactly the expectations. A
 //! `# edition: A` line lints the fixture as that edition.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use support::expect::{Fixture, Reported, check_fixtures, compare, listing, reported_from_json};

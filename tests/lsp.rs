@@ -2,7 +2,7 @@
 
 #[path = "support/lsp.rs"]
 mod lsp;
-mod support;
+use crate::support;
 
 use lsp::{Client, file_uri, lsp_position};
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! `migrate` of the edition A examples (with and without the LDAP backend) to edition B: the
 //! result keeps comments and layout (snapshots), lists its changes and validates as edition B.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use svcgen::diag::{Code, Diagnostics, human};

@@ -1,7 +1,7 @@
 //! A newcomer's second hour (issue 22): their own files and command-line mistakes, one scenario
 //! per class of the issue, each run as a user meets it.
 
-mod support;
+use crate::support;
 
 use support::scenario::Test;
 

@@ -3,7 +3,7 @@
 //! rewritten when unchanged, is locked against a concurrent run, and leaves no temporary file
 //! behind on a signal.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! `render --out-dir` fails on a host file that cannot be read, and the Secret that
 //! `--include-secrets` writes is the Secret every target refers to.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::scenario::{PROFILE, Test, google_passphrase_profile};

@@ -2,7 +2,7 @@
 //! with a clear error where the real readers disagree; nothing user-controlled reaches a generated
 //! header unescaped.
 
-mod support;
+use crate::support;
 
 use support::scenario::Test;
 

@@ -2,7 +2,7 @@
 //! per class of the issue, each with a profile that today's `main` accepts silently and that must
 //! now fail or warn, or render what the image needs.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! `.env`, compose and Kubernetes (ConfigMap + Deployment) targets, and for hostile string values
 //! in string variables and `[env]` extras (quotes, `$`, `#`, unicode, backslashes).
 
-mod support;
+use crate::support;
 
 use support::hostile;
 

@@ -3,9 +3,9 @@
 //! `tests/invalid/` that has a `# schema-expect: KEY.PATH` line for that key, and svcgen agrees
 //! (the format of those lines: tests/support/expect.rs).
 //!
-//! Regenerate the checked-in schema with `UPDATE_SCHEMA=1 cargo test --test schema`.
+//! Regenerate the checked-in schema with `UPDATE_SCHEMA=1 cargo test --test integration schema::`.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -157,7 +157,7 @@ fn checked_in_schema_is_fresh() {
     assert!(
         on_disk == generated,
         "{SCHEMA} is stale: it differs from what the spec model generates.\n\
-         Regenerate it with:  UPDATE_SCHEMA=1 cargo test --test schema\n\
+         Regenerate it with:  UPDATE_SCHEMA=1 cargo test --test integration schema::\n\
          and commit the result."
     );
 }

@@ -5,7 +5,7 @@
 //! ConfigMap, in a `--check` diff with `--include-secrets`, in `diff`, `explain` and `migrate`; in
 //! human, JSON, SARIF and GitLab form. The passphrase must appear in no stdout and no stderr.
 
-mod support;
+use crate::support;
 use support::walk;
 
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! folder (no shared folder beside it), passes the spec model test, and nothing in the tests,
 //! sources or scripts reads outside the repository.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;
@@ -44,7 +44,14 @@ fn a_clone_alone_in_an_empty_folder_passes_the_spec_model_test() {
         .unwrap_or_else(|| target.clone());
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
-        .args(["test", "--offline", "--locked", "--test", "spec_model"])
+        .args([
+            "test",
+            "--offline",
+            "--locked",
+            "--test",
+            "integration",
+            "spec_model::",
+        ])
         .args([
             "--config",
             "profile.dev.package.svcgen.debug=\"line-tables-only\"",

@@ -7,7 +7,7 @@
 //! first; `SVCGEN_SITE` names another folder). Without it, or without Node, Chromium or
 //! playwright-core, they skip, and fail on CI.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! read and compared with `schemas/spec.toml` (names, edition markers, meanings, defaults,
 //! allowed values, hybrid backends, image tags).
 
-mod support;
+use crate::support;
 
 use svcgen::model::{DefaultValue, Edition, Model, Var, VarType};
 

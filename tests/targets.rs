@@ -4,7 +4,7 @@
 //! serde-saphyr YAML parser. All four env-carrying targets must carry the
 //! same environment, in the model's order.
 
-mod support;
+use crate::support;
 
 use support::scenario::Test;
 use support::{hostile, resolve_file};
