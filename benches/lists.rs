@@ -7,10 +7,10 @@
 //! `benches/RESULTS.md`.
 
 use divan::{Bencher, black_box};
+use svcgen::diag::source::Sources;
 use svcgen::pipeline::check_text;
 use svcgen::render::k8s_plan::plan;
 use svcgen::render::{EnvOptions, environment};
-use svcgen::source::Sources;
 
 fn main() {
     divan::main();

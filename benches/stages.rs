@@ -7,13 +7,13 @@
 
 use divan::{Bencher, black_box};
 use std::path::{Path, PathBuf};
+use svcgen::diag::source::Sources;
 use svcgen::model::Model;
 use svcgen::output::write_atomic;
 use svcgen::pipeline::check_text;
 use svcgen::profile::parse_text;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
 use svcgen::resolve::{Mode, Options, Resolved, resolve};
-use svcgen::source::Sources;
 
 fn main() {
     divan::main();

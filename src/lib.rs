@@ -3,37 +3,30 @@
 //! The pipeline is `profile` (load with spans) -> `resolve` (typed, per edition, defaults) ->
 //! `rules` (cross-field checks) -> `render` (per target) -> `output` (atomic writes). Each stage is
 //! a module with one job; data flows one way.
+//!
+//! Around the stages, three folders group modules by role: `support` (text and file helpers
+//! every layer uses, with no dependency on the rest of the crate), `artifacts` (made from the
+//! spec model alone: the Markdown reference and the JSON Schema) and `commands` (what a
+//! subcommand does beyond the stages: init, lint, migrate, explain, diff, ...). `diag` holds the
+//! texts diagnostics point into (`source`) and the masking of secrets in them (`redact`).
+//! `tests/module_graph.rs` checks that the modules, and these folders, form a DAG.
 
-#[cfg(feature = "host")]
-pub mod batch;
+pub mod artifacts;
 #[cfg(feature = "host")]
 pub mod cli;
+pub mod commands;
 pub mod diag;
-pub mod diff;
-pub mod docs;
-pub mod drift;
-pub mod escape;
-pub mod explain;
 pub mod import;
-pub mod init;
-pub mod inputs;
 pub mod krm;
-pub mod lint;
 #[cfg(feature = "host")]
 pub mod lsp;
-pub mod migrate;
 pub mod model;
 #[cfg(feature = "host")]
 pub mod output;
 pub mod pipeline;
-pub mod playground;
 pub mod profile;
-pub mod redact;
 pub mod render;
 pub mod resolve;
-pub mod schema;
-pub mod source;
-pub mod suggest;
+pub mod support;
 pub mod templates;
-pub mod validate;
 pub mod value_type;

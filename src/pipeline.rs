@@ -4,9 +4,9 @@
 //! the other functions here only say how common callers build its [`Stack`].
 
 use crate::diag::Diagnostics;
+use crate::diag::source::{SourceId, Sources};
 use crate::profile::{Extends, Layers, Overridden, Stack, Table, load_stack};
 use crate::resolve::{Mode, Options, Resolved, resolve};
-use crate::source::{SourceId, Sources};
 use std::path::Path;
 
 /// A profile that could be read: its resolution (when valid) and every diagnostic.

@@ -12,8 +12,8 @@ use crate::support;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use svcgen::diag::source::Sources;
 use svcgen::profile::{Layers, load_layers};
-use svcgen::source::Sources;
 
 /// A hang guard, not a timing assertion: the linear runs take seconds even in a debug build.
 const DEADLINE: Duration = Duration::from_secs(600);

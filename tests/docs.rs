@@ -6,7 +6,7 @@
 use crate::support;
 
 use regex::Regex;
-use svcgen::docs::{file_name, reference};
+use svcgen::artifacts::docs::{file_name, reference};
 use svcgen::model::{Edition, Model};
 use svcgen::render::Templates;
 

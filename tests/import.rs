@@ -5,6 +5,7 @@
 use crate::support;
 
 use std::path::{Path, PathBuf};
+use svcgen::diag::source::Sources;
 use svcgen::diag::{Code, Diagnostics, human};
 use svcgen::import::{
     EnvValue, Format, ImportOptions, Imported, Read, ReadOptions, import, read_file, read_text,
@@ -12,7 +13,6 @@ use svcgen::import::{
 use svcgen::model::Edition;
 use svcgen::pipeline::check_text;
 use svcgen::render::{EnvOptions, EnvVar, Target, Templates, environment, render};
-use svcgen::source::Sources;
 
 /// A fixture's path relative to the repository (the tests' working folder), so that the file
 /// names in snapshots do not depend on where the repository is.
@@ -325,7 +325,7 @@ fn a_failed_import_reports_what_lint_reports() {
             .and_then(|e| Edition::parse(&e));
         let mut sources = Sources::new();
         let read = read_file(&path, &ReadOptions::default(), &mut sources).unwrap();
-        let linted = svcgen::lint::lint(&read, edition, &sources);
+        let linted = svcgen::commands::lint::lint(&read, edition, &sources);
         let options = ImportOptions {
             edition,
             ..ImportOptions::default()

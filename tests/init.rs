@@ -6,11 +6,13 @@ use crate::support;
 
 use std::path::Path;
 use std::process::Command;
-use svcgen::init::{CONFIG_ADAPTER_KEY, InitOptions, SECRET_ADAPTER_KEY, starting_profile};
+use svcgen::commands::init::{
+    CONFIG_ADAPTER_KEY, InitOptions, SECRET_ADAPTER_KEY, starting_profile,
+};
+use svcgen::diag::source::Sources;
 use svcgen::model::{Edition, Model};
 use svcgen::pipeline::{Checked, check_text};
 use svcgen::render::{EnvOptions, Target, Templates, environment, render};
-use svcgen::source::Sources;
 
 /// The allowed values of a selector in an edition, from the model.
 fn allowed(key: &str, edition: Edition) -> Vec<String> {

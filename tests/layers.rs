@@ -6,10 +6,10 @@ use crate::support;
 use support::expect::{Fixture, compare, reported_from_json};
 use support::scenario::Test;
 use support::write_file as write;
+use svcgen::diag::source::Sources;
 use svcgen::pipeline::check_layers;
 use svcgen::profile::{Layers, SetKind};
 use svcgen::render::{EnvOptions, environment};
-use svcgen::source::Sources;
 
 /// The resolved environment of a layer stack, as (name, value) pairs.
 fn env_of(layers: &Layers) -> Vec<(String, String)> {

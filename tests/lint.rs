@@ -16,10 +16,10 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 use support::expect::{Fixture, Reported, check_fixtures, compare, listing, reported_from_json};
+use svcgen::commands::lint::lint;
+use svcgen::diag::source::Sources;
 use svcgen::import::{ReadOptions, read_file};
-use svcgen::lint::lint;
 use svcgen::model::Edition;
-use svcgen::source::Sources;
 
 const MIN_FIXTURES: usize = 17;
 

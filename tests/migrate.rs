@@ -4,11 +4,11 @@
 use crate::support;
 
 use std::path::Path;
+use svcgen::commands::migrate::{Migrated, migrate_to_b};
+use svcgen::diag::source::Sources;
 use svcgen::diag::{Code, Diagnostics, human};
-use svcgen::migrate::{Migrated, migrate_to_b};
 use svcgen::model::Edition;
 use svcgen::pipeline::check_text;
-use svcgen::source::Sources;
 
 fn migrate_file(name: &str, ldap_to: Option<&str>) -> (Result<Migrated, Diagnostics>, Sources) {
     let path = Path::new("examples").join(name);

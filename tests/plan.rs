@@ -150,7 +150,7 @@ fn pipeline_text_layers_load_as_files_do() {
             Some(dir.path()),
         )
     };
-    let mut sources = svcgen::source::Sources::new();
+    let mut sources = svcgen::diag::source::Sources::new();
     let checked = svcgen::pipeline::check(&stack, &mut sources).unwrap();
     let resolved = checked
         .resolved
@@ -183,7 +183,7 @@ fn pipeline_text_layers_load_as_files_do() {
         extends: Extends::Refuse(refused),
         ..stack
     };
-    let mut sources = svcgen::source::Sources::new();
+    let mut sources = svcgen::diag::source::Sources::new();
     let checked = svcgen::pipeline::check(&stack, &mut sources).unwrap();
     assert!(checked.resolved.is_none());
     let found: Vec<_> = checked
@@ -211,7 +211,7 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
                 [persistence]\ntype = \"ldap\"\n[admin_ui]\nplugins = [\"a\"]\n\
                 [wait]\nmax_time = 0\n[env]\nTZ = \"UTC\"\n";
     let codes = |environment: bool| {
-        let mut sources = svcgen::source::Sources::new();
+        let mut sources = svcgen::diag::source::Sources::new();
         let (id, table) = svcgen::profile::parse_text("p".into(), text.into(), &mut sources);
         let table = table.unwrap();
         let checked = if environment {

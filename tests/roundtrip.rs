@@ -7,11 +7,11 @@ use crate::support;
 use support::hostile;
 
 use proptest::prelude::*;
+use svcgen::diag::source::Sources;
 use svcgen::import::{EnvValue, ImportOptions, ReadOptions, import, read_text};
 use svcgen::pipeline::check_text;
 use svcgen::render::{EnvOptions, EnvVar, RenderError, Target, Templates, environment, render};
 use svcgen::resolve::Resolved;
-use svcgen::source::Sources;
 
 /// The targets that carry the environment, and the file name each is read back as.
 const TARGETS: [(Target, &str); 3] = [

@@ -147,7 +147,7 @@ fn last_segment(key: &str) -> &str {
 
 #[test]
 fn checked_in_schema_is_fresh() {
-    let generated = svcgen::schema::profile_schema_text();
+    let generated = svcgen::artifacts::schema::profile_schema_text();
     let path = schema_path();
     if std::env::var_os("UPDATE_SCHEMA").is_some() {
         std::fs::write(&path, &generated).expect("schemas/profile.schema.json is writable");
@@ -164,21 +164,23 @@ fn checked_in_schema_is_fresh() {
 
 #[test]
 fn schema_is_draft_07_and_deterministic() {
-    let schema = serde_json::to_value(svcgen::schema::profile_schema()).expect("serializes");
+    let schema =
+        serde_json::to_value(svcgen::artifacts::schema::profile_schema()).expect("serializes");
     assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
     assert_eq!(
-        svcgen::schema::profile_schema_text(),
-        svcgen::schema::profile_schema_text()
+        svcgen::artifacts::schema::profile_schema_text(),
+        svcgen::artifacts::schema::profile_schema_text()
     );
     assert!(
-        !svcgen::schema::profile_schema_text().contains("\"$ref\""),
+        !svcgen::artifacts::schema::profile_schema_text().contains("\"$ref\""),
         "the schema is self-contained"
     );
 }
 
 #[test]
 fn every_key_of_the_model_is_in_the_schema_with_its_facts() {
-    let schema = serde_json::to_value(svcgen::schema::profile_schema()).expect("serializes");
+    let schema =
+        serde_json::to_value(svcgen::artifacts::schema::profile_schema()).expect("serializes");
     let model = svcgen::model::Model::get();
     for var in &model.vars {
         let pointer: String = var
@@ -275,7 +277,7 @@ fn valid_profiles_pass_taplo() {
 #[test]
 fn valid_profiles_are_valid_for_svcgen() {
     for profile in valid_profiles() {
-        let mut sources = svcgen::source::Sources::new();
+        let mut sources = svcgen::diag::source::Sources::new();
         let checked =
             svcgen::pipeline::check_profile(&profile, &mut sources).expect("readable profile");
         let errors: Vec<&String> = checked
@@ -358,7 +360,7 @@ fn invalid_profiles_are_rejected_by_taplo_for_their_key() {
 fn invalid_profiles_are_invalid_for_svcgen_too() {
     // The schema must never be stricter than `svcgen validate`.
     for profile in schema_invalid_paths() {
-        let mut sources = svcgen::source::Sources::new();
+        let mut sources = svcgen::diag::source::Sources::new();
         let checked =
             svcgen::pipeline::check_profile(&profile, &mut sources).expect("readable profile");
         assert!(

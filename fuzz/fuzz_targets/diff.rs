@@ -7,15 +7,15 @@
 use libfuzzer_sys::fuzz_target;
 use svcgen::pipeline::check_text;
 use svcgen::render::{EnvOptions, environment};
-use svcgen::source::Sources;
+use svcgen::diag::source::Sources;
 
 fuzz_target!(|data: &[u8]| {
     let split = data.iter().position(|&b| b == 0).unwrap_or(data.len() / 2);
     let old = String::from_utf8_lossy(&data[..split]);
     let new = String::from_utf8_lossy(data.get(split + 1..).unwrap_or_default());
     for include_secrets in [false, true] {
-        let _ = svcgen::drift::report("fuzz.env", Some(&old), &new, include_secrets);
-        let _ = svcgen::drift::report("fuzz.env", None, &new, include_secrets);
+        let _ = svcgen::commands::drift::report("fuzz.env", Some(&old), &new, include_secrets);
+        let _ = svcgen::commands::drift::report("fuzz.env", None, &new, include_secrets);
     }
     let mut sources = Sources::new();
     let old_checked = check_text("old.toml", &old, None, &mut sources);
@@ -33,10 +33,10 @@ fuzz_target!(|data: &[u8]| {
     ) else {
         return;
     };
-    let result = svcgen::diff::diff(&old_resolved, &old_env, &new_resolved, &new_env);
+    let result = svcgen::commands::diff::diff(&old_resolved, &old_env, &new_resolved, &new_env);
     let _ = result.to_text();
     let _ = serde_json::to_string(&result);
-    let same = svcgen::diff::diff(&old_resolved, &old_env, &old_resolved, &old_env);
+    let same = svcgen::commands::diff::diff(&old_resolved, &old_env, &old_resolved, &old_env);
     assert!(
         same.changes.is_empty(),
         "a profile differs from itself: {same:?}"

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use svcgen::import::{Format, ImportOptions, ReadOptions, import, read_bytes};
 use svcgen::pipeline::check_text;
-use svcgen::source::Sources;
+use svcgen::diag::source::Sources;
 
 fuzz_target!(|data: &[u8]| {
     for format in [
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
             base_dir: None,
         };
         let read = read_bytes("fuzz.input", data.to_vec(), &options, &mut sources);
-        let lint = svcgen::lint::lint(&read, None, &sources);
+        let lint = svcgen::commands::lint::lint(&read, None, &sources);
         let _ = svcgen::diag::human::render(&lint, &sources, false);
         if let Ok(imported) = import(
             &read,

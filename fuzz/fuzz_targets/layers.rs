@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use svcgen::pipeline::check_layers;
 use svcgen::profile::{Layers, SetKind};
-use svcgen::source::Sources;
+use svcgen::diag::source::Sources;
 
 /// One scratch folder per fuzzing process.
 fn scratch() -> &'static PathBuf {

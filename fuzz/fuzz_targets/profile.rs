@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use svcgen::pipeline::check_text;
 use svcgen::render::{EnvOptions, RenderError, Target, Templates, environment, render};
-use svcgen::source::Sources;
+use svcgen::diag::source::Sources;
 
 /// The built-in templates, compiled once as the CLI does once per run.
 fn templates() -> &'static Templates {

@@ -3,11 +3,11 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
+use crate::diag::source::Sources;
 use crate::import::kind::{Kind, kind_of, wrong_file};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
-use crate::source::Sources;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -116,7 +116,11 @@ pub fn import_command(args: &ImportArgs) -> u8 {
 
 /// Writes the draft of a failed import where the profile would have gone, and says so: the run
 /// still fails (exit 1), so that no script takes the draft for a profile.
-fn write_draft(draft: &str, output: Option<&PathBuf>, inputs: &crate::inputs::Inputs) -> u8 {
+fn write_draft(
+    draft: &str,
+    output: Option<&PathBuf>,
+    inputs: &crate::support::inputs::Inputs,
+) -> u8 {
     // Never over the file it was imported from, as the profile's own write.
     let written = super::generate::emit(draft, output, inputs);
     if written == EXIT_OK {
@@ -127,7 +131,7 @@ fn write_draft(draft: &str, output: Option<&PathBuf>, inputs: &crate::inputs::In
         io_error(&format!(
             "the imported profile does not validate: wrote a draft to {} (its first line says \
              so); fix what is reported above, then check it with svcgen validate",
-            crate::escape::one_line(&place)
+            crate::support::escape::one_line(&place)
         ));
         return EXIT_INVALID;
     }
@@ -163,7 +167,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
             return EXIT_IO;
         }
     };
-    let diags = crate::lint::lint(&read, args.input.edition(), &sources);
+    let diags = crate::commands::lint::lint(&read, args.input.edition(), &sources);
     let code = reporter.add(&diags, &sources);
     reporter.finish();
     if code == EXIT_OK
@@ -179,15 +183,15 @@ pub fn lint_command(args: &LintArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct MigrateArgs {
     /// The edition to migrate to (edition A profiles become edition B)
-    #[arg(long, value_parser = [crate::migrate::TO.as_str()])]
+    #[arg(long, value_parser = [crate::commands::migrate::TO.as_str()])]
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
     #[arg(
         long,
         value_name = "BACKEND",
-        help = crate::migrate::ldap_to_help(),
-        value_parser = super::choice::ChoiceParser::new("--ldap-to", crate::migrate::ldap_to_values())
+        help = crate::commands::migrate::ldap_to_help(),
+        value_parser = super::choice::ChoiceParser::new("--ldap-to", crate::commands::migrate::ldap_to_values())
     )]
     pub ldap_to: Option<String>,
     /// Rewrite the profile file (atomically) instead of printing the result
@@ -231,7 +235,7 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return code.max(EXIT_INVALID);
         }
     };
-    match crate::migrate::migrate_to_b(
+    match crate::commands::migrate::migrate_to_b(
         &name,
         &text,
         args.ldap_to.as_deref(),

@@ -6,7 +6,7 @@ use crate::output::Contents;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// A file on disk that differs from its rendering, and what differs (see [`crate::drift`]).
+/// A file on disk that differs from its rendering, and what differs (see [`crate::commands::drift`]).
 pub struct Stale {
     path: PathBuf,
     diff: String,
@@ -14,7 +14,7 @@ pub struct Stale {
 
 /// Compares each file with its rendering; returns the stale ones with what differs of each. The
 /// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
-/// is stale, never read forever. With `include_secrets`, see [`crate::drift::report`].
+/// is stale, never read forever. With `include_secrets`, see [`crate::commands::drift::report`].
 pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<Stale> {
     let mut stale = Vec::new();
     for (path, contents) in files {
@@ -36,7 +36,7 @@ pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<
             }
             Err(_) => None,
         };
-        if let Some(diff) = crate::drift::report(
+        if let Some(diff) = crate::commands::drift::report(
             &path.display().to_string(),
             on_disk.as_deref(),
             text,

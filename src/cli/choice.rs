@@ -2,7 +2,7 @@
 //! shape (`KEY=VALUE`): a mistake is a usage error (exit 2) at parse time, with the values
 //! accepted and svcgen's one "did you mean", as clap gives for its own enums.
 
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 
@@ -81,7 +81,7 @@ impl TypedValueParser for AssignmentParser {
         match text.split_once('=') {
             Some((key, _)) if !key.trim().is_empty() => Ok(text.to_string()),
             _ => {
-                let shown = crate::escape::one_line(text);
+                let shown = crate::support::escape::one_line(text);
                 let message = format!(
                     "{flag} needs {form}, got '{shown}'\n\n  tip: write it as one word: {flag} {example}\n",
                     flag = self.flag,

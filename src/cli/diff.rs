@@ -3,11 +3,11 @@
 use super::check_layers;
 use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, Format};
-use crate::diff::diff;
+use crate::commands::diff::diff;
+use crate::diag::source::Sources;
 use crate::profile::Layers;
 use crate::render::{EnvOptions, environment};
 use crate::resolve::Resolved;
-use crate::source::Sources;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;

@@ -4,9 +4,9 @@
 use super::check_layers;
 use super::report::{io_error, report};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, LayerArgs};
-use crate::explain::{describe, lookup};
+use crate::commands::explain::{describe, lookup};
+use crate::diag::source::{Origin, Sources};
 use crate::model::{Edition, Var};
-use crate::source::{Origin, Sources};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;

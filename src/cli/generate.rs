@@ -2,8 +2,8 @@
 //! generated from the spec model and from the command-line definition itself.
 
 use super::{Cli, EXIT_IO, EXIT_OK};
-use crate::inputs::Inputs;
 use crate::output::write_atomic;
+use crate::support::inputs::Inputs;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 use std::io::Write;
@@ -50,7 +50,7 @@ pub fn emit(text: &str, output: Option<&PathBuf>, inputs: &Inputs) -> u8 {
 
 pub fn schema(args: &SchemaArgs) -> u8 {
     emit(
-        &crate::schema::profile_schema_text(),
+        &crate::artifacts::schema::profile_schema_text(),
         args.output.as_ref(),
         &Inputs::default(),
     )
@@ -189,7 +189,7 @@ pub fn docs(args: &DocsArgs) -> u8 {
         Ok(t) => t,
         Err(code) => return code,
     };
-    match crate::docs::reference(edition, &templates) {
+    match crate::artifacts::docs::reference(edition, &templates) {
         Ok(text) => emit(&text, args.output.as_ref(), &inputs),
         Err(e) => {
             super::report::io_error(&format!("template {e}"));
@@ -202,24 +202,24 @@ pub fn docs(args: &DocsArgs) -> u8 {
 pub struct InitArgs {
     /// The edition of the new profile
     // Default: the current edition, the one `migrate` moves profiles to (not a letter written here).
-    #[arg(long, value_parser = super::editions(), default_value = crate::migrate::TO.as_str())]
+    #[arg(long, value_parser = super::editions(), default_value = crate::commands::migrate::TO.as_str())]
     pub edition: String,
     #[arg(
         long,
-        help = crate::init::choice_help(crate::init::CONFIG_ADAPTER_KEY),
-        value_parser = super::choice::ChoiceParser::new("--config-adapter", crate::init::choice_values(crate::init::CONFIG_ADAPTER_KEY))
+        help = crate::commands::init::choice_help(crate::commands::init::CONFIG_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--config-adapter", crate::commands::init::choice_values(crate::commands::init::CONFIG_ADAPTER_KEY))
     )]
     pub config_adapter: Option<String>,
     #[arg(
         long,
-        help = crate::init::choice_help(crate::init::SECRET_ADAPTER_KEY),
-        value_parser = super::choice::ChoiceParser::new("--secret-adapter", crate::init::choice_values(crate::init::SECRET_ADAPTER_KEY))
+        help = crate::commands::init::choice_help(crate::commands::init::SECRET_ADAPTER_KEY),
+        value_parser = super::choice::ChoiceParser::new("--secret-adapter", crate::commands::init::choice_values(crate::commands::init::SECRET_ADAPTER_KEY))
     )]
     pub secret_adapter: Option<String>,
     #[arg(
         long,
-        help = crate::init::choice_help(&crate::model::Model::get().backends.selector),
-        value_parser = super::choice::ChoiceParser::new("--persistence", crate::init::choice_values(&crate::model::Model::get().backends.selector))
+        help = crate::commands::init::choice_help(&crate::model::Model::get().backends.selector),
+        value_parser = super::choice::ChoiceParser::new("--persistence", crate::commands::init::choice_values(&crate::model::Model::get().backends.selector))
     )]
     pub persistence: Option<String>,
     /// The path or URL of the JSON Schema written on the profile's `#:schema` line
@@ -234,11 +234,11 @@ pub fn init(args: &InitArgs) -> u8 {
     let Some(edition) = crate::model::Edition::parse(&args.edition) else {
         return super::EXIT_IO;
     };
-    let mut options = crate::init::InitOptions::new(edition, args.schema.clone());
+    let mut options = crate::commands::init::InitOptions::new(edition, args.schema.clone());
     options.config_adapter = args.config_adapter.clone();
     options.secret_adapter = args.secret_adapter.clone();
     options.persistence = args.persistence.clone();
-    match crate::init::starting_profile(&options) {
+    match crate::commands::init::starting_profile(&options) {
         Ok(text) => {
             if let Some(path) = &args.output
                 && !super::is_stdio(path)
@@ -280,7 +280,7 @@ fn check_docs(args: &DocsArgs) -> u8 {
         .and_then(crate::model::Edition::parse);
     let reference = super::render::load_templates(args.templates.as_deref(), &Inputs::default())
         .and_then(|t| {
-            crate::docs::reference(edition, &t).map_err(|e| {
+            crate::artifacts::docs::reference(edition, &t).map_err(|e| {
                 reporter.io_error(&format!("template {e}"));
                 super::EXIT_INVALID
             })

@@ -18,7 +18,7 @@ pub fn run(args: &KrmArgs) -> u8 {
     // As every command with --templates: a missing folder is a usage error, not the built-ins.
     let templates = match super::render::load_templates(
         args.templates.as_deref(),
-        &crate::inputs::Inputs::default(),
+        &crate::support::inputs::Inputs::default(),
     ) {
         Ok(t) => t,
         Err(code) => return code,

@@ -180,7 +180,7 @@ pub fn display_name(path: &std::path::Path) -> String {
 /// records each file in the command's `inputs` (no output may replace it).
 pub fn read_host_file(
     path: &std::path::Path,
-    inputs: &crate::inputs::Inputs,
+    inputs: &crate::support::inputs::Inputs,
 ) -> Result<Vec<u8>, String> {
     crate::profile::read_input(path, inputs).map_err(|e| e.0)
 }
@@ -191,7 +191,7 @@ pub fn read_host_file(
 /// content detection sits above the pipeline, which import itself uses.)
 pub fn check_layers(
     layers: &crate::profile::Layers,
-    sources: &mut crate::source::Sources,
+    sources: &mut crate::diag::source::Sources,
 ) -> Result<crate::pipeline::Checked, String> {
     let first = sources.len();
     let mut checked = crate::pipeline::check_layers(layers, sources)?;

@@ -10,9 +10,9 @@ use super::check_layers;
 use super::report::{Reporter, exit_code, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
+use crate::diag::source::Sources;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
 use crate::render::{EnvOptions, HostCopy, Target, Templates, render_checked};
-use crate::source::Sources;
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -83,7 +83,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    let inputs = crate::inputs::Inputs::default();
+    let inputs = crate::support::inputs::Inputs::default();
     record_named_inputs(args, &profiles, &inputs);
     let targets = targets(args);
     let templates = match load_templates(args.templates.as_deref(), &inputs) {
@@ -129,7 +129,7 @@ struct Job<'a> {
     templates: &'a Templates,
     out_dir: Option<&'a OutDir>,
     /// The command's inputs, shared by the workers: no profile's output replaces any of them.
-    inputs: &'a crate::inputs::Inputs,
+    inputs: &'a crate::support::inputs::Inputs,
 }
 
 /// The targets to render: those of `-t` (one without --out-dir), else the default one, or every
@@ -147,7 +147,11 @@ fn targets(args: &RenderArgs) -> Vec<Target> {
 /// Files named on the command line, recorded as inputs up front: in a batch, one profile's
 /// outputs are written while later profiles are still to be read, and none may replace them.
 /// (`extends` bases are recorded as they are read.)
-fn record_named_inputs(args: &RenderArgs, profiles: &[PathBuf], inputs: &crate::inputs::Inputs) {
+fn record_named_inputs(
+    args: &RenderArgs,
+    profiles: &[PathBuf],
+    inputs: &crate::support::inputs::Inputs,
+) {
     for profile in profiles {
         inputs.record(profile);
     }
@@ -176,7 +180,7 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
         .map_or(2, |n| n.get())
         .min(profiles.len());
     let mut progress = Progress::new(profiles.len(), args.diagnostics.quiet);
-    crate::batch::for_each_ordered(
+    crate::commands::batch::for_each_ordered(
         profiles.len(),
         workers,
         workers * IN_FLIGHT_PER_WORKER,
@@ -321,7 +325,7 @@ fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
             remove_made(&missing[..i]);
             return Err(format!(
                 "{}: cannot create the folder: {e}; create it, or write elsewhere with -o",
-                crate::escape::one_line(&dir.display().to_string())
+                crate::support::escape::one_line(&dir.display().to_string())
             ));
         }
     }
@@ -363,7 +367,7 @@ fn wrote_line(
     if written.written > 0 && written.unchanged > 0 {
         line.push_str(&format!(" ({} already up to date)", written.unchanged));
     }
-    crate::escape::one_line(&line)
+    crate::support::escape::one_line(&line)
 }
 
 /// "rendering N/M" on a terminal for batches of 50 or more, at most ten times a second.
@@ -511,7 +515,10 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
 
 /// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether
 /// or not this run reads them: no output may replace one, and no output folder may hold one.
-fn record_named_files(resolved: &crate::resolve::Resolved, inputs: &crate::inputs::Inputs) {
+fn record_named_files(
+    resolved: &crate::resolve::Resolved,
+    inputs: &crate::support::inputs::Inputs,
+) {
     for file in &resolved.deploy.files {
         if let Some(path) = &file.host_path {
             inputs.record(path);
@@ -580,7 +587,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// a template that does not compile is invalid input (exit 1).
 pub(super) fn load_templates(
     dir: Option<&Path>,
-    inputs: &crate::inputs::Inputs,
+    inputs: &crate::support::inputs::Inputs,
 ) -> Result<Templates, u8> {
     if let Some(dir) = dir
         && !dir.is_dir()

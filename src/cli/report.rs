@@ -3,8 +3,8 @@
 
 use super::{ColorWhen, DiagnosticArgs, EXIT_INVALID, EXIT_OK, Format};
 use crate::diag::json::{self, Item};
+use crate::diag::source::Sources;
 use crate::diag::{Diagnostics, gitlab, human, location, sarif};
-use crate::source::Sources;
 use std::io::{IsTerminal, Write};
 
 /// The global `--color` of this run, set once by `cli::main`.

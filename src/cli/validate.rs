@@ -3,7 +3,7 @@
 use super::check_layers;
 use super::report::Reporter;
 use super::{DiagnosticArgs, EXIT_IO, ProfileArg};
-use crate::source::Sources;
+use crate::diag::source::Sources;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let inputs = crate::inputs::Inputs::default();
+    let inputs = crate::support::inputs::Inputs::default();
     let templates = match super::render::load_templates(args.templates.as_deref(), &inputs) {
         Ok(t) => t,
         Err(code) => return code,
@@ -47,7 +47,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
         if let Some(resolved) = &checked.resolved {
             // The checks of rendering, for every deployable target: validate == render.
             let reader = |path: &std::path::Path| super::read_host_file(path, &inputs);
-            let rendered = crate::validate::render_checks(
+            let rendered = crate::commands::validate::render_checks(
                 resolved,
                 args.include_secrets,
                 &templates,

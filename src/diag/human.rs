@@ -2,8 +2,8 @@
 //! a caret under the key or value, and help lines.
 
 use super::{Diagnostic, Diagnostics, Severity};
-use crate::redact::Scrubber;
-use crate::source::{Sources, floor_char_boundary};
+use crate::diag::redact::Scrubber;
+use crate::diag::source::{Sources, floor_char_boundary};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 /// Renders every diagnostic and a summary line; `color` adds ANSI styles.
@@ -76,7 +76,7 @@ impl Excerpt {
     /// `scrubber` masks, besides the source's own secret values, any other value in these lines
     /// that is a secret's text (another key set to the passphrase).
     fn around(
-        source: &crate::source::Source,
+        source: &crate::diag::source::Source,
         span: std::ops::Range<usize>,
         scrubber: &Scrubber,
     ) -> Excerpt {
@@ -92,7 +92,7 @@ impl Excerpt {
             .map(|s| s.start.max(line_start) - line_start..s.end.min(line_end) - line_start)
             .collect();
         secrets.extend(scrubber.value_ranges(&text[line_start..line_end]));
-        let masked = crate::redact::Masked::new(&text[line_start..line_end], &secrets);
+        let masked = crate::diag::redact::Masked::new(&text[line_start..line_end], &secrets);
         let span = masked.offset(start - line_start, false)..masked.offset(end - line_start, true);
         Excerpt {
             text: masked.text,
@@ -118,7 +118,7 @@ pub fn summary(diagnostics: &Diagnostics) -> Option<String> {
 mod tests {
     use super::*;
     use crate::diag::Code;
-    use crate::source::Origin;
+    use crate::diag::source::Origin;
 
     /// Another key set to the passphrase's text shows a mask in the snippet too, not only in
     /// the message.

@@ -3,8 +3,8 @@
 //! places and redacts a diagnostic the same way.
 
 use super::{Diagnostic, Diagnostics, Severity};
-use crate::redact::Scrubber;
-use crate::source::Sources;
+use crate::diag::redact::Scrubber;
+use crate::diag::source::Sources;
 use serde::Serialize;
 use serde_json::Value;
 

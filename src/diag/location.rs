@@ -8,7 +8,7 @@
 //! root keeps its absolute path.
 
 use super::json::Item;
-use crate::source::lexical;
+use crate::diag::source::lexical;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -94,7 +94,7 @@ pub fn findings(items: Vec<Item>, root: &Path, cwd: &Path) -> Vec<Finding> {
 
 /// Where a source name is: not a file for `<stdin>` and the command-line options (`--set`).
 fn place(name: Option<&str>, root: &Path, cwd: &Path) -> Place {
-    let Some(name) = name.filter(|n| *n != crate::source::STDIN_NAME && !n.starts_with("--"))
+    let Some(name) = name.filter(|n| *n != crate::diag::source::STDIN_NAME && !n.starts_with("--"))
     else {
         return Place::Nowhere;
     };

@@ -9,12 +9,14 @@ pub mod gitlab;
 pub mod human;
 pub mod json;
 pub mod location;
+pub mod redact;
 pub mod rules;
 pub mod sarif;
+pub mod source;
 
 pub use code::Code;
 
-use crate::source::Origin;
+use crate::diag::source::Origin;
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -6,11 +6,11 @@
 use super::edition::{Inferred, infer_edition};
 use super::values::{secret_ref_elsewhere, value};
 use super::{EnvEntry, EnvValue};
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model, Var};
 use crate::profile::Node;
 use crate::resolve::is_env_name;
-use crate::source::{Origin, Sources};
 
 /// A spec variable of the edition with its profile value (its origin the value's in the file).
 #[derive(Debug, Clone)]
@@ -314,7 +314,7 @@ fn unused_default_mapping(
 /// The secret variable of the edition that an entry names under an old name, unless the file
 /// also sets the variable under its own name (which the container reads, and which wins).
 fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Option<&'static Var> {
-    let var = crate::redact::secret_var_of_env(&entry.name)?;
+    let var = crate::diag::redact::secret_var_of_env(&entry.name)?;
     let legacy = var.env != entry.name;
     (legacy && var.editions.contains(&edition) && !entries.iter().any(|e| e.name == var.env))
         .then_some(var)

@@ -4,9 +4,9 @@
 
 use super::yaml::{Node, Typed, Yaml};
 use super::{DeployHints, EnvEntry, ReadOptions, dotenv, interpolate};
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId, Sources};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use std::path::Path;
 
 /// Every definition of the chosen service, in the order compose applies them.

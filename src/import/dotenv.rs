@@ -8,8 +8,8 @@
 
 use super::interpolate;
 use super::{EnvEntry, EnvValue};
+use crate::diag::source::{Origin, SourceId};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId};
 
 /// Reads every `NAME=value` of a `.env` text, in order (duplicates included).
 pub fn read(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
@@ -307,7 +307,7 @@ fn double_quoted(body: &str) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Sources;
+    use crate::diag::source::Sources;
 
     fn parse(text: &str) -> (Vec<(String, EnvValue)>, Diagnostics, Vec<String>) {
         let mut sources = Sources::new();

@@ -90,8 +90,8 @@ pub fn edition_of_image(image: &str) -> Option<Edition> {
 /// report). `Some((edition, image))` says where it came from.
 pub fn from_image<'r>(
     entries: &[EnvEntry],
-    image: Option<&'r (String, crate::source::Origin)>,
-) -> Option<(Edition, &'r (String, crate::source::Origin))> {
+    image: Option<&'r (String, crate::diag::source::Origin)>,
+) -> Option<(Edition, &'r (String, crate::diag::source::Origin))> {
     let image = image?;
     let edition = edition_of_image(&image.0)?;
     (infer_edition(entries) == Inferred::Both).then_some((edition, image))
@@ -100,8 +100,8 @@ pub fn from_image<'r>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::source::{Origin, Sources};
     use crate::import::EnvValue;
-    use crate::source::{Origin, Sources};
 
     fn entries(pairs: &[(&str, &str)]) -> Vec<EnvEntry> {
         let mut sources = Sources::new();

@@ -4,8 +4,8 @@
 //! the reader reports it.
 
 use super::EnvValue;
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::Origin;
 use std::ops::Range;
 
 /// A value with compose's `$$` escapes removed, and the byte ranges (in the escaped text) of the

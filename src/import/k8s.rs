@@ -6,9 +6,9 @@
 use super::compose::{not_a_string, typed};
 use super::yaml::{Node, Yaml};
 use super::{DeployHints, EnvEntry, EnvValue, ReadOptions, interpolate};
+use crate::diag::source::{Origin, SourceId};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 
 /// Workload kinds and the path from the object to its pod spec.
 const POD_SPECS: &[(&str, &[&str])] = &[

@@ -2,8 +2,8 @@
 //! wrong file gets one error naming what it is and which command reads it, not a wall of
 //! syntax errors: `validate` of a compose file, `import` of a profile.
 
+use crate::diag::source::Sources;
 use crate::model::Model;
-use crate::source::Sources;
 
 /// The kinds of file svcgen reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,7 @@ fn is_dotenv(text: &str) -> bool {
 
 /// The one error of a file of `kind` given where `wanted` is read.
 pub fn wrong_file(file: &str, kind: Kind, wanted: &str) -> String {
-    let file = crate::escape::one_line(file);
+    let file = crate::support::escape::one_line(file);
     format!(
         "{file} is {}, not {wanted}: {}",
         kind.describe(),
@@ -120,8 +120,8 @@ pub fn not_profiles(
     first: usize,
     diags: &crate::diag::Diagnostics,
 ) -> Option<crate::diag::Diagnostics> {
+    use crate::diag::source::Origin;
     use crate::diag::{Code, Diagnostic, Diagnostics};
-    use crate::source::Origin;
     let mut out = Diagnostics::default();
     let mut foreign = Vec::new();
     for id in sources.ids().skip(first) {

@@ -26,8 +26,8 @@ pub use names::in_variable_names;
 pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, draft, import};
 
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId, Sources};
 use std::path::Path;
 
 /// The kind of file read; its `--from` value, help and name are its row in
@@ -217,8 +217,8 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
         },
     };
     for entry in &entries {
-        let secret_name = crate::redact::secret_var_of_env(&entry.name).is_some()
-            || crate::redact::nearly_names_a_secret(&entry.name);
+        let secret_name = crate::diag::redact::secret_var_of_env(&entry.name).is_some()
+            || crate::diag::redact::nearly_names_a_secret(&entry.name);
         if secret_name && !matches!(entry.value, EnvValue::SecretRef { .. }) {
             sources.mark_secret(entry.origin);
         }

@@ -8,12 +8,12 @@
 use super::analyze::{Analysis, analyze};
 use super::unread::depends_on_unread;
 use super::{EnvValue, Read};
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::pipeline::check_environment;
 use crate::profile::{Entry, Node, Table, Value};
 use crate::resolve::Resolved;
-use crate::source::{Origin, Sources};
 use crate::value_type::formats::{k8s_label, k8s_subdomain};
 use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
@@ -57,9 +57,9 @@ fn edition_to_use(
     let (line, start) = source.line_of(at.start);
     let place = format!(
         "{}:{line}:{} (`{}`)",
-        crate::escape::one_line(&source.name),
+        crate::support::escape::one_line(&source.name),
         at.start - start + 1,
-        crate::escape::one_line(image)
+        crate::support::escape::one_line(image)
     );
     (Some(edition), Some(place))
 }
@@ -101,7 +101,7 @@ pub fn import(
     };
     let mut header = format!(
         "Imported by svcgen from {} ({}).",
-        crate::escape::one_line(&sources.get(read.source).name),
+        crate::support::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
     if let Some(place) = &from_image {
@@ -136,7 +136,7 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
         "DRAFT imported by svcgen from {} ({}): it does not validate yet.\n\
          # Fix what `svcgen validate` reports at each key, then remove this line.\n\
          # Values under names of secrets are left out: give them as {{ env = \"NAME\" }}.",
-        crate::escape::one_line(&sources.get(read.source).name),
+        crate::support::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
     let written = Written {
@@ -319,7 +319,8 @@ fn profile_table(
 
 /// True for a name that stands for a secret (an old name, or a misspelling of one).
 fn names_a_secret(name: &str) -> bool {
-    crate::redact::secret_var_of_env(name).is_some() || crate::redact::nearly_names_a_secret(name)
+    crate::diag::redact::secret_var_of_env(name).is_some()
+        || crate::diag::redact::nearly_names_a_secret(name)
 }
 
 /// An `[env]` value: its text, or `{ deploy_env = "X" }` (with its default) for a whole

@@ -5,10 +5,10 @@
 
 use super::interpolate::deploy_form;
 use super::{EnvEntry, EnvValue};
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Var};
 use crate::profile::{Entry, Node, Table, Value};
-use crate::source::{Origin, Sources};
 use crate::value_type::EnvText;
 use crate::value_type::env_text::string;
 

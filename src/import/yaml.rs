@@ -5,8 +5,8 @@
 //! environment is text, so a plain scalar keeps the text written in the file, together with the
 //! type a YAML reader would give it (for the warning that it should be quoted).
 
+use crate::diag::source::{Origin, SourceId};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 use std::fmt;
@@ -286,7 +286,7 @@ impl<'de> Visitor<'de> for RawVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Sources;
+    use crate::diag::source::Sources;
 
     fn parse_one(text: &str) -> Node {
         let mut sources = Sources::new();

@@ -11,12 +11,12 @@ mod items;
 mod results;
 pub mod yaml;
 
+use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::profile::{Extends, SetKind, Stack};
 use crate::render::k8s_plan::plan;
 use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
 use crate::resolve::Resolved;
-use crate::source::Sources;
 use input::FunctionInput;
 use results::Results;
 use serde_json::{Map, Value, json};

@@ -1,8 +1,8 @@
 //! The `results` of a KRM `ResourceList`: one per diagnostic, with the profile's position.
 
 use super::input::FunctionInput;
+use crate::diag::source::Sources;
 use crate::diag::{Diagnostics, Severity};
-use crate::source::Sources;
 use serde_json::{Map, Value, json};
 
 #[derive(Default)]
@@ -91,7 +91,7 @@ impl Results {
             let (field, place) = if from_set {
                 let line = d.origin.map(|o| {
                     let source = sources.get(o.source);
-                    crate::redact::Masked::new(&source.text, source.secret_ranges()).text
+                    crate::diag::redact::Masked::new(&source.text, source.secret_ranges()).text
                 });
                 (
                     super::input::SET_KEY,

@@ -4,9 +4,9 @@
 use super::analysis::Analysis;
 use super::diagnostics::{Published, convert};
 use super::position::LineIndex;
+use crate::diag::source::Origin;
 use crate::diag::{Code, Fix};
 use crate::model::{Edition, Model, Var};
-use crate::source::Origin;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Range, TextEdit, Uri, WorkspaceEdit,
 };
@@ -78,7 +78,7 @@ fn replace(
         (uri.clone(), text)
     } else {
         let source = analysis.sources.get(origin.source);
-        let path = crate::source::lexical(std::path::Path::new(&source.name));
+        let path = crate::diag::source::lexical(std::path::Path::new(&source.name));
         (super::uri::from_path(&path)?, source.text.as_str())
     };
     let range = LineIndex::new(target_text).range(origin.span());

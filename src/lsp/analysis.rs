@@ -3,11 +3,11 @@
 //! (`extends`, or the overlay directive) read from disk.
 
 use super::documents::{Document, Documents};
+use crate::diag::source::{SourceId, Sources};
 use crate::model::Edition;
 use crate::pipeline::{Checked, check_layers, check_text};
 use crate::profile::overlay_of;
 use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};
-use crate::source::{SourceId, Sources};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -100,7 +100,7 @@ impl Analysis {
     /// The files (lexical paths) this check read besides `own`: what a change must re-check it for.
     /// An overlay's base counts even when it could not be read (opening it then re-checks).
     pub fn reads(&self, own: Option<&Path>) -> BTreeSet<PathBuf> {
-        let own = own.map(crate::source::lexical);
+        let own = own.map(crate::diag::source::lexical);
         let base = match &self.layering {
             Layering::Overlay { base, .. } => Some(base.as_path()),
             Layering::Alone => None,
@@ -110,7 +110,7 @@ impl Analysis {
             .map(|id| Path::new(&self.sources.get(id).name))
             .chain(base)
             .filter(|path| path.is_absolute())
-            .map(crate::source::lexical)
+            .map(crate::diag::source::lexical)
             .filter(|path| Some(path) != own.as_ref())
             .collect()
     }

@@ -3,7 +3,7 @@
 //! table header above the cursor and the line up to the cursor say where it is.
 
 use super::position::LineIndex;
-use crate::explain::describe;
+use crate::commands::explain::describe;
 use crate::model::{Edition, Model, Var};
 use crate::resolve::{RESERVED_KEYS, children, next_segments};
 use lsp_types::{
@@ -41,7 +41,7 @@ pub fn complete(text: &str, offset: usize, edition: Option<Edition>) -> Vec<Comp
 
 /// Reads the line up to the cursor, under the nearest table header above it.
 fn place(text: &str, offset: usize) -> Place {
-    let offset = crate::source::floor_char_boundary(text, offset);
+    let offset = crate::diag::source::floor_char_boundary(text, offset);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[line_start..offset];
     if line.trim_start().starts_with('[') {
@@ -176,7 +176,7 @@ fn keys(model: &Model, editions: &[Edition], table: &str) -> Vec<CompletionItem>
                 None => key_item(
                     name,
                     "table".to_string(),
-                    crate::schema::table_description(model, &full).unwrap_or_default(),
+                    crate::artifacts::schema::table_description(model, &full).unwrap_or_default(),
                 ),
             }
         })
@@ -199,7 +199,7 @@ fn deploy_keys(model: &Model, table: &str) -> Vec<CompletionItem> {
 
 /// The values allowed for `key` (as TOML), each with what it selects.
 fn values(model: &Model, editions: &[Edition], key: &str) -> Vec<(String, Option<String>)> {
-    let doc = |value: &str| crate::schema::value_doc(model, key, value);
+    let doc = |value: &str| crate::artifacts::schema::value_doc(model, key, value);
     if key == "edition" {
         return editions
             .iter()

@@ -1,8 +1,8 @@
 //! What is under the cursor in a profile that parses: the dotted key and whether the cursor is on
 //! the key or on its value.
 
+use crate::diag::source::Sources;
 use crate::profile::{Node, Table, Value, parse_text};
-use crate::source::Sources;
 use std::ops::Range;
 
 /// A key or value under the cursor.

@@ -12,7 +12,7 @@ pub fn definition(path: &Path, text: &str, offset: usize) -> Option<Location> {
         .into_iter()
         .chain(overlay_of(text))
         .find(|(_, span)| span.start <= offset && offset <= span.end)?;
-    let base = crate::source::lexical(&folder(path).join(named.0));
+    let base = crate::diag::source::lexical(&folder(path).join(named.0));
     if !base.is_file() {
         return None;
     }

@@ -6,9 +6,9 @@
 
 use super::analysis::{Analysis, Layering};
 use super::position::LineIndex;
+use crate::diag::redact::Scrubber;
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Diagnostic, Severity};
-use crate::redact::Scrubber;
-use crate::source::{Origin, SourceId, Sources};
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range,
 };
@@ -118,7 +118,7 @@ fn related(
     message: String,
 ) -> Option<Vec<DiagnosticRelatedInformation>> {
     let source = sources.get(origin.source);
-    let uri = super::uri::from_path(&crate::source::lexical(Path::new(&source.name)))?;
+    let uri = super::uri::from_path(&crate::diag::source::lexical(Path::new(&source.name)))?;
     let range = LineIndex::new(&source.text).range(origin.span());
     Some(vec![DiagnosticRelatedInformation {
         location: Location::new(uri, range),

@@ -3,7 +3,7 @@
 //! read, so that a change re-checks only the documents built on it.
 
 use super::position::LineIndex;
-use crate::source::{Unsaved, lexical};
+use crate::diag::source::{Unsaved, lexical};
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

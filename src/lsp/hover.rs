@@ -3,7 +3,7 @@
 use super::analysis::Analysis;
 use super::cursor::Located;
 use super::diagnostics::at;
-use crate::explain::{describe, lookup};
+use crate::commands::explain::{describe, lookup};
 use crate::model::{Model, Var, VarType};
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
@@ -12,7 +12,7 @@ pub fn hover(analysis: &Analysis, at: &Located) -> Option<Hover> {
     let model = Model::get();
     let mut text = explain_text(model, analysis, at)?;
     if let Some(value) = at.text.as_deref().filter(|_| at.on_value)
-        && let Some(doc) = crate::schema::value_doc(model, &at.path, value)
+        && let Some(doc) = crate::artifacts::schema::value_doc(model, &at.path, value)
     {
         text.push_str(&format!("\n\n`\"{value}\"`: {doc}"));
     }
@@ -46,7 +46,8 @@ fn explain_text(model: &Model, analysis: &Analysis, at: &Located) -> Option<Stri
             setting.default.describe()
         ));
     }
-    crate::schema::table_description(model, &at.path).map(|d| format!("`[{}]`\n\n{d}", at.path))
+    crate::artifacts::schema::table_description(model, &at.path)
+        .map(|d| format!("`[{}]`\n\n{d}", at.path))
 }
 
 /// The variable a dotted key belongs to: itself, or the hybrid mapping one of whose data

@@ -4,7 +4,7 @@
 //! character such as `é` counts 1 and `😀` counts 2, where the byte offset counts 2 and 4.
 //! Lines end at `\n`, as in the pipeline's line numbers (`Sources::line_col`).
 
-use crate::source::floor_char_boundary;
+use crate::diag::source::floor_char_boundary;
 use lsp_types::{Position, Range};
 
 /// The line starts of one text, for converting positions both ways.

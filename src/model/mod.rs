@@ -111,9 +111,9 @@ impl Model {
     /// The "did you mean" over the baked model's env names, prepared once per process:
     /// preparing it costs more than resolving a profile, and every unknown name of a large file
     /// or of a batch of profiles is compared with the same names.
-    pub fn env_suggester() -> &'static crate::suggest::Suggester<'static> {
-        static SUGGESTER: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
-        SUGGESTER.get_or_init(|| crate::suggest::Suggester::new(Model::get().env_names()))
+    pub fn env_suggester() -> &'static crate::support::suggest::Suggester<'static> {
+        static SUGGESTER: OnceLock<crate::support::suggest::Suggester<'static>> = OnceLock::new();
+        SUGGESTER.get_or_init(|| crate::support::suggest::Suggester::new(Model::get().env_names()))
     }
 
     /// Every distinct profile key, in model order.

@@ -360,7 +360,9 @@ impl Var {
         self.aliases
             .get(&text.to_ascii_lowercase())
             .map(String::as_str)
-            .or_else(|| crate::suggest::did_you_mean(text, allowed.iter().map(String::as_str)))
+            .or_else(|| {
+                crate::support::suggest::did_you_mean(text, allowed.iter().map(String::as_str))
+            })
     }
 
     /// The key's last segment (`port` of `config.consul.port`).

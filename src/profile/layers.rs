@@ -8,8 +8,8 @@ use super::load::ReadError;
 use super::merge::{Overridden, merge_recording};
 use super::set::{SetKind, parse_set};
 use super::{Entry, Table, Value, load_file, parse_text};
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::source::{Origin, SourceId, Sources};
 use std::path::{Path, PathBuf};
 
 /// The key naming a profile's bases.
@@ -134,7 +134,7 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
                 "{} (the base named by `#:svcgen overlay-of` in {}; fix that line, or validate \
                  the base with --overlay instead)",
                 e.0,
-                crate::escape::one_line(&named_by)
+                crate::support::escape::one_line(&named_by)
             ))
         })?;
         merge_recording(&mut under, table, "", &mut walk.overridden);
@@ -170,7 +170,7 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
 }
 
 /// The base named by a profile's overlay directive, relative to the profile's folder.
-fn directive_base(source: &crate::source::Source) -> Option<PathBuf> {
+fn directive_base(source: &crate::diag::source::Source) -> Option<PathBuf> {
     let (base, _) = super::overlay_of(&source.text)?;
     let dir = source.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     Some(dir.join(base))

@@ -1,9 +1,9 @@
 //! Reading a profile file into a [`Table`] with origins, reporting syntax errors as diagnostics.
 
 use super::{Entry, Node, Table, Value};
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::inputs::Inputs;
-use crate::source::{Origin, SourceId, Sources};
+use crate::support::inputs::Inputs;
 use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -94,7 +94,7 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 }
 
 /// The name diagnostics give a profile read from standard input (`-`).
-pub use crate::source::STDIN_NAME;
+pub use crate::diag::source::STDIN_NAME;
 
 /// Reads standard input whole, at most [`MAX_PROFILE_BYTES`], once per run (a second `-` would
 /// silently read nothing).
@@ -242,7 +242,7 @@ pub fn parse_text(
 /// secret of its source, wherever it is written (a multi-line string, a quoted key, ...); and of
 /// every key whose "did you mean" is a secret key (a misspelled passphrase key, in `[env]` too).
 fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
-    let in_secret = crate::redact::is_secret_key(prefix);
+    let in_secret = crate::diag::redact::is_secret_key(prefix);
     for entry in &table.entries {
         let path = if prefix.is_empty() {
             entry.key.clone()
@@ -252,9 +252,9 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
         match &entry.node.value {
             _ if in_secret && !says_where_the_secret_is(entry) => mark_all(&entry.node, sources),
             Value::Table(inner) => mark_secrets(inner, &path, sources),
-            _ if crate::redact::is_secret_key(&path)
-                || (!crate::redact::is_secret_key(prefix)
-                    && crate::redact::nearly_names_a_secret(&path)) =>
+            _ if crate::diag::redact::is_secret_key(&path)
+                || (!crate::diag::redact::is_secret_key(prefix)
+                    && crate::diag::redact::nearly_names_a_secret(&path)) =>
             {
                 sources.mark_secret(entry.node.origin)
             }

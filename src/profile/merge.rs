@@ -4,7 +4,7 @@
 //! of the layer that wrote it, so diagnostics name the file and line of the value in effect.
 
 use super::{Table, Value};
-use crate::source::Origin;
+use crate::diag::source::Origin;
 
 /// Values replaced by a later layer: (dotted key, origin of the replaced value), oldest first.
 pub type Overridden = Vec<(String, Origin)>;
@@ -52,8 +52,8 @@ fn is_single_value(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::source::Sources;
     use crate::profile::parse_text;
-    use crate::source::Sources;
 
     fn table(sources: &mut Sources, text: &str) -> Table {
         parse_text("t.toml".into(), text.into(), sources).1.unwrap()

@@ -24,7 +24,7 @@ pub use merge::{Overridden, merge, merge_recording};
 pub use overlay::overlay_of;
 pub use set::{SetKind, parse_set};
 
-use crate::source::Origin;
+use crate::diag::source::Origin;
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,9 +6,9 @@
 //! their text, so validation reports them like a file's keys (with "did you mean").
 
 use super::{Entry, Node, Table, Value};
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, VarType};
-use crate::source::{Origin, Sources};
 
 /// Whether the value of a `--set` is given inline or read from a file (`--set-file`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +20,14 @@ pub enum SetKind {
 /// `--set KEY VALUE` (a blank typed for the `=`): when KEY names a secret, or nearly does,
 /// what follows it is marked secret, so that neither the message quoting the argument nor its
 /// snippet shows it.
-fn mark_value_without_equals(arg: &str, id: crate::source::SourceId, sources: &mut Sources) {
+fn mark_value_without_equals(arg: &str, id: crate::diag::source::SourceId, sources: &mut Sources) {
     let key_start = arg.len() - arg.trim_start().len();
     let Some(key_len) = arg[key_start..].find(char::is_whitespace) else {
         return;
     };
     let key = &arg[key_start..key_start + key_len];
-    if !crate::redact::is_secret_key(key) && !crate::redact::nearly_names_a_secret(key) {
+    if !crate::diag::redact::is_secret_key(key) && !crate::diag::redact::nearly_names_a_secret(key)
+    {
         return;
     }
     let value_start = key_start + key_len;
@@ -78,7 +79,7 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
         }
     };
     let key = path.join(".");
-    if kind == SetKind::Value && crate::redact::nearly_names_a_secret(&key) {
+    if kind == SetKind::Value && crate::diag::redact::nearly_names_a_secret(&key) {
         // A misspelled secret key: its value is a secret all the same (never shown).
         sources.mark_secret(value_origin);
     }
@@ -111,7 +112,7 @@ fn set_value(
     ty: Option<VarType>,
     value_text: &str,
     value_origin: Origin,
-    inputs: &crate::inputs::Inputs,
+    inputs: &crate::support::inputs::Inputs,
     diags: &mut Diagnostics,
 ) -> Option<Value> {
     if kind == SetKind::Value {

@@ -5,9 +5,9 @@
 //! Renderers only format.
 
 use super::{EnvVar, Target, dotenv_quote};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::{Resolved, ResolvedVar};
-use crate::source::Origin;
 use crate::value_type::formats;
 
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them

@@ -70,11 +70,11 @@ fn described() -> Vec<(&'static str, &'static str, &'static str, Json)> {
             schema(schemars::schema_for!(super::k8s::Context)),
         ),
         (
-            crate::docs::TEMPLATE,
+            crate::artifacts::docs::TEMPLATE,
             "the Markdown reference of `svcgen docs` (and `render -t docs`), built from the spec \
              model only; table cells are already escaped for a Markdown table",
             MARKDOWN,
-            schema(schemars::schema_for!(crate::docs::Context)),
+            schema(schemars::schema_for!(crate::artifacts::docs::Context)),
         ),
     ]
 }
@@ -259,7 +259,7 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
         if path.extension().is_none_or(|e| e != "toml") {
             continue;
         }
-        let mut sources = crate::source::Sources::new();
+        let mut sources = crate::diag::source::Sources::new();
         let checked = crate::pipeline::check_profile(&path, &mut sources).unwrap();
         let resolved = checked.resolved.expect("every example is valid");
         let copies = EnvOptions {
@@ -295,11 +295,11 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
         }
     }
     for edition in std::iter::once(None).chain(Edition::ALL.map(Some)) {
-        let context = crate::docs::template_context(edition);
+        let context = crate::artifacts::docs::template_context(edition);
         field_paths(
             &context,
             "",
-            fields.entry(crate::docs::TEMPLATE).or_default(),
+            fields.entry(crate::artifacts::docs::TEMPLATE).or_default(),
         );
     }
     fields

@@ -4,7 +4,7 @@
 use crate::diag::Diagnostics;
 use crate::resolve::{Resolved, SecretSource, Typed};
 
-use crate::source::Origin;
+use crate::diag::source::Origin;
 use serde::Serialize;
 
 /// One variable of the rendered environment.

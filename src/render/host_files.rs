@@ -5,9 +5,9 @@
 
 use super::EnvOptions;
 use super::k8s_plan::{FILES_FOLDER, SECRETS_FOLDER};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::deploy::{FileSource, K8sKind, names};
-use crate::source::Origin;
 use std::path::Path;
 
 /// Reads one host file whole; `Err` says why it cannot be read (a FIFO, a folder, too large).

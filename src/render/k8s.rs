@@ -55,7 +55,7 @@ mod tests {
             .replace("files/plugins/audit-log.zip", "plain.zip");
         std::fs::write(dir.path().join("plain.zip"), "zip").unwrap();
         std::fs::write(&profile, text).unwrap();
-        let mut sources = crate::source::Sources::new();
+        let mut sources = crate::diag::source::Sources::new();
         let checked = crate::pipeline::check_profile(&profile, &mut sources).unwrap();
         let resolved = checked.resolved.expect("valid");
         let env = environment(&resolved, EnvOptions::default()).unwrap();

@@ -132,8 +132,10 @@ impl<'a> Input<'a> {
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
     let Some((template, context)) = template_context(target, input) else {
         return match target {
-            Target::Docs => crate::docs::reference(Some(input.resolved.edition), templates),
-            _ => Ok(crate::schema::profile_schema_text()),
+            Target::Docs => {
+                crate::artifacts::docs::reference(Some(input.resolved.edition), templates)
+            }
+            _ => Ok(crate::artifacts::schema::profile_schema_text()),
         };
     };
     let mut text = templates.render(template, context)?;

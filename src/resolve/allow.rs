@@ -9,7 +9,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::profile::{Table, Value};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 
 /// The top-level key.
 pub const ALLOW_KEY: &str = "allow";
@@ -54,7 +54,11 @@ pub fn read(table: &Table, diags: &mut Diagnostics) -> Vec<Code> {
 }
 
 /// The warning `text` names (its id or name), or a diagnostic saying why it names none.
-fn code_of(text: &str, origin: crate::source::Origin, diags: &mut Diagnostics) -> Option<Code> {
+fn code_of(
+    text: &str,
+    origin: crate::diag::source::Origin,
+    diags: &mut Diagnostics,
+) -> Option<Code> {
     let found = Code::ALL
         .into_iter()
         .find(|c| c.id().eq_ignore_ascii_case(text) || c.name() == text);

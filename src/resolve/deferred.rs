@@ -118,7 +118,11 @@ pub fn default_text_problem(text: &str) -> Option<String> {
 }
 
 /// The default of `key` refused because its text cannot go inside `${X:-…}`.
-pub fn unwritable_default(key: &str, problem: String, at: crate::source::Origin) -> Diagnostic {
+pub fn unwritable_default(
+    key: &str,
+    problem: String,
+    at: crate::diag::source::Origin,
+) -> Diagnostic {
     Diagnostic::new(
         Code::Unwritable,
         format!("the default of `{key}` cannot be written inside `${{NAME:-…}}`"),

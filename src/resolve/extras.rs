@@ -3,11 +3,11 @@
 use super::Typed;
 use super::convert::is_env_name;
 use super::deferred::{DEPLOY_ENV, Deferred, default_text_problem, read_form, unwritable_default};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::profile::{Entry, Value};
-use crate::source::Origin;
-use crate::suggest::Suggester;
+use crate::support::suggest::Suggester;
 
 /// A variable outside the spec, passed through.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,7 +95,7 @@ fn refused_name(model: &Model, edition: Edition, entry: &Entry) -> Option<Diagno
             .help("use letters, digits and `_`, not starting with a digit"),
         );
     }
-    if let Some(var) = crate::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
+    if let Some(var) = crate::diag::redact::secret_var_of_env(name).filter(|v| &v.env != name) {
         return Some(secret_old_name(name, var, entry.key_origin));
     }
     if let Some(var) = model
@@ -197,7 +197,11 @@ fn passed_through(suggester: &Suggester<'_>, entry: &Entry) -> Diagnostic {
 
 /// A secret variable under an old name in `[env]`: refused, as `[env]` values are written in
 /// clear text (and the container does not read the old name).
-fn secret_old_name(name: &str, var: &crate::model::Var, at: crate::source::Origin) -> Diagnostic {
+fn secret_old_name(
+    name: &str,
+    var: &crate::model::Var,
+    at: crate::diag::source::Origin,
+) -> Diagnostic {
     Diagnostic::new(
         Code::SecretOldName,
         format!(

@@ -1,8 +1,8 @@
 //! Which groups of variables apply, given the selectors' values (set or default).
 
 use super::Typed;
+use crate::diag::source::Origin;
 use crate::model::{Condition, Edition, Group, Lookup, Model};
-use crate::source::Origin;
 use std::collections::HashMap;
 
 pub use crate::model::Applies;

@@ -20,11 +20,11 @@ pub use extras::Extra;
 pub use groups::not_applied;
 pub use walk::{children, next_segments};
 
+use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Edition, Lookup, Model, Var};
 use crate::profile::{Table, Value};
-use crate::source::{Origin, SourceId, Sources};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use groups::{Applies, Choices};
 use std::collections::HashMap;
 

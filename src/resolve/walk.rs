@@ -4,7 +4,7 @@
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model, Var};
 use crate::profile::{Entry, Table, Value};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 
 /// A profile entry that sets a variable of the profile's edition.
 pub struct Setting<'p> {

@@ -2,10 +2,10 @@
 
 use super::Typed;
 use super::{Context, EnvText, Offer, TypeRules, ValueDoc, expected, object, wrong_type};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Setting, Var};
 use crate::profile::{Node, Value};
-use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 
 pub(super) struct Bool;

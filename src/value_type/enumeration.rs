@@ -2,10 +2,10 @@
 
 use super::Typed;
 use super::{Context, Offer, TypeRules, ValueDoc, object, quoted, read_text};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Var};
 use crate::profile::Node;
-use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 
 pub(super) struct Enum;

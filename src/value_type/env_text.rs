@@ -6,8 +6,8 @@
 //! Reading the text is `import`'s and `lint`'s first step; nothing here checks a value against
 //! its type's rules: text the container would refuse stays text, for resolve to report once.
 
+use crate::diag::source::Origin;
 use crate::profile::{Node, Value};
-use crate::source::Origin;
 
 /// One variable's text as read from a file.
 #[derive(Debug, Clone, Copy)]
@@ -63,7 +63,7 @@ pub fn string(text: &str, at: Origin) -> Node {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::source::Sources;
+    use crate::diag::source::Sources;
 
     /// The value `text` written at bytes `value` of a one-line file `file`.
     pub fn env_text<'a>(file: &str, text: &'a str, value: std::ops::Range<usize>) -> EnvText<'a> {

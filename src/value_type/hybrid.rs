@@ -4,11 +4,11 @@
 use super::Typed;
 use super::enumeration::not_allowed;
 use super::{Context, EnvText, Offer, TypeRules, ValueDoc, object, quoted, wrong_type};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Table, Value};
-use crate::source::Origin;
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use serde_json::{Map, Value as Json, json};
 
 pub(super) struct HybridMapping;

@@ -46,10 +46,10 @@ pub use integer::{INT32_MAX, PORT_MAX};
 pub use secret::is_env_name;
 pub use typed::{Deferred, SecretSource, Typed};
 
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Setting, Var, VarType};
 use crate::profile::{Node, Value};
-use crate::source::{Origin, Sources};
 use serde_json::{Map, Value as Json, json};
 
 /// What reading a value needs besides the value.

@@ -3,10 +3,10 @@
 
 use super::Typed;
 use super::{Context, EnvText, TypeRules, formats, object, patterns, wrong_type};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Value};
-use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 use std::collections::HashSet;
 

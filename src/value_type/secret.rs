@@ -3,11 +3,11 @@
 
 use super::{Context, Offer, TypeRules, ValueDoc, object, patterns};
 use super::{SecretSource, Typed};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Entry, Node, Table, Value};
-use crate::source::Origin;
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use serde_json::{Map, Value as Json, json};
 use std::path::Path;
 
@@ -214,7 +214,7 @@ mod tests {
         let var = (crate::model::Model::get().vars.iter())
             .find(|v| v.ty == crate::model::VarType::Secret)
             .expect("the model has a secret");
-        let mut sources = crate::source::Sources::new();
+        let mut sources = crate::diag::source::Sources::new();
         let at = Origin::new(sources.add("p.toml", "x"), 0..1);
         let node = Node { value, origin: at };
         let table = Table {

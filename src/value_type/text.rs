@@ -6,10 +6,10 @@
 
 use super::Typed;
 use super::{Context, Problem, TypeRules, formats, object, patterns, read_text};
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Model, Setting, Var};
 use crate::profile::Node;
-use crate::source::Origin;
 use serde_json::{Map, Value as Json, json};
 
 /// One string form.
@@ -294,8 +294,8 @@ fn with_port_key_help(var: &Var, d: Diagnostic) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::source::Sources;
     use crate::model::VarType;
-    use crate::source::Sources;
 
     /// A host written without its port is offered the port of the variable's default (the
     /// spec's, not one written here).

@@ -39,7 +39,7 @@ impl SecretSource {
             SecretSource::Literal(_) => "the literal in the profile".to_string(),
             SecretSource::Env(name) => format!("the environment variable {name}"),
             SecretSource::File { written, .. } => {
-                format!("the file {}", crate::escape::one_line(written))
+                format!("the file {}", crate::support::escape::one_line(written))
             }
         }
     }

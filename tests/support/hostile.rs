@@ -104,7 +104,7 @@ pub fn profile(values: &[String]) -> String {
 
 /// The hostile profile of `values`, resolved, and its environment.
 pub fn resolved(values: &[String]) -> (Resolved, Vec<EnvVar>) {
-    let mut sources = svcgen::source::Sources::new();
+    let mut sources = svcgen::diag::source::Sources::new();
     let checked =
         svcgen::pipeline::check_text("hostile.toml", &profile(values), None, &mut sources);
     let resolved = checked.resolved.expect("any string is valid in these keys");

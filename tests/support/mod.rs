@@ -266,7 +266,7 @@ pub fn file_names(dir: &Path) -> Vec<String> {
 
 /// A profile that must be valid, resolved; panics, naming it, when it is not.
 pub fn resolve_file(path: &Path) -> svcgen::resolve::Resolved {
-    let mut sources = svcgen::source::Sources::new();
+    let mut sources = svcgen::diag::source::Sources::new();
     svcgen::pipeline::check_profile(path, &mut sources)
         .unwrap()
         .resolved

@@ -1,7 +1,7 @@
 //! svcgen in the browser. The WebAssembly module exports a raw C ABI (no wasm-bindgen, no
 //! JavaScript glue to ship): the page asks for a buffer with [`svcgen_alloc`], copies the
 //! profile's UTF-8 text into it, calls [`svcgen_answer`] (which frees it) and reads the answer,
-//! a JSON object of [`svcgen::playground::answer`], at [`svcgen_result_ptr`] for the length
+//! a JSON object of [`svcgen::commands::playground::answer`], at [`svcgen_result_ptr`] for the length
 //! `svcgen_answer` returned.
 
 use std::cell::RefCell;
@@ -16,9 +16,9 @@ thread_local! {
     static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The playground's answer for a profile text (see [`svcgen::playground::answer`]), as JSON text.
+/// The playground's answer for a profile text (see [`svcgen::commands::playground::answer`]), as JSON text.
 pub fn answer_json(text: &str) -> String {
-    TEMPLATES.with(|templates| svcgen::playground::answer(text, templates).to_string())
+    TEMPLATES.with(|templates| svcgen::commands::playground::answer(text, templates).to_string())
 }
 
 /// A buffer of `len` bytes for the page to write the profile into.

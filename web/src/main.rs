@@ -23,7 +23,7 @@ fn main() -> ExitCode {
 
 fn build(out: &Path, wasm: &Path, examples_dir: &Path) -> Result<(), String> {
     let wasm = svcgen::profile::read_regular(wasm).map_err(|e| e.0)?;
-    let inputs = svcgen::inputs::Inputs::default();
+    let inputs = svcgen::support::inputs::Inputs::default();
     let examples = examples(examples_dir, &inputs)?;
     if examples.is_empty() {
         return Err(format!(
@@ -48,7 +48,10 @@ fn build(out: &Path, wasm: &Path, examples_dir: &Path) -> Result<(), String> {
 }
 
 /// The `*.toml` files of `dir`, sorted by name, as (file name, text).
-fn examples(dir: &Path, inputs: &svcgen::inputs::Inputs) -> Result<Vec<(String, String)>, String> {
+fn examples(
+    dir: &Path,
+    inputs: &svcgen::support::inputs::Inputs,
+) -> Result<Vec<(String, String)>, String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries

@@ -1,10 +1,10 @@
 //! The static site: `index.html`, the reference of both editions laid out from the same walk of
-//! the model as `svcgen docs` (`svcgen::docs::reference_groups`), and `playground.html`, which
+//! the model as `svcgen docs` (`svcgen::artifacts::docs::reference_groups`), and `playground.html`, which
 //! embeds the WebAssembly module. Both are single files that work from `file://`: no network,
 //! no CDN, no font, no module import, the wasm as base64 in a classic script.
 
 use base64::Engine;
-use svcgen::docs::{Allowed, GroupEntries, VarEntry, reference_groups};
+use svcgen::artifacts::docs::{Allowed, GroupEntries, VarEntry, reference_groups};
 use svcgen::model::{Condition, Model, Var};
 
 /// The page's stylesheet and the playground's script, kept beside this file.
@@ -240,7 +240,7 @@ pub fn playground_html(wasm: &[u8], examples: &[(String, String)]) -> String {
         .enumerate()
         .map(|(i, (name, _))| format!("<option value=\"{i}\">{}</option>", escape(name)))
         .collect();
-    let targets: String = svcgen::playground::TARGETS
+    let targets: String = svcgen::commands::playground::TARGETS
         .iter()
         .map(|t| {
             format!(

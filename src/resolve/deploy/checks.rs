@@ -76,7 +76,7 @@ fn object_sizes(deploy: &Deploy, diags: &mut Diagnostics) {
 }
 
 /// A ConfigMap or Secret (`what`) whose data passes Kubernetes' limit (size in bytes).
-pub fn object_too_large(what: &str, size: u64, origin: crate::source::Origin) -> Diagnostic {
+pub fn object_too_large(what: &str, size: u64, origin: crate::diag::source::Origin) -> Diagnostic {
     Diagnostic::new(
         Code::K8sLimit,
         format!(

@@ -2,10 +2,10 @@
 //! `needed_at_start`): a deployment without a source for one starts a container that waits out
 //! `wait.max_time` and stops. A warning names the file, its variable and that failure.
 
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Condition, Model};
 use crate::resolve::{Resolved, ResolvedVar};
-use crate::source::Origin;
 
 /// The needed files that no `[deploy.files]` entry provides, in model order.
 pub fn without_source(resolved: &Resolved) -> Vec<(&ResolvedVar, String)> {

@@ -18,11 +18,11 @@ use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
 
 use super::{Extra, ResolvedVar};
+use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
-use crate::source::Sources;
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 
 /// The deployment of one profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +44,7 @@ pub struct Deploy {
     /// adapters), in the model's order.
     pub api_objects: Vec<ApiUse>,
     /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
-    pub declared_at: Option<crate::source::Origin>,
+    pub declared_at: Option<crate::diag::source::Origin>,
 }
 
 /// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
@@ -58,7 +58,7 @@ pub struct ApiUse {
     /// else the image's default), when it differs from `name`.
     pub image_name: Option<String>,
     /// Where `[env]` sets the image's name (`None`: the image's default).
-    pub image_name_origin: Option<crate::source::Origin>,
+    pub image_name_origin: Option<crate::diag::source::Origin>,
     /// The variables of the name and namespace (for diagnostics at them).
     pub name_var: ResolvedVar,
     pub namespace_var: ResolvedVar,
@@ -82,7 +82,7 @@ pub struct FileSource {
     /// Kubernetes: the Secret or ConfigMap key mounted read-only.
     pub k8s: Option<K8sRef>,
     /// Where the source is declared (its key in `[deploy.files]` or `[deploy.plugins]`).
-    pub origin: crate::source::Origin,
+    pub origin: crate::diag::source::Origin,
 }
 
 /// A key of a Secret or ConfigMap.

@@ -176,7 +176,10 @@ mod tests {
             host: None,
             host_path: None,
             k8s: None,
-            origin: crate::source::Origin::new(crate::source::Sources::new().add("p", "x"), 0..1),
+            origin: crate::diag::source::Origin::new(
+                crate::diag::source::Sources::new().add("p", "x"),
+                0..1,
+            ),
         };
         let name = volume_name(3, &file);
         assert_eq!(name, "deploy-plugins-user-mgmt-3");

@@ -1,10 +1,10 @@
 //! Reading one `[deploy]` setting: its value checked against its model type (and the Kubernetes
 //! field it lands in), else its default.
 
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Model, Setting};
 use crate::profile::Table;
-use crate::source::Origin;
 use crate::value_type::Problem;
 
 pub use crate::value_type::INT32_MAX;

@@ -3,11 +3,11 @@
 //! like a given one).
 
 use super::{FileSource, K8sKind, K8sRef};
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::FileKind;
 use crate::profile::{Entry, Table, Value};
-use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use crate::value_type::formats::{self, Problem};
 use std::path::{Path, PathBuf};
 

@@ -2,12 +2,12 @@
 
 use super::FileSource;
 use super::source::read_source;
+use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model, Var, VarType};
 use crate::profile::{Entry, Value};
 use crate::resolve::{ResolvedVar, Typed};
-use crate::source::Sources;
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn file_sources(

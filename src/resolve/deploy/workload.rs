@@ -3,10 +3,10 @@
 //! checks (`[container] startup_checks` of the model), so it always covers them.
 
 use super::settings::SettingReader;
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::resolve::{ResolvedVar, Typed};
-use crate::source::Origin;
 
 /// The pod's workload settings, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]

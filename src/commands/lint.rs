@@ -7,10 +7,10 @@
 //! a profile's (wrong types, allowed values, plain http, sleep above max time, required values),
 //! with resolve's one wording for each.
 
+use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostics};
 use crate::import::{Read, analyze, profile_check};
 use crate::model::Edition;
-use crate::source::Sources;
 
 /// Every problem of what `read` found, for `edition` or the edition its variables decide.
 pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnostics {

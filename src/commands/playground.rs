@@ -4,10 +4,10 @@
 //! system, clock or thread, so it runs in WebAssembly (see `web/`).
 
 use crate::diag::Diagnostics;
+use crate::diag::source::Sources;
 use crate::pipeline::check_text;
 use crate::profile::STDIN_NAME;
 use crate::render::{EnvOptions, Target, Templates, render_checked};
-use crate::source::Sources;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
@@ -37,7 +37,7 @@ pub fn answer(text: &str, templates: &Templates) -> Value {
     let mut targets = Map::new();
     let mut host_files = Vec::new();
     if let Some(resolved) = &checked.resolved {
-        let rendered = crate::validate::render_checks(resolved, false, templates, None);
+        let rendered = crate::commands::validate::render_checks(resolved, false, templates, None);
         io.extend(crate::templates::messages(&rendered.template_errors));
         diagnostics.extend(rendered.diagnostics);
         for target in TARGETS {

@@ -7,12 +7,12 @@
 //! variables) go. One rule ties two variables together and is written here: the token server's
 //! host name becomes its base URL. The result is checked as an edition B profile.
 
+use crate::diag::source::{Origin, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Condition, Edition, Model, Var, VarType};
 use crate::pipeline::check_text;
 use crate::profile::{Table, Value as Raw, parse_text};
-use crate::source::{Origin, Sources};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use std::path::Path;
 use toml_edit::{DocumentMut, Item, Key, Value};
 
@@ -229,7 +229,7 @@ fn backend_places(model: &Model, table: &Table, dropped: &[String]) -> Vec<(Stri
 fn backend_target(
     model: &Model,
     table: &Table,
-    source: crate::source::SourceId,
+    source: crate::diag::source::SourceId,
     dropped: &[String],
     ldap_to: Option<&str>,
 ) -> Result<Option<String>, Diagnostics> {

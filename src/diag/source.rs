@@ -47,7 +47,7 @@ pub struct Source {
     /// Byte offsets where lines start, built on first use: positions of many diagnostics in a
     /// large file are found by binary search instead of a scan from the start each time.
     line_starts: std::sync::OnceLock<Vec<usize>>,
-    /// Byte ranges holding secret values: never shown (see [`crate::redact`]).
+    /// Byte ranges holding secret values: never shown (see [`crate::diag::redact`]).
     secrets: Vec<Range<usize>>,
 }
 
@@ -78,7 +78,7 @@ impl Source {
             .filter(|s| s.start < range.end && range.start < s.end)
             .map(|s| s.start.max(range.start) - range.start..s.end.min(range.end) - range.start)
             .collect();
-        crate::redact::mask_bytes(&self.text[range], &overlapping)
+        crate::diag::redact::mask_bytes(&self.text[range], &overlapping)
     }
 }
 
@@ -91,8 +91,8 @@ pub struct Sources {
     /// Shared, not copied: the language server hands every check the same texts.
     unsaved: std::sync::Arc<Unsaved>,
     /// The files of the command read into these texts are recorded here (a clone of the
-    /// command's [`Inputs`](crate::inputs::Inputs), so that no output replaces them).
-    inputs: crate::inputs::Inputs,
+    /// command's [`Inputs`](crate::support::inputs::Inputs), so that no output replaces them).
+    inputs: crate::support::inputs::Inputs,
 }
 
 /// Texts standing for files, by their lexical path (see [`Sources::share_unsaved`]).
@@ -111,7 +111,7 @@ impl Sources {
     }
 
     /// Sources whose files are recorded as inputs of the command in `inputs`.
-    pub fn with_inputs(inputs: crate::inputs::Inputs) -> Sources {
+    pub fn with_inputs(inputs: crate::support::inputs::Inputs) -> Sources {
         Sources {
             inputs,
             ..Sources::default()
@@ -119,7 +119,7 @@ impl Sources {
     }
 
     /// Where the files read into these texts are recorded.
-    pub fn inputs(&self) -> &crate::inputs::Inputs {
+    pub fn inputs(&self) -> &crate::support::inputs::Inputs {
         &self.inputs
     }
 
@@ -127,7 +127,7 @@ impl Sources {
     /// whether or not the text can be parsed.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
         let text = text.into();
-        let secrets = crate::redact::named_ranges(&text);
+        let secrets = crate::diag::redact::named_ranges(&text);
         self.files.push(Source {
             name: name.into(),
             text,
@@ -188,8 +188,8 @@ impl Sources {
 
     /// Masks the text of every secret value of these sources in messages (a message or label
     /// that quotes a value never shows a secret).
-    pub fn scrubber(&self) -> crate::redact::Scrubber {
-        crate::redact::Scrubber::new(
+    pub fn scrubber(&self) -> crate::diag::redact::Scrubber {
+        crate::diag::redact::Scrubber::new(
             self.files
                 .iter()
                 .flat_map(|f| f.secrets.iter().filter_map(|r| f.text.get(r.clone()))),
@@ -245,7 +245,7 @@ pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// Spans are cut at char boundaries the way masks are (one helper, below both modules).
-pub use crate::redact::floor_char_boundary;
+pub use crate::diag::redact::floor_char_boundary;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! Secret values in the texts svcgen shows: which names the spec model knows a secret under, and
 //! where a secret's value stands in a text, so that every printer masks it.
 //!
-//! Readers that understand a text mark the exact span of a secret's value in [`crate::source`];
+//! Readers that understand a text mark the exact span of a secret's value in [`crate::diag::source`];
 //! on top of that, every line that names a secret (under its profile key, its variable name, or
 //! an old name) has its value part masked, so that a text nobody could parse (a syntax error on
 //! the secret's own line) is covered too.
@@ -109,9 +109,10 @@ fn nearest_name_is_a_secret(name: &str) -> bool {
     // secret names are tried first, so that the many names near no secret (200,000 `[env]`
     // entries) cost a handful of comparisons each, and the matcher over every name the model
     // knows is built only when one is near a secret.
-    static SECRET: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
-    let secret =
-        SECRET.get_or_init(|| crate::suggest::Suggester::new(needles().iter().map(String::as_str)));
+    static SECRET: OnceLock<crate::support::suggest::Suggester<'static>> = OnceLock::new();
+    let secret = SECRET.get_or_init(|| {
+        crate::support::suggest::Suggester::new(needles().iter().map(String::as_str))
+    });
     secret.suggest(name).is_some()
         && known_names()
             .suggest(name)
@@ -120,11 +121,11 @@ fn nearest_name_is_a_secret(name: &str) -> bool {
 
 /// Every name the model knows (profile keys, their last segment, variable names), prepared for
 /// "did you mean": built on first use, which only a name near a secret's name needs.
-fn known_names() -> &'static crate::suggest::Suggester<'static> {
-    static KNOWN: OnceLock<crate::suggest::Suggester<'static>> = OnceLock::new();
+fn known_names() -> &'static crate::support::suggest::Suggester<'static> {
+    static KNOWN: OnceLock<crate::support::suggest::Suggester<'static>> = OnceLock::new();
     KNOWN.get_or_init(|| {
         let model = Model::get();
-        crate::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
+        crate::support::suggest::Suggester::new(model.vars.iter().flat_map(|v| {
             let leaf = v.key.rsplit('.').next().unwrap_or(&v.key);
             [v.key.as_str(), leaf, v.env.as_str()]
         }))

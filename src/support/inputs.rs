@@ -4,7 +4,7 @@
 //! takes the place of a file the profile names that does not exist yet.
 //!
 //! A value, not a process-wide registry: the command creates one, the places that read files
-//! record into it (a profile's layers through its [`Sources`](crate::source::Sources), the
+//! record into it (a profile's layers through its [`Sources`](crate::diag::source::Sources), the
 //! command line's files, templates, secret and host files at the edge), and the writers are
 //! given it to refuse. Clones share one set, so the worker threads of a batch see each other's
 //! inputs.

@@ -2,7 +2,7 @@
 //! (linear in memory, from the `similar` crate), differences of line endings and of the final
 //! newline named as such (a diff of them would look empty), and secret values never shown.
 
-use crate::redact::{mask_named_lines, named_ranges};
+use crate::diag::redact::{mask_named_lines, named_ranges};
 use similar::{Algorithm, TextDiff};
 
 /// The report for one file, or `None` when the file on disk is what would be written. `on_disk`

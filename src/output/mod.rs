@@ -11,7 +11,7 @@ mod names;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
-use crate::inputs::Inputs;
+use crate::support::inputs::Inputs;
 use cleanup::Temp;
 use std::fs::File;
 use std::io::Write;

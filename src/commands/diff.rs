@@ -66,8 +66,8 @@ fn compared(var: &EnvVar) -> String {
 /// The value a side shows for a variable: [`compared`], but masked for an `[env]` entry whose
 /// name nearly names a secret (a misspelled passphrase), as `validate` masks it.
 fn shown(var: &EnvVar) -> String {
-    if var.key.is_none() && crate::redact::nearly_names_a_secret(&var.name) {
-        return crate::redact::MASK.to_string();
+    if var.key.is_none() && crate::diag::redact::nearly_names_a_secret(&var.name) {
+        return crate::diag::redact::MASK.to_string();
     }
     compared(var)
 }
@@ -274,7 +274,7 @@ mod tests {
     /// The difference of two profile texts.
     fn diff_of(old: &str, new: &str) -> Diff {
         let resolve = |text: &str| {
-            let mut sources = crate::source::Sources::new();
+            let mut sources = crate::diag::source::Sources::new();
             let checked = crate::pipeline::check_text("p.toml", text, None, &mut sources);
             let resolved = checked.resolved.expect("a valid profile");
             let env = environment(&resolved, EnvOptions::default()).expect("an environment");
@@ -299,7 +299,10 @@ mod tests {
                 "{shown}"
             );
         }
-        assert_eq!(added.changes[0].new.as_deref(), Some(crate::redact::MASK));
+        assert_eq!(
+            added.changes[0].new.as_deref(),
+            Some(crate::diag::redact::MASK)
+        );
         assert_eq!(changed.changes.len(), 1, "{changed:?}");
         assert_eq!(changed.changes[0].kind, ChangeKind::Changed);
     }

@@ -1,7 +1,7 @@
 //! `explain`: everything the spec model knows of one variable, found by env name or profile key.
 
 use crate::model::{Condition, Edition, Model, Var};
-use crate::suggest::did_you_mean;
+use crate::support::suggest::did_you_mean;
 use std::fmt::Write;
 
 /// The entries matching an env name (any case) or a profile key, limited to `edition` if given.

@@ -1,0 +1,15 @@
+//! What a subcommand does beyond the stages of the pipeline (profile -> resolve -> render):
+//! each module is the library side of one command, called by the command line (`cli`) and, for
+//! the pure ones, by the language server and the browser playground. Nothing below this folder
+//! uses it.
+
+#[cfg(feature = "host")]
+pub mod batch;
+pub mod diff;
+pub mod drift;
+pub mod explain;
+pub mod init;
+pub mod lint;
+pub mod migrate;
+pub mod playground;
+pub mod validate;

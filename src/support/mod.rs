@@ -1,0 +1,7 @@
+//! Helpers every layer uses, with no dependency on the rest of the crate: one-line escaping of
+//! user text in generated comments (`escape`), the files a command reads by identity
+//! (`inputs`) and "did you mean" (`suggest`).
+
+pub mod escape;
+pub mod inputs;
+pub mod suggest;
