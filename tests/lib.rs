@@ -13,6 +13,7 @@ mod ci_pre_commit;
 mod cli;
 mod conventions;
 mod deploy;
+mod doc_paths;
 mod docs;
 mod dotenv;
 mod generated_text;

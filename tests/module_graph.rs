@@ -2,18 +2,69 @@
 //! acyclic graph, so each can be read, tested and built (for the browser too) from the modules
 //! below it alone. The graph is read from the source: every `crate::<module>` path outside
 //! comments and literals is an edge from the module of the file it is written in.
+//!
+//! The folders that group modules by role (issue 23, class 7: [`GROUPS`]) are layers too: the
+//! modules in them are nodes of their own (`commands::lint`), and with each folder taken as one
+//! node the graph is still a DAG, so the layout shows the layers.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The folders of `src/` that only group modules by role; each module in them is a node.
+const GROUPS: [&str; 3] = ["artifacts", "commands", "support"];
 
 /// An edge of the graph, with one place it comes from (to name it when it closes a cycle).
 type Graph = BTreeMap<String, BTreeMap<String, String>>;
 
 #[test]
 fn module_graph_has_no_cycle() {
-    let graph = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let graph = graph(&src());
     assert!(graph.len() > 10, "the modules of src/ were read: {graph:?}");
-    if let Some(cycle) = find_cycle(&graph) {
+    assert_acyclic(&graph);
+}
+
+#[test]
+fn class7_module_graph_groups_have_no_cycle() {
+    let src = src();
+    for group in GROUPS {
+        assert!(
+            src.join(group).join("mod.rs").is_file(),
+            "src/{group}/ is a group"
+        );
+    }
+    let graph = graph(&src);
+    assert!(
+        GROUPS
+            .iter()
+            .all(|g| graph.keys().any(|m| m.starts_with(&format!("{g}::")))),
+        "the modules of every group were read: {graph:?}"
+    );
+    assert_acyclic(&by_group(&graph));
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The graph with each group folder taken as one node (its modules' edges merged).
+fn by_group(graph: &Graph) -> Graph {
+    let group_of = |module: &str| module.split("::").next().unwrap_or(module).to_string();
+    let mut grouped = Graph::new();
+    for (from, edges) in graph {
+        let from = group_of(from);
+        let node = grouped.entry(from.clone()).or_default();
+        for (to, place) in edges {
+            let to = group_of(to);
+            if to != from {
+                node.entry(to).or_insert_with(|| place.clone());
+            }
+        }
+    }
+    grouped
+}
+
+fn assert_acyclic(graph: &Graph) {
+    if let Some(cycle) = find_cycle(graph) {
         let steps: Vec<String> = cycle
             .windows(2)
             .map(|w| format!("  {} -> {} ({})", w[0], w[1], graph[&w[0]][&w[1]]))
@@ -36,6 +87,21 @@ fn module_graph_reader_sees_real_paths_only() {
     let found: BTreeSet<String> = crate_paths(code).into_iter().map(|(m, _)| m).collect();
     let expected: BTreeSet<String> = ["diag", "model", "render"].map(String::from).into();
     assert_eq!(found, expected);
+    let grouped = "use crate::{commands::{self, lint}, support::escape::one_line, diag};\n\
+                   use crate::commands::{init, migrate::Migrated};\nlet x = crate::artifacts::docs::f();";
+    let found: BTreeSet<String> = crate_paths(grouped).into_iter().map(|(m, _)| m).collect();
+    let expected: BTreeSet<String> = [
+        "artifacts::docs",
+        "commands",
+        "commands::init",
+        "commands::lint",
+        "commands::migrate",
+        "diag",
+        "support::escape",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(found, expected);
     let graph: Graph = [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]
         .into_iter()
         .fold(Graph::new(), |mut g, (from, to)| {
@@ -56,9 +122,15 @@ fn graph(src: &Path) -> Graph {
             .components()
             .map(|c| c.as_os_str().to_string_lossy());
         let first = parts.next().unwrap().into_owned();
-        let module = first.trim_end_matches(".rs").to_string();
+        let mut module = first.trim_end_matches(".rs").to_string();
         if module == "lib" || module == "main" {
             continue;
+        }
+        if GROUPS.contains(&module.as_str()) {
+            let child = parts.next().unwrap();
+            if child != "mod.rs" {
+                module = format!("{module}::{}", child.trim_end_matches(".rs"));
+            }
         }
         let text = std::fs::read_to_string(&file).unwrap();
         let edges = graph.entry(module.clone()).or_default();
@@ -88,7 +160,9 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The top-level module of every `crate::` path in `code` (with its line), comments, string
-/// and character literals and `$crate` left out; `crate::{a, b::c}` names `a` and `b`.
+/// and character literals and `$crate` left out; `crate::{a, b::c}` names `a` and `b`. In a
+/// group folder the module is named: `crate::commands::{lint, init}` names `commands::lint` and
+/// `commands::init`.
 fn crate_paths(code: &str) -> Vec<(String, usize)> {
     let code = blank_comments_and_literals(code);
     let mut out = Vec::new();
@@ -101,22 +175,43 @@ fn crate_paths(code: &str) -> Vec<(String, usize)> {
         }
         let line = code[..at].matches('\n').count() + 1;
         let rest = &code[from..];
-        if let Some(group) = rest.strip_prefix('{') {
-            for name in top_level_names(group) {
-                out.push((name, line));
-            }
-        } else {
-            let name = identifier(rest);
+        let (names, brace) = match rest.strip_prefix('{') {
+            Some(group) => (top_level_names(group), 1),
+            None => (vec![(identifier(rest), 0)], 0),
+        };
+        for (name, at) in names {
             if !name.is_empty() {
-                out.push((name, line));
+                let after = &rest[brace + at + name.len()..];
+                out.extend(in_group(name, after).into_iter().map(|n| (n, line)));
             }
         }
     }
     out
 }
 
-/// The first path segment of each item of a `{a, b::c, d::{e}}` group (text after the `{`).
-fn top_level_names(group: &str) -> Vec<String> {
+/// `name` itself, or when it is a group folder, the modules of it that the path goes on to name
+/// (`after` is the text after `name`).
+fn in_group(name: String, after: &str) -> Vec<String> {
+    let rest = after.trim_start().strip_prefix("::").map(str::trim_start);
+    let Some(rest) = rest.filter(|_| GROUPS.contains(&name.as_str())) else {
+        return vec![name];
+    };
+    let children = match rest.strip_prefix('{') {
+        Some(group) => top_level_names(group).into_iter().map(|(n, _)| n).collect(),
+        None => vec![identifier(rest)],
+    };
+    children
+        .into_iter()
+        .map(|child| match child.as_str() {
+            "self" | "" => name.clone(),
+            _ => format!("{name}::{child}"),
+        })
+        .collect()
+}
+
+/// The first path segment of each item of a `{a, b::c, d::{e}}` group (text after the `{`),
+/// with where it starts in `group`.
+fn top_level_names(group: &str) -> Vec<(String, usize)> {
     let mut names = Vec::new();
     let mut depth = 0;
     let mut expect_name = true;
@@ -127,7 +222,7 @@ fn top_level_names(group: &str) -> Vec<String> {
             '}' => depth -= 1,
             ',' if depth == 0 => expect_name = true,
             c if expect_name && depth == 0 && (c.is_alphabetic() || c == '_') => {
-                names.push(identifier(&group[i..]));
+                names.push((identifier(&group[i..]), i));
                 expect_name = false;
             }
             _ => {}
