@@ -1,12 +1,10 @@
 //! `svcgen lsp` driven as an editor drives it: JSON-RPC over stdio (see `support/lsp.rs`).
 
-#[path = "support/lsp.rs"]
-mod lsp;
 use crate::support;
 
-use lsp::{Client, file_uri, lsp_position};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use support::lsp::{Client, file_uri, lsp_position};
 use support::{repo, svcgen, toml_files, write_file as write};
 
 /// A server with `text` open as `p.toml` of a fresh folder (kept while the guard lives).

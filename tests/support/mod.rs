@@ -3,6 +3,7 @@
 
 pub mod expect;
 pub mod hostile;
+pub mod lsp;
 pub mod scenario;
 
 use std::path::{Path, PathBuf};
