@@ -376,3 +376,32 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     }
     None
 }
+
+/// One test binary (issue 23, class 6): a test file that `tests/lib.rs` does not declare as a
+/// module is never compiled, so its tests would silently never run. Every `tests/*.rs` is one.
+#[test]
+fn class6_every_test_file_is_a_module_of_the_one_test_binary() {
+    let tests = crate::support::repo().join("tests");
+    let lib = std::fs::read_to_string(tests.join("lib.rs")).unwrap();
+    let declared: BTreeSet<&str> = lib
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    let files: Vec<String> = std::fs::read_dir(&tests)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .filter_map(|path| Some(path.file_stem()?.to_str()?.to_owned()))
+        .filter(|stem| stem != "lib")
+        .collect();
+    assert!(files.len() > 20, "the test files were listed: {files:?}");
+    let missing: Vec<&String> = files
+        .iter()
+        .filter(|stem| !declared.contains(stem.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "tests/{{{}}}.rs not declared as `mod …;` in tests/lib.rs: they would never be compiled",
+        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+    );
+}
