@@ -465,7 +465,11 @@ fn assert_stopped_by_the_memory_limit(run: &Run, what: &str, expected: &[&str]) 
         run.stderr
     );
     for text in expected {
-        assert!(run.stderr.contains(text), "{what}: no {text:?} in\n{}", run.stderr);
+        assert!(
+            run.stderr.contains(text),
+            "{what}: no {text:?} in\n{}",
+            run.stderr
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 //! The memory a user's template may hold while it renders (issue 20, class 8).
 //!
 //! minijinja bounds a render's instructions (fuel), its nesting and (with our sink) its output,
-//! but has no hook on allocation: `{% set x = x ~ x %}` in a loop doubles a string each turn,
-//! and a few dozen instructions ask for gigabytes. So the binary's global allocator is wrapped
+//! but has no hook on allocation: `{% set ns.x = ns.x ~ ns.x %}` in a loop doubles a string
+//! each turn, and a few dozen instructions ask for gigabytes. So the binary's global allocator is wrapped
 //! in [`Budgeted`], which counts the bytes the current thread holds while a [`Budget`] is open
 //! on it (a user's template renders between [`Budget::open`] and its drop). One user's template
 //! renders at a time (the budget is a turn of a process-wide lock), so the limits below are the
@@ -12,9 +12,9 @@
 //! - [`TEMPLATE_MAX_MEMORY_BYTES`], checked ([`check`]) each time the template reaches svcgen's
 //!   code: a value written, a turn of a `range()` loop, a filter of svcgen. Past it the render
 //!   fails with a minijinja error, which names the template and the line.
-//! - Four times that, checked by the allocator on every allocation: a template that gets there between
-//!   two checks (a string doubled inside a macro's arguments) cannot be told so through
-//!   minijinja, and an allocator must not unwind. svcgen then ends at once ([`end_process`]): a
+//! - Four times that ([`TEMPLATE_HARD_MEMORY_BYTES`]), checked by the allocator on every
+//!   allocation: a template that gets there between two checks (a string doubled inside a
+//!   macro's arguments) cannot be told so through minijinja, and an allocator must not unwind. svcgen then ends at once ([`end_process`]): a
 //!   fixed message naming the template on standard error, exit 1, no destructors, nothing more
 //!   written. Renders come before writes, so nothing of that profile is written; a batch
 //!   folder another thread was committing at that moment is rolled back or forward by its commit
@@ -25,6 +25,7 @@
 //! their lines are tested there too; other users of the library get no counting (and no limit).
 
 use minijinja::{Error, ErrorKind};
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::{Mutex, MutexGuard};
@@ -130,39 +131,33 @@ pub fn check() -> Result<(), Error> {
     ))
 }
 
-/// Counts an allocation of `bytes` (or a growth by `bytes`) against the open budget.
+/// Whether a budget is open on this thread: the one test on the allocator's common path.
 #[inline(always)]
+fn counting() -> bool {
+    METER.with(|m| m.open.get())
+}
+
+/// Counts an allocation of `bytes` (or a growth by `bytes`) against the open budget; past
+/// [`TEMPLATE_HARD_MEMORY_BYTES`], ends the process.
 fn charge(bytes: usize) {
     METER.with(|m| {
-        if m.open.get() {
-            charge_open(m, bytes);
+        let held = m
+            .held
+            .get()
+            .saturating_add(isize::try_from(bytes).unwrap_or(isize::MAX));
+        if held > TEMPLATE_HARD_MEMORY_BYTES as isize {
+            m.open.set(false);
+            end_process(m.file.get());
         }
+        m.held.set(held);
     });
 }
 
-/// The counting itself, out of the allocator's common path (no budget open).
-#[cold]
-#[inline(never)]
-fn charge_open(m: &Meter, bytes: usize) {
-    let held = m
-        .held
-        .get()
-        .saturating_add(isize::try_from(bytes).unwrap_or(isize::MAX));
-    if held > TEMPLATE_HARD_MEMORY_BYTES as isize {
-        m.open.set(false);
-        end_process(m.file.get());
-    }
-    m.held.set(held);
-}
-
 /// Counts a free (or a shrink) of `bytes`.
-#[inline(always)]
 fn refund(bytes: usize) {
     METER.with(|m| {
-        if m.open.get() {
-            let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
-            m.held.set(m.held.get().saturating_sub(bytes));
-        }
+        let bytes = isize::try_from(bytes).unwrap_or(isize::MAX);
+        m.held.set(m.held.get().saturating_sub(bytes));
     });
 }
 
@@ -197,7 +192,8 @@ fn write_stderr(mut bytes: &[u8]) {
         let n = unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
         match usize::try_from(n) {
             Ok(n) if n > 0 => bytes = &bytes[n..],
-            _ if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+            _ if n < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
             _ => return,
         }
     }
@@ -223,31 +219,76 @@ fn exit_now(_code: i32) -> ! {
 pub struct Budgeted<A>(pub A);
 
 // SAFETY: every call is `A`'s own, with the same arguments; the counting around it neither
-// allocates nor unwinds (it reads and writes thread-local cells, or ends the process).
-unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for Budgeted<A> {
+// allocates nor unwinds (it reads and writes thread-local cells, or ends the process). With no
+// budget open a call is one thread-local test and a jump to `A` (the counting is out of line,
+// so the common path saves no register).
+unsafe impl<A: GlobalAlloc> GlobalAlloc for Budgeted<A> {
     #[inline]
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        charge(layout.size());
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if counting() {
+            // SAFETY: the caller's contract, passed on.
+            return unsafe { self.alloc_counted(layout, false) };
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { self.0.alloc(layout) }
     }
 
     #[inline]
-    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        charge(layout.size());
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if counting() {
+            // SAFETY: the caller's contract, passed on.
+            return unsafe { self.alloc_counted(layout, true) };
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { self.0.alloc_zeroed(layout) }
     }
 
     #[inline]
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        refund(layout.size());
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if counting() {
+            refund(layout.size());
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { self.0.dealloc(ptr, layout) }
     }
 
     #[inline]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if counting() {
+            // SAFETY: the caller's contract, passed on.
+            return unsafe { self.realloc_counted(ptr, layout, new_size) };
+        }
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.0.realloc(ptr, layout, new_size) }
+    }
+}
+
+impl<A: GlobalAlloc> Budgeted<A> {
+    /// An allocation while a budget is open: counted first, so the hard limit stops it before
+    /// the memory is taken.
+    ///
+    /// # Safety
+    /// `GlobalAlloc::alloc`'s (or `alloc_zeroed`'s) contract.
+    #[cold]
+    #[inline(never)]
+    unsafe fn alloc_counted(&self, layout: Layout, zeroed: bool) -> *mut u8 {
+        charge(layout.size());
+        if zeroed {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { self.0.alloc_zeroed(layout) }
+        } else {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { self.0.alloc(layout) }
+        }
+    }
+
+    /// A reallocation while a budget is open: the growth counted first, a shrink refunded.
+    ///
+    /// # Safety
+    /// `GlobalAlloc::realloc`'s contract.
+    #[cold]
+    #[inline(never)]
+    unsafe fn realloc_counted(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if new_size >= layout.size() {
             charge(new_size - layout.size());
         } else {

@@ -348,11 +348,15 @@ fn range_within_budget(
     step: Option<isize>,
 ) -> Result<Value, Error> {
     let turns = minijinja::functions::range(lower, upper, step)?;
-    Ok(Value::make_object_iterable(turns, |turns| match turns.try_iter() {
-        // An invalid value fails the loop at its line (minijinja checks each item). A plain
-        // `map` keeps the exact length, which `loop.length` and `|length` read.
-        Ok(iter) => Box::new(iter.map(|turn| memory::check().map_or_else(Value::from, |()| turn))),
-        Err(error) => Box::new(std::iter::once(Value::from(error))),
+    Ok(Value::make_object_iterable(turns, |turns| {
+        match turns.try_iter() {
+            // An invalid value fails the loop at its line (minijinja checks each item). A plain
+            // `map` keeps the exact length, which `loop.length` and `|length` read.
+            Ok(iter) => {
+                Box::new(iter.map(|turn| memory::check().map_or_else(Value::from, |()| turn)))
+            }
+            Err(error) => Box::new(std::iter::once(Value::from(error))),
+        }
     }))
 }
 
