@@ -432,3 +432,133 @@ fn fuzz_regressions_do_not_panic() {
     eprintln!("replayed {} fuzz regression input(s)", inputs.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A `--templates` folder holding `k8s-env.yaml.j2` written as `text`.
+fn custom_k8s_env(dir: &Path, text: &str) -> PathBuf {
+    let templates = dir.join("templates");
+    fs::create_dir_all(&templates).unwrap();
+    write(&templates, "k8s-env.yaml.j2", text);
+    templates
+}
+
+/// Every file below `dir` with its bytes (what a run must leave as it was).
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<_> = support::walk(dir)
+        .into_iter()
+        .map(|path| {
+            let bytes = fs::read(&path).unwrap();
+            (path, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A run that a template's memory stopped: exit 1 with svcgen's message naming the template,
+/// not a panic, an abort or "memory allocation of N bytes failed" (on main: the last, or the
+/// machine's memory exhausted; the address-space limit makes that fail fast).
+fn assert_stopped_by_the_memory_limit(run: &Run, what: &str, expected: &[&str]) {
+    run.assert_code(1, what);
+    assert!(
+        !run.stderr.contains("memory allocation"),
+        "{what}: {}",
+        run.stderr
+    );
+    for text in expected {
+        assert!(
+            run.stderr.contains(text),
+            "{what}: no {text:?} in\n{}",
+            run.stderr
+        );
+    }
+}
+
+/// Class 8: a string doubled on each turn of a loop stops at the memory limit with an error that
+/// names the template and the loop's line; nothing is written.
+#[test]
+fn class8_template_memory_a_growing_loop_is_an_error_naming_template_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", VALID);
+    let templates = custom_k8s_env(
+        dir.path(),
+        "# doubling\n{% set ns = namespace(x='ab') %}{% for i in range(60) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}\n",
+    );
+    let out = dir.path().join("env.yaml");
+    let args = [
+        Path::new("render"),
+        &profile,
+        Path::new("-t"),
+        Path::new("k8s-env"),
+        Path::new("--templates"),
+        &templates,
+        Path::new("-o"),
+        &out,
+    ];
+    let run = svcgen_limited(&args, DEADLINE);
+    assert_stopped_by_the_memory_limit(
+        &run,
+        "a string doubled in a loop",
+        &["k8s-env.yaml.j2:2:", "134217728 bytes of memory"],
+    );
+    assert_eq!(entries(dir.path()), ["p.toml", "templates"]);
+}
+
+/// A template that doubles a 50 MB string inside a macro's arguments (fewer levels than the
+/// recursion limit): it reaches no point where svcgen could stop it with its line before the
+/// hard limit.
+const DOUBLING_MACRO: &str = "{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% endif %}{% endmacro %}\n{{ d('x' * 50000000, 10) }}\n";
+
+/// Class 8: a string doubled where no check can see it ends svcgen at the hard limit with its
+/// message (the template named, exit 1, no panic or abort), and an `-o` file keeps its old
+/// content with nothing beside it (no temporary file).
+#[test]
+fn class8_template_memory_the_hard_limit_ends_cleanly_and_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = write(dir.path(), "p.toml", VALID);
+    let templates = custom_k8s_env(dir.path(), DOUBLING_MACRO);
+    let out = write(dir.path(), "env.yaml", "old: true\n");
+    let args = [
+        Path::new("render"),
+        &profile,
+        Path::new("-t"),
+        Path::new("k8s-env"),
+        Path::new("--templates"),
+        &templates,
+        Path::new("-o"),
+        &out,
+    ];
+    let run = svcgen_limited(&args, DEADLINE);
+    assert_stopped_by_the_memory_limit(
+        &run,
+        "a string doubled in a macro's arguments",
+        &["k8s-env.yaml.j2", "536870912 bytes of memory"],
+    );
+    assert_eq!(fs::read_to_string(&out).unwrap(), "old: true\n");
+    assert_eq!(entries(dir.path()), ["env.yaml", "p.toml", "templates"]);
+}
+
+/// Class 8: the same in an `--out-dir` render and in a batch: the folders hold what the last
+/// good run wrote, byte for byte.
+#[test]
+fn class8_template_memory_the_hard_limit_leaves_output_folders_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.toml", VALID);
+    let b = write(dir.path(), "b.toml", VALID);
+    let templates = custom_k8s_env(dir.path(), DOUBLING_MACRO);
+    let single = dir.path().join("single");
+    let batch = dir.path().join("batch");
+    let runs: [(&str, Vec<&Path>, &Path); 2] = [
+        ("--out-dir", vec![Path::new("render"), &a], &single),
+        ("a batch", vec![Path::new("render"), &a, &b], &batch),
+    ];
+    for (what, args, folder) in runs {
+        let mut args = args;
+        args.extend([Path::new("--out-dir"), folder]);
+        svcgen(&args, DEADLINE).assert_code(0, what);
+        let before = contents(folder);
+        args.extend([Path::new("--templates"), &templates]);
+        let run = svcgen_limited(&args, DEADLINE);
+        assert_stopped_by_the_memory_limit(&run, what, &["k8s-env.yaml.j2", "536870912"]);
+        assert_eq!(contents(folder), before, "{what}: the folder changed");
+    }
+}

@@ -27,6 +27,24 @@ const DOTENV: &str = "Every `{{ x }}` prints a string quoted as a .env value (no
 `x|safe` prints it as is. Values `.env` cannot carry are refused before rendering, with the reason.";
 const MARKDOWN: &str = "Every `{{ x }}` prints as is (Markdown: no escaping).";
 
+/// The limits of a user's template, from the constants that set them.
+fn limits() -> String {
+    use crate::templates::memory::{TEMPLATE_HARD_MEMORY_BYTES, TEMPLATE_MAX_MEMORY_BYTES};
+    use crate::templates::{TEMPLATE_FUEL, TEMPLATE_MAX_OUTPUT_BYTES, TEMPLATE_RECURSION_LIMIT};
+    let mib = |bytes: usize| bytes / (1024 * 1024);
+    format!(
+        "A template of `--templates DIR` is bounded: {TEMPLATE_FUEL} instructions (minijinja's \
+         fuel), macros, includes and blocks nested {TEMPLATE_RECURSION_LIMIT} deep, {} MiB of \
+         output and {} MiB of memory, each an error naming the template and line. Memory is \
+         checked at each value written, `range()` turn and filter of svcgen; {} MiB taken between \
+         two checks ends svcgen at once (exit 1, the template named, nothing of the profile \
+         written).\n\n",
+        mib(TEMPLATE_MAX_OUTPUT_BYTES),
+        mib(TEMPLATE_MAX_MEMORY_BYTES),
+        mib(TEMPLATE_HARD_MEMORY_BYTES),
+    )
+}
+
 /// Each built-in template: what it renders, how it prints, and its context's schema.
 fn described() -> Vec<(&'static str, &'static str, &'static str, Json)> {
     let schema = |s: schemars::Schema| s.to_value();
@@ -87,9 +105,10 @@ fn reference() -> String {
          # Template contexts\n\n\
          svcgen renders each output through a template (`templates/` in the repository, built into \
          the binary). A file of the same name in `--templates DIR` replaces the built-in one and \
-         receives the same context, described here. An undefined field is an error.\n\n\
-         Filters svcgen adds to minijinja's built-in ones:\n\n",
+         receives the same context, described here. An undefined field is an error.\n\n",
     );
+    out.push_str(&limits());
+    out.push_str("Filters svcgen adds to minijinja's built-in ones:\n\n");
     for (name, _, what) in filters::FILTERS {
         let _ = writeln!(out, "- `{name}`: {what}");
     }
