@@ -54,7 +54,9 @@ pub struct ImageFacts {
 /// A file the image reads, and the variable that moves it.
 #[derive(Serialize, JsonSchema)]
 pub struct ImageFile {
+    /// The variable (outside the spec) that moves the file.
     pub env: String,
+    /// Where the image reads it by default.
     pub path: String,
 }
 
@@ -62,8 +64,11 @@ pub struct ImageFile {
 /// documents `spec_env`.
 #[derive(Serialize, JsonSchema)]
 pub struct ObjectName {
+    /// The variable the spec documents for the name.
     pub spec_env: String,
+    /// The variable the image reads it from instead (outside the spec).
     pub image_env: String,
+    /// The image's name when that variable is not set.
     pub image_default: String,
 }
 
