@@ -40,6 +40,8 @@ pub struct ImageFacts {
     /// Where the plugin builder looks for each archive (`<name>` is replaced); none when the
     /// edition's image builds no plugin.
     pub plugin_path: Option<String>,
+    /// Where the spec (and the base) mount each plugin archive instead (`<name>` is replaced).
+    pub spec_plugin_path: Option<String>,
     /// The Secret's name with the `kubernetes` secret adapter: read by the image from another
     /// variable than the spec's.
     pub secret_name: Option<ObjectName>,
@@ -100,6 +102,8 @@ fn image_facts(edition: Edition) -> ImageFacts {
         }),
         plugin_path: (facts.plugin_path.editions.contains(&edition))
             .then(|| facts.plugin_path.path.clone()),
+        spec_plugin_path: (model.var_of_type(edition, crate::model::VarType::PluginList))
+            .and_then(|var| var.mount_path.clone()),
         secret_name,
         writes: facts.writes.iter().map(|w| w.path.clone()).collect(),
         port: default(image::PORT),
