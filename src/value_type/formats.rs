@@ -25,7 +25,8 @@ fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Pr
     }
 }
 
-/// An absolute http(s) URL; `base` forbids a trailing slash.
+/// An absolute http(s) URL; `base` forbids a trailing slash, a query and a fragment (the image
+/// appends endpoints to a base).
 pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(problem("a URL cannot contain spaces or control characters"));
@@ -53,6 +54,13 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
         .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
     if let Some(port) = port {
         port_text(port)?;
+    }
+    // The image joins `base + endpoint`: after a query or fragment the endpoint is no path.
+    if base && let Some(at) = value.find(['?', '#']) {
+        return Err(problem_with(
+            "a base URL has no query or fragment: the image appends each endpoint to it, which would land in the query",
+            value[..at].trim_end_matches('/').to_string(),
+        ));
     }
     if base && value.ends_with('/') {
         return Err(problem_with(
@@ -139,6 +147,12 @@ pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
     let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
     match rule {
         Address::ApiBase => {
+            if let Some(at) = value.find(['?', '#']) {
+                return Err(problem_with(
+                    "the client appends /v1/... to this address itself: after a query or fragment that is no path",
+                    value[..at].to_string(),
+                ));
+            }
             let rest = value.split_once("://").map_or(value, |(_, r)| r);
             let path = rest.find('/').map_or("", |i| &rest[i..]);
             let path = path.split(['?', '#']).next().unwrap_or(path);
@@ -441,6 +455,11 @@ mod tests {
         use crate::model::Address::*;
         assert!(address(ApiBase, "https://vault.example.org").is_ok());
         assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
+        // Issue 21, class 6: hvac joins the address and /v1/...: a query or fragment swallows it.
+        for broken in ["https://vault.example.org?ns=a", "https://vault.example.org/#x"] {
+            let problem = address(ApiBase, broken).unwrap_err();
+            assert!(problem.message.contains("query or fragment"), "{broken}");
+        }
         let doubled = address(ApiBase, "https://vault.example.org/v1/").unwrap_err();
         assert_eq!(
             doubled.suggestion.as_deref(),
