@@ -548,7 +548,11 @@ fn a_burst_of_changes_is_checked_once_at_its_end() {
     client.diagnostics(&uri, 1);
     client.change(&uri, 2, "edition = \"B\"\nnope = 1\n");
     client.change(&uri, 3, "edition = \"B\"\nnope = 2\n");
-    client.change(&uri, 4, "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n");
+    client.change(
+        &uri,
+        4,
+        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n",
+    );
     assert_eq!(client.diagnostics(&uri, 4), Vec::<Value>::new());
     // Nothing was published for the texts typed over before the pause.
     let earlier = client.request("shutdown", Value::Null);

@@ -506,9 +506,23 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
         .args(["render", "-t", "dotenv", "p.toml"])
         .stderr_lacks("W0333")
         .run();
+    // Any spelling of the machine itself (host names are case-insensitive; 0.0.0.0 reaches it).
+    for host in ["LOCALHOST", "0.0.0.0"] {
+        Test::new()
+            .file(
+                "p.toml",
+                &format!("{profile}[token_server]\nbase_hostname = \"{host}\"\n"),
+            )
+            .args(["validate", "p.toml"])
+            .stderr_has(&format!("`token_server.base_hostname` is \"{host}\""))
+            .run();
+    }
     // Written, it warns at the value; a real host name is clean.
     Test::new()
-        .file("p.toml", &format!("{profile}[token_server]\nbase_hostname = \"127.0.0.1\"\n"))
+        .file(
+            "p.toml",
+            &format!("{profile}[token_server]\nbase_hostname = \"127.0.0.1\"\n"),
+        )
         .args(["render", "-t", "compose", "p.toml"])
         .stderr_has("`token_server.base_hostname` is \"127.0.0.1\"")
         .stderr_has("p.toml:5:")

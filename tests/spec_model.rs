@@ -305,7 +305,11 @@ fn facts_about_the_image_are_named_only_in_the_model() {
     ];
     // `/tmp` is every image's temporary folder, not a fact about this one (the manifests mount
     // a scratch volume there for any read-only root; tests use it as a path).
-    facts.extend((image.writes.iter()).filter(|w| w.path != "/tmp").map(|w| w.path.clone()));
+    facts.extend(
+        (image.writes.iter())
+            .filter(|w| w.path != "/tmp")
+            .map(|w| w.path.clone()),
+    );
     for object in &model.container.api_objects {
         if let Some(name) = &object.image_name {
             facts.push(name.env.clone());
@@ -327,7 +331,10 @@ fn facts_about_the_image_are_named_only_in_the_model() {
             }
         }
     }
-    assert!(named.is_empty(), "image facts outside the model: {named:#?}");
+    assert!(
+        named.is_empty(),
+        "image facts outside the model: {named:#?}"
+    );
     // The section says what it is.
     let text = std::fs::read_to_string(root.join("schemas/spec.toml")).unwrap();
     assert!(text.contains("FACTS ABOUT THE IMAGE, NOT THE SPEC"));

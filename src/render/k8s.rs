@@ -96,10 +96,14 @@ fn image_facts(edition: Edition) -> ImageFacts {
         })
     });
     ImageFacts {
-        ssa_file: facts.ssa_file.editions.contains(&edition).then(|| ImageFile {
-            env: facts.ssa_file.env.clone(),
-            path: facts.ssa_file.path.clone(),
-        }),
+        ssa_file: facts
+            .ssa_file
+            .editions
+            .contains(&edition)
+            .then(|| ImageFile {
+                env: facts.ssa_file.env.clone(),
+                path: facts.ssa_file.path.clone(),
+            }),
         plugin_path: (facts.plugin_path.editions.contains(&edition))
             .then(|| facts.plugin_path.path.clone()),
         spec_plugin_path: (model.var_of_type(edition, crate::model::VarType::PluginList))

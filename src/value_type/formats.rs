@@ -346,21 +346,50 @@ pub fn consumer_text(consumer: Consumer, value: &str) -> Result<(), Problem> {
     }
 }
 
-/// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).
+/// True when a URL's host is this machine: `localhost` in any case (host names are
+/// case-insensitive) and its subdomains, 127.0.0.0/8, `::1`, and the unspecified addresses
+/// (`0.0.0.0`, `::`), which a client connecting to them reaches this machine through.
 pub fn is_loopback_url(value: &str) -> bool {
     let rest = value.split_once("://").map_or(value, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let (host, _) = split_port(authority);
+    let host = host.to_ascii_lowercase();
     host == "localhost"
         || host.ends_with(".localhost")
         || host
             .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 21, class 7: every spelling of this machine is loopback, not only `localhost`.
+    #[test]
+    fn class7_loopback_in_every_spelling() {
+        for host in [
+            "localhost",
+            "LOCALHOST",
+            "app.LocalHost",
+            "127.1.2.3",
+            "[::1]",
+            "0.0.0.0",
+            "[::]",
+            "http://LocalHost:8200/x",
+            "https://0.0.0.0",
+        ] {
+            assert!(is_loopback_url(host), "{host}");
+        }
+        for host in [
+            "auth.example.org",
+            "10.0.0.7",
+            "[2001:db8::1]",
+            "localhost-proxy",
+        ] {
+            assert!(!is_loopback_url(host), "{host}");
+        }
+    }
 
     #[test]
     fn urls() {
@@ -456,7 +485,10 @@ mod tests {
         assert!(address(ApiBase, "https://vault.example.org").is_ok());
         assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
         // Issue 21, class 6: hvac joins the address and /v1/...: a query or fragment swallows it.
-        for broken in ["https://vault.example.org?ns=a", "https://vault.example.org/#x"] {
+        for broken in [
+            "https://vault.example.org?ns=a",
+            "https://vault.example.org/#x",
+        ] {
             let problem = address(ApiBase, broken).unwrap_err();
             assert!(problem.message.contains("query or fragment"), "{broken}");
         }
