@@ -63,7 +63,11 @@ fn a_failing_profile_writes_nothing_and_the_others_render() {
 #[test]
 fn batch_diagnostics_as_json_are_one_array() {
     let ran = Test::new()
-        .file("a.toml", "edition = \"B\"\n[env]\nX = \"1\"\n")
+        // Deployable but for its one warning (a secret adapter that reads no credential file).
+        .file(
+            "a.toml",
+            "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n[env]\nX = \"1\"\n",
+        )
         .file("b.toml", "edition = \"C\"\n")
         .args(["validate", "--format", "json", "a.toml", "b.toml"])
         .code(1)

@@ -82,7 +82,12 @@ fn checkout() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let profiles = dir.path().join("deploy/profiles");
     std::fs::create_dir_all(&profiles).unwrap();
-    std::fs::write(profiles.join("prod.toml"), "edition = \"B\"\n").unwrap();
+    // A profile a real deployment can start from: its secret adapter reads no credential file.
+    std::fs::write(
+        profiles.join("prod.toml"),
+        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n",
+    )
+    .unwrap();
     let rendered = support::svcgen()
         .current_dir(dir.path())
         .args(["render", "deploy/profiles", "--out-dir", "deploy/out", "-q"])

@@ -65,7 +65,9 @@ fn class4_deny_warnings_is_usable() {
             .stderr_lacks("warning")
             .run();
     }
-    let passthrough = "edition = \"B\"\n[env]\nTZ = \"Europe/Berlin\"\n";
+    // Deployable but for the one warning: its secret adapter reads no credential file (W0331).
+    let passthrough =
+        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n[env]\nTZ = \"Europe/Berlin\"\n";
     Test::new()
         .file("p.toml", passthrough)
         .args(["-q", "validate", "--deny-warnings", "p.toml"])

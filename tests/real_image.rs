@@ -412,3 +412,127 @@ fn class1_the_role_follows_the_secret_name_the_image_reads() {
         .stderr_has("\"Admin Secrets\": not a Kubernetes object name")
         .run();
 }
+
+/// A profile on the spec's defaults but its token server: edition B's secret adapter is then
+/// `vault` without ever being written, and its AppRole files have no source.
+const B_DEFAULT_ADAPTERS: &str =
+    "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n";
+
+/// Class 4: a credential file of an adapter the profile never wrote (edition B's default vault)
+/// needs a source as much as a chosen one's: `validate`, `render` of a target that starts the
+/// container and `svcgen krm` warn, at the edition (nothing more precise was written); a `.env`
+/// and the docs start nothing and do not.
+#[test]
+fn class4_a_default_adapters_credential_files_need_a_source() {
+    let role_id = "`secret.vault.role_id_file` (CN_SECRET_VAULT_ROLE_ID_FILE) names /etc/certs/vault_role_id, and the profile gives no source for it";
+    Test::new()
+        .file("p.toml", B_DEFAULT_ADAPTERS)
+        .args(["validate", "p.toml"])
+        .stderr_has("W0331")
+        .stderr_has(role_id)
+        .stderr_has("/etc/certs/vault_secret_id")
+        .stderr_has("p.toml:1:1")
+        .run();
+    for target in ["compose", "k8s", "k8s-env", "kustomization", "deploy-notes"] {
+        Test::new()
+            .file("p.toml", B_DEFAULT_ADAPTERS)
+            .args(["render", "-t", target, "p.toml"])
+            .stderr_has(role_id)
+            .run();
+    }
+    render_base(B_DEFAULT_ADAPTERS)
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out2"])
+        .stderr_has(role_id)
+        .run();
+    for target in ["dotenv", "docs", "schema"] {
+        Test::new()
+            .file("p.toml", B_DEFAULT_ADAPTERS)
+            .args(["render", "-t", target, "p.toml"])
+            .stderr_lacks("W0331")
+            .run();
+    }
+    let list = serde_json::json!({
+        "apiVersion": "config.kubernetes.io/v1",
+        "kind": "ResourceList",
+        "items": [],
+        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": { "name": "p" }, "data": { "profile": B_DEFAULT_ADAPTERS } }
+    });
+    Test::new()
+        .stdin(&list.to_string())
+        .arg("krm")
+        .stdout_has("W0331")
+        .stdout_has("/etc/certs/vault_secret_id")
+        .run();
+    // The sources a real deployment needs silence it, as they do a written adapter's.
+    Test::new()
+        .file(
+            "p.toml",
+            &format!(
+                "{B_DEFAULT_ADAPTERS}[deploy.files]\n\
+                 \"secret.vault.role_id_file\" = {{ secret = \"approle\", key = \"role_id\" }}\n\
+                 \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n"
+            ),
+        )
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+}
+
+/// Class 7: edition A's token server host left at the spec's `localhost` in a profile with no
+/// `[deploy]` table: every target that starts the container points its users at the pod, so
+/// `validate` and those renders warn (at the edition); a `.env` does not.
+#[test]
+fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
+    let profile = "edition = \"A\"\n[secret]\nadapter = \"kubernetes\"\n";
+    let left = "`token_server.base_hostname` is left at \"localhost\"";
+    Test::new()
+        .file("p.toml", profile)
+        .args(["validate", "p.toml"])
+        .stderr_has("W0333")
+        .stderr_has(left)
+        .stderr_has("p.toml:1:1")
+        .run();
+    for target in ["compose", "k8s", "k8s-env"] {
+        Test::new()
+            .file("p.toml", profile)
+            .args(["render", "-t", target, "p.toml"])
+            .stderr_has(left)
+            .run();
+    }
+    Test::new()
+        .file("p.toml", profile)
+        .args(["render", "-t", "dotenv", "p.toml"])
+        .stderr_lacks("W0333")
+        .run();
+    // Any spelling of the machine itself (host names are case-insensitive; 0.0.0.0 reaches it).
+    for host in ["LOCALHOST", "0.0.0.0"] {
+        Test::new()
+            .file(
+                "p.toml",
+                &format!("{profile}[token_server]\nbase_hostname = \"{host}\"\n"),
+            )
+            .args(["validate", "p.toml"])
+            .stderr_has(&format!("`token_server.base_hostname` is \"{host}\""))
+            .run();
+    }
+    // Written, it warns at the value; a real host name is clean.
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("{profile}[token_server]\nbase_hostname = \"127.0.0.1\"\n"),
+        )
+        .args(["render", "-t", "compose", "p.toml"])
+        .stderr_has("`token_server.base_hostname` is \"127.0.0.1\"")
+        .stderr_has("p.toml:5:")
+        .run();
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n"),
+        )
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+}

@@ -289,3 +289,53 @@ fn image_tags_match_section_9() {
         assert_eq!(quoted(row), vec![model.edition(edition).image_tag.clone()]);
     }
 }
+
+/// Facts about the real image that are not the spec (issue 21: its SSA file, plugin folder,
+/// the paths it writes, the variable it reads a Secret's name from and its default) live in the
+/// model (`[image]`, and `image_name` of an API object), marked as such: no source file or
+/// template names them, so a new fact about the image is a line of `schemas/spec.toml`.
+#[test]
+fn facts_about_the_image_are_named_only_in_the_model() {
+    let model = Model::get();
+    let image = &model.image;
+    let mut facts = vec![
+        image.ssa_file.env.clone(),
+        image.ssa_file.path.clone(),
+        image.plugin_path.path.clone(),
+    ];
+    // `/tmp` is every image's temporary folder, not a fact about this one (the manifests mount
+    // a scratch volume there for any read-only root; tests use it as a path).
+    facts.extend(
+        (image.writes.iter())
+            .filter(|w| w.path != "/tmp")
+            .map(|w| w.path.clone()),
+    );
+    for object in &model.container.api_objects {
+        if let Some(name) = &object.image_name {
+            facts.push(name.env.clone());
+            facts.push(format!("`{}`", name.default));
+        }
+    }
+    let root = support::repo();
+    let mut files = support::walk(&root.join("src"));
+    files.extend(support::walk(&root.join("templates")));
+    assert!(files.len() > 20, "{files:?}");
+    let mut named = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for fact in &facts {
+            if text.contains(fact.as_str()) {
+                named.push(format!("{} names {fact}", file.display()));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "image facts outside the model: {named:#?}"
+    );
+    // The section says what it is.
+    let text = std::fs::read_to_string(root.join("schemas/spec.toml")).unwrap();
+    assert!(text.contains("FACTS ABOUT THE IMAGE, NOT THE SPEC"));
+}

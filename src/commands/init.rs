@@ -89,11 +89,6 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
     );
     let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
 
-    let mut choices = choices;
-    // The profile gets a `[deploy.files]` table (see `credential_sources`): it is deployed.
-    choices.deployed = entries.iter().any(|(_, var, _)| {
-        var.needed_at_start && var.default.value().is_some_and(|path| !path.is_empty())
-    });
     let mut announced: Vec<&str> = Vec::new();
     for (table, members) in &tables {
         out.push('\n');
@@ -165,8 +160,6 @@ struct Choices<'m> {
     /// The hybrid mapping written out, when the persistence type is the mixed one.
     mapping: Option<Vec<(String, String)>>,
     backends: Vec<String>,
-    /// The profile has a `[deploy]` table: it is meant to be deployed.
-    deployed: bool,
 }
 
 impl<'m> Choices<'m> {
@@ -228,7 +221,6 @@ impl<'m> Choices<'m> {
             values,
             mapping,
             backends,
-            deployed: false,
         })
     }
 
@@ -375,9 +367,10 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
     // A hidden default is a fixed word the container falls back to (warned of when unset): the
     // starting profile sets it, so that it validates with no warning.
     // A host its users reach from outside, left at a loopback default, points at the container
-    // itself once deployed (W0333, in a profile with `[deploy]`, as the credential files' sources
-    // below make it): the starting profile asks for the real host instead.
-    let loopback = (var.reached_from_outside && choices.deployed)
+    // itself once deployed (W0333, which `validate` gives as compose and Kubernetes are
+    // rendered): the starting profile asks for the real host instead.
+    let loopback = var
+        .reached_from_outside
         .then(|| var.default.value())
         .flatten()
         .is_some_and(crate::value_type::formats::is_loopback_url);

@@ -84,6 +84,10 @@ fn render_objects(
             return None;
         }
     };
+    // What `render -t k8s` warns of for a deployment (its warnings are not in `render`'s result).
+    let mut deployed = crate::render::checks::deployed(&resolved);
+    crate::resolve::allow::acknowledge(&mut deployed, &resolved.allow);
+    results.diagnostics(&deployed, &sources, function);
     for object in plan(&resolved, &env, None).to_create {
         let keys: Vec<&str> = object.keys.iter().map(|k| k.name.as_str()).collect();
         results.info(format!(

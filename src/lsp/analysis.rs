@@ -52,7 +52,7 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
         };
     }
     let Some(path) = &doc.path else {
-        let checked = check_text(name, &doc.text, None, &mut sources);
+        let checked = with_render_checks(check_text(name, &doc.text, None, &mut sources));
         let edition = checked.resolved.as_ref().map(|r| r.edition);
         let edition = edition.or_else(|| text_edition(&doc.text));
         return Analysis {
@@ -78,7 +78,7 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
             sets: Vec::new(),
         },
     };
-    let checked = check_layers(&layers, &mut sources);
+    let checked = check_layers(&layers, &mut sources).map(with_render_checks);
     let doc_name = path.display().to_string();
     let doc_id = super::diagnostics::find_source(&sources, &doc_name, None);
     let edition = match &checked {
@@ -94,6 +94,19 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
         layering,
         edition,
     }
+}
+
+/// With what `validate` adds to a profile that resolves: the checks of rendering every
+/// deployable target (`validate::render_checks`, as the playground runs them: built-in
+/// templates, no host file read), so the editor warns where `render --out-dir` would.
+fn with_render_checks(mut checked: Checked) -> Checked {
+    if let Some(resolved) = &checked.resolved
+        && let Ok(templates) = crate::templates::Templates::load(None)
+    {
+        let rendered = crate::validate::render_checks(resolved, false, &templates, None);
+        checked.diagnostics.extend(rendered.diagnostics);
+    }
+    checked
 }
 
 impl Analysis {

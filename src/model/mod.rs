@@ -13,7 +13,8 @@ mod types;
 pub use condition::{Applies, Condition, Lookup};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
-    FileKind, Group, Setting, StartupChecks, Unit, Var, VarType,
+    FileKind, Group, ImageFacts, ImageFile, ImagePath, Setting, StartupChecks, Unit, Var, VarType,
+    WrittenPath,
 };
 
 use std::sync::OnceLock;
@@ -28,6 +29,8 @@ pub struct Model {
     pub backends: BackendRule,
     /// How the container reads values (true words, legacy name prefixes).
     pub container: ContainerFacts,
+    /// Facts about the real image, not the spec: paths it reads and writes beyond the spec.
+    pub image: ImageFacts,
     /// Deployment settings (`deploy.*`), in order.
     pub settings: Vec<Setting>,
     pub editions: Vec<EditionInfo>,

@@ -297,6 +297,46 @@ pub struct ContainerFacts {
     pub ignored_port: IgnoredPort,
 }
 
+/// Facts about the real image, not the spec (the model's `[image]`, upstream behaviour): what it
+/// needs and does beyond the spec's variables. The checks of `[deploy]` against the image and
+/// DEPLOY.md's "real image" section read them; nothing else names them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageFacts {
+    /// The file edition A's wait script refuses to start without, and its variable.
+    pub ssa_file: ImageFile,
+    /// Where edition A's plugin builder looks for each archive (`<name>` is replaced).
+    pub plugin_path: ImagePath,
+    /// What the image writes at run time, in order.
+    pub writes: Vec<WrittenPath>,
+}
+
+/// A file the image reads, at `path` unless the variable `env` (outside the spec) moves it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageFile {
+    pub env: String,
+    pub path: String,
+    /// The editions whose image reads it.
+    pub editions: Vec<Edition>,
+}
+
+/// A path of the image that only some editions use.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImagePath {
+    pub path: String,
+    pub editions: Vec<Edition>,
+}
+
+/// A path the image writes at run time, and what it keeps there.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrittenPath {
+    pub path: String,
+    pub what: String,
+}
+
 /// The port of `address` is ignored: the client uses `when_true` or `when_false` after the
 /// boolean `switch` (profile keys).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -385,6 +425,7 @@ impl Var {
 pub(super) struct RawModel {
     backends: BackendRule,
     container: ContainerFacts,
+    image: ImageFacts,
     setting: Vec<RawSetting>,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
@@ -525,6 +566,7 @@ impl RawModel {
             settings,
             backends: self.backends,
             container: self.container,
+            image: self.image,
             editions: self.edition,
             groups: self.group,
             vars,

@@ -23,6 +23,9 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
         Target::DeployNotes => command_paths(resolved),
         _ => Diagnostics::default(),
     };
+    if RUN_THE_CONTAINER.contains(&target) {
+        found.extend(deployed(resolved));
+    }
     if KUBERNETES.contains(&target) {
         for var in env {
             if let Some(from) = &var.deploy_env {
@@ -40,6 +43,61 @@ pub const KUBERNETES: [Target; 4] = [
     Target::Kustomization,
     Target::DeployNotes,
 ];
+
+/// The targets that start the container (compose, Kubernetes, the kustomize base and its notes,
+/// and so `render --out-dir` and `svcgen krm`): what a deployment needs beyond the variables is
+/// checked for them, defaults the profile never wrote included. A `.env`, the docs and the
+/// schema start nothing.
+pub const RUN_THE_CONTAINER: [Target; 5] = [
+    Target::Compose,
+    Target::K8sEnv,
+    Target::K8s,
+    Target::Kustomization,
+    Target::DeployNotes,
+];
+
+/// What a deployment of `resolved` lacks (warnings): a credential file the image opens at start
+/// with no source, a host its users reach left at loopback. Run for every target of
+/// [`RUN_THE_CONTAINER`] (`validate` renders them all: it says what `render --out-dir` says).
+pub fn deployed(resolved: &Resolved) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    crate::resolve::deploy::credentials::check(resolved, &mut diags);
+    points_at_pod(resolved, &mut diags);
+    diags
+}
+
+/// A host the image builds its users' URLs from (the model's `reached_from_outside`), left at
+/// (or set to) a loopback name: in compose or Kubernetes its endpoints point at the container.
+fn points_at_pod(resolved: &Resolved, diags: &mut Diagnostics) {
+    for var in resolved.vars.iter().filter(|v| v.var.reached_from_outside) {
+        let Some(text) = var.value.env_text() else {
+            continue;
+        };
+        if !formats::is_loopback_url(&text) {
+            continue;
+        }
+        let how = if var.origin.is_some() {
+            "is"
+        } else {
+            "is left at"
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::PointsAtPod,
+                format!(
+                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, the endpoints built from it point at the container itself",
+                    var.var.key
+                ),
+            )
+            .at(resolved.deployment_origin(var))
+            .label("points at the pod")
+            .help(format!(
+                "set `{}` to the host name the token server is reached at ({})",
+                var.var.key, var.var.env
+            )),
+        );
+    }
+}
 
 /// A deploy-time value (`{ deploy_env = "X" }`) asked of a Kubernetes target: a pod expands
 /// `$(X)` only from its own variables, never from the deploying shell, so no spelling carries it.

@@ -5,6 +5,8 @@
 
 use super::k8s_plan::{MANIFESTS, Plan};
 use super::{Input, to_value};
+use crate::model::{Edition, Model};
+use crate::resolve::deploy::image;
 use minijinja::Value;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -24,13 +26,93 @@ pub struct Context<'a> {
     pub plan: &'a Plan<'a>,
     /// The file name of the manifests in the base (k8s.yaml).
     pub manifests: &'static str,
+    /// Facts about the real image, not the spec, for DEPLOY.md's "real image" section.
+    pub image: ImageFacts,
+}
+
+/// Facts about the real image of the profile's edition, not the spec (the model's `[image]`, and
+/// the image's own defaults among the model's settings and API objects).
+#[derive(Serialize, JsonSchema)]
+pub struct ImageFacts {
+    /// The file the wait script refuses to start without, and the variable (outside the spec)
+    /// that moves it; none when the edition's image reads none.
+    pub ssa_file: Option<ImageFile>,
+    /// Where the plugin builder looks for each archive (`<name>` is replaced); none when the
+    /// edition's image builds no plugin.
+    pub plugin_path: Option<String>,
+    /// Where the spec (and the base) mount each plugin archive instead (`<name>` is replaced).
+    pub spec_plugin_path: Option<String>,
+    /// The Secret's name with the `kubernetes` secret adapter: read by the image from another
+    /// variable than the spec's.
+    pub secret_name: Option<ObjectName>,
+    /// The paths the image writes at run time.
+    pub writes: Vec<String>,
+    /// The port its nginx serves HTTP on (`deploy.port`'s default).
+    pub port: i64,
+    /// The user it runs as (`deploy.security.run_as_user`'s default).
+    pub user: i64,
+}
+
+/// A file the image reads, and the variable that moves it.
+#[derive(Serialize, JsonSchema)]
+pub struct ImageFile {
+    /// The variable (outside the spec) that moves the file.
+    pub env: String,
+    /// Where the image reads it by default.
+    pub path: String,
+}
+
+/// An object's name the image reads from `image_env` (default `image_default`), where the spec
+/// documents `spec_env`.
+#[derive(Serialize, JsonSchema)]
+pub struct ObjectName {
+    /// The variable the spec documents for the name.
+    pub spec_env: String,
+    /// The variable the image reads it from instead (outside the spec).
+    pub image_env: String,
+    /// The image's name when that variable is not set.
+    pub image_default: String,
 }
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
         plan: &input.plan,
         manifests: MANIFESTS,
+        image: image_facts(input.resolved.edition),
     })
+}
+
+/// The model's facts about the image of `edition`.
+fn image_facts(edition: Edition) -> ImageFacts {
+    let model = Model::get();
+    let facts = &model.image;
+    let default = |key: &str| image::model_default(model, key).unwrap_or_default();
+    let secret_name = (model.container.api_objects.iter()).find_map(|object| {
+        let image = object.image_name.as_ref()?;
+        Some(ObjectName {
+            spec_env: model.var_by_key(&object.name, edition)?.env.clone(),
+            image_env: image.env.clone(),
+            image_default: image.default.clone(),
+        })
+    });
+    ImageFacts {
+        ssa_file: facts
+            .ssa_file
+            .editions
+            .contains(&edition)
+            .then(|| ImageFile {
+                env: facts.ssa_file.env.clone(),
+                path: facts.ssa_file.path.clone(),
+            }),
+        plugin_path: (facts.plugin_path.editions.contains(&edition))
+            .then(|| facts.plugin_path.path.clone()),
+        spec_plugin_path: (model.var_of_type(edition, crate::model::VarType::PluginList))
+            .and_then(|var| var.mount_path.clone()),
+        secret_name,
+        writes: facts.writes.iter().map(|w| w.path.clone()).collect(),
+        port: default(image::PORT),
+        user: default(image::USER),
+    }
 }
 
 #[cfg(test)]

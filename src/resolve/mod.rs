@@ -64,6 +64,31 @@ pub struct Resolved {
     pub deploy: deploy::Deploy,
     /// The warnings the profile acknowledges (`allow`): not reported, by resolve nor by render.
     pub allow: Vec<crate::diag::Code>,
+    /// Where the profile says its edition (the one key every profile writes).
+    pub edition_at: Origin,
+}
+
+impl Resolved {
+    /// Where a warning about `var` in a deployment points: where it was set; else where the
+    /// setting that made its group apply was written (its adapter or backend); else the
+    /// `[deploy]` table; else the edition. A default the profile never wrote is deployed all the
+    /// same, so there is always a place to point at.
+    pub fn deployment_origin(&self, var: &ResolvedVar) -> Origin {
+        let model = Model::get();
+        let cause = || {
+            (model.group(&var.var.group).when.iter()).find_map(|condition| {
+                let key = match condition {
+                    crate::model::Condition::KeyEquals { key, .. } => key,
+                    crate::model::Condition::Backend { .. } => &model.backends.selector,
+                };
+                self.vars.iter().find(|rv| &rv.var.key == key)?.origin
+            })
+        };
+        (var.origin)
+            .or_else(cause)
+            .or(self.deploy.declared_at)
+            .unwrap_or(self.edition_at)
+    }
 }
 
 /// Settings of resolution that do not come from the profile.
@@ -99,7 +124,7 @@ pub fn resolve(
 ) -> (Option<Resolved>, Diagnostics) {
     let model = Model::get();
     let mut diags = Diagnostics::default();
-    let Some(edition) = edition(table, source, &mut diags) else {
+    let Some((edition, edition_at)) = edition(table, source, &mut diags) else {
         diags.sort();
         return (None, diags);
     };
@@ -143,13 +168,9 @@ pub fn resolve(
         extras,
         deploy,
         allow,
+        edition_at,
     };
     rules::check(&resolved, &mut diags);
-    // A credential file's source is a `[deploy.files]` entry, part of a profile's own form: an
-    // environment read from a running container mounts its files its own way.
-    if options.mode == Mode::Profile {
-        deploy::credentials::check(&resolved, &mut diags);
-    }
     allow::acknowledge(&mut diags, &resolved.allow);
     diags.sort();
     if diags.has_errors() {
@@ -286,7 +307,8 @@ impl Slot<'_> {
     }
 }
 
-fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<Edition> {
+/// The profile's edition and where it is written.
+fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<(Edition, Origin)> {
     let allowed =
         "edition = \"A\" (image tag 1.0.0_dev line) or edition = \"B\" (0.0.0-nightly line)";
     let Some(entry) = table.get("edition") else {
@@ -314,7 +336,7 @@ fn edition(table: &Table, source: SourceId, diags: &mut Diagnostics) -> Option<E
         }
     };
     if let Some(edition) = Edition::parse(text) {
-        return Some(edition);
+        return Some((edition, entry.key_origin));
     }
     diags.push(
         Diagnostic::new(Code::Edition, format!("unknown edition \"{text}\""))

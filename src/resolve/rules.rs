@@ -13,44 +13,6 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
     consul_tls(resolved, diags);
     vault_tls(resolved, diags);
     ignored_port(resolved, diags);
-    loopback_when_deployed(resolved, diags);
-}
-
-/// A host the image builds its users' URLs from, left at (or set to) a loopback name in a
-/// profile that is deployed (it writes `[deploy]`, or sets the host itself): in compose or
-/// Kubernetes its endpoints would point at the container itself.
-fn loopback_when_deployed(resolved: &Resolved, diags: &mut Diagnostics) {
-    for var in resolved.vars.iter().filter(|v| v.var.reached_from_outside) {
-        let Some(text) = var.value.env_text() else {
-            continue;
-        };
-        if !is_loopback_url(&text) {
-            continue;
-        }
-        let Some(origin) = var.origin.or(resolved.deploy.declared_at) else {
-            continue;
-        };
-        let how = if var.origin.is_some() {
-            "is"
-        } else {
-            "is left at"
-        };
-        diags.push(
-            Diagnostic::new(
-                Code::PointsAtPod,
-                format!(
-                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, the endpoints built from it point at the container itself",
-                    var.var.key
-                ),
-            )
-            .at(origin)
-            .label("points at the pod")
-            .help(format!(
-                "set `{}` to the host name the token server is reached at ({})",
-                var.var.key, var.var.env
-            )),
-        );
-    }
 }
 
 /// The directory client ignores the port of its address (upstream behaviour): it uses the one

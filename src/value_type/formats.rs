@@ -25,7 +25,8 @@ fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Pr
     }
 }
 
-/// An absolute http(s) URL; `base` forbids a trailing slash.
+/// An absolute http(s) URL; `base` forbids a trailing slash, a query and a fragment (the image
+/// appends endpoints to a base).
 pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(problem("a URL cannot contain spaces or control characters"));
@@ -53,6 +54,13 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
         .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
     if let Some(port) = port {
         port_text(port)?;
+    }
+    // The image joins `base + endpoint`: after a query or fragment the endpoint is no path.
+    if base && let Some(at) = value.find(['?', '#']) {
+        return Err(problem_with(
+            "a base URL has no query or fragment: the image appends each endpoint to it, which would land in the query",
+            value[..at].trim_end_matches('/').to_string(),
+        ));
     }
     if base && value.ends_with('/') {
         return Err(problem_with(
@@ -139,6 +147,12 @@ pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
     let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
     match rule {
         Address::ApiBase => {
+            if let Some(at) = value.find(['?', '#']) {
+                return Err(problem_with(
+                    "the client appends /v1/... to this address itself: after a query or fragment that is no path",
+                    value[..at].to_string(),
+                ));
+            }
             let rest = value.split_once("://").map_or(value, |(_, r)| r);
             let path = rest.find('/').map_or("", |i| &rest[i..]);
             let path = path.split(['?', '#']).next().unwrap_or(path);
@@ -332,21 +346,50 @@ pub fn consumer_text(consumer: Consumer, value: &str) -> Result<(), Problem> {
     }
 }
 
-/// True when a URL's host is this machine (localhost, 127.0.0.0/8, ::1).
+/// True when a URL's host is this machine: `localhost` in any case (host names are
+/// case-insensitive) and its subdomains, 127.0.0.0/8, `::1`, and the unspecified addresses
+/// (`0.0.0.0`, `::`), which a client connecting to them reaches this machine through.
 pub fn is_loopback_url(value: &str) -> bool {
     let rest = value.split_once("://").map_or(value, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let (host, _) = split_port(authority);
+    let host = host.to_ascii_lowercase();
     host == "localhost"
         || host.ends_with(".localhost")
         || host
             .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 21, class 7: every spelling of this machine is loopback, not only `localhost`.
+    #[test]
+    fn class7_loopback_in_every_spelling() {
+        for host in [
+            "localhost",
+            "LOCALHOST",
+            "app.LocalHost",
+            "127.1.2.3",
+            "[::1]",
+            "0.0.0.0",
+            "[::]",
+            "http://LocalHost:8200/x",
+            "https://0.0.0.0",
+        ] {
+            assert!(is_loopback_url(host), "{host}");
+        }
+        for host in [
+            "auth.example.org",
+            "10.0.0.7",
+            "[2001:db8::1]",
+            "localhost-proxy",
+        ] {
+            assert!(!is_loopback_url(host), "{host}");
+        }
+    }
 
     #[test]
     fn urls() {
@@ -441,6 +484,14 @@ mod tests {
         use crate::model::Address::*;
         assert!(address(ApiBase, "https://vault.example.org").is_ok());
         assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
+        // Issue 21, class 6: hvac joins the address and /v1/...: a query or fragment swallows it.
+        for broken in [
+            "https://vault.example.org?ns=a",
+            "https://vault.example.org/#x",
+        ] {
+            let problem = address(ApiBase, broken).unwrap_err();
+            assert!(problem.message.contains("query or fragment"), "{broken}");
+        }
         let doubled = address(ApiBase, "https://vault.example.org/v1/").unwrap_err();
         assert_eq!(
             doubled.suggestion.as_deref(),

@@ -8,8 +8,8 @@
 /// An absolute http(s) URL with a host.
 pub const URL: &str = r"^(https?://[^/?#\s]\S*)?$";
 
-/// An absolute http(s) URL with a host and without a trailing slash.
-pub const BASE_URL: &str = r"^(https?://[^/?#\s](\S*[^/\s])?)?$";
+/// An absolute http(s) URL with a host, without a trailing slash, a query or a fragment.
+pub const BASE_URL: &str = r"^(https?://[^/?#\s]([^?#\s]*[^/?#\s])?)?$";
 
 /// A host name (dot-separated labels) or an IP address; no scheme, path or port.
 pub const HOSTNAME: &str = r"^([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*|\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\])?$";

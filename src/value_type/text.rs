@@ -65,7 +65,7 @@ pub(super) const URL: Form = Form {
 
 pub(super) const BASE_URL: Form = Form {
     name: "base URL",
-    describe: "an absolute http:// or https:// URL without a trailing slash",
+    describe: "an absolute http:// or https:// URL without a trailing slash, query or fragment",
     check: |text| formats::url(text, true),
     pattern: Some(patterns::BASE_URL),
     ..URL

@@ -4,7 +4,7 @@
 
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::{Condition, Model};
+use crate::model::Model;
 use crate::resolve::{Resolved, ResolvedVar};
 
 /// The needed files that no `[deploy.files]` entry provides, in model order.
@@ -18,9 +18,10 @@ pub fn without_source(resolved: &Resolved) -> Vec<(&ResolvedVar, String)> {
         .collect()
 }
 
-/// One warning per needed file without a source, at the variable or the setting that made it
-/// apply (its adapter or backend). A profile that writes neither leaves the adapter at its
-/// default without choosing it: that is left to DEPLOY.md's list, which names every file.
+/// One warning per needed file without a source, at the variable, else the setting that made
+/// it apply (its adapter or backend), else the profile ([`Resolved::deployment_origin`]): a
+/// default adapter deploys the same files as a chosen one. A render-time check, of the targets
+/// that run the container (`render::checks`): a `.env` or the docs need no file.
 pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
     let model = Model::get();
     let max_time_key = &model.container.startup_checks.max_time;
@@ -30,9 +31,6 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
         .unwrap_or_default();
     for (rv, path) in without_source(resolved) {
         let var = rv.var;
-        let Some(origin) = rv.origin.or_else(|| cause_origin(model, resolved, var)) else {
-            continue;
-        };
         diags.push(
             Diagnostic::new(
                 Code::CredentialFileMissing,
@@ -42,7 +40,7 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
                     var.key, var.env
                 ),
             )
-            .at(origin)
+            .at(resolved.deployment_origin(rv))
             .label(format!("{path} must exist in the container"))
             .help(format!(
                 "add it under [deploy.files]: \"{}\" = {{ secret = \"NAME\", key = \"KEY\" }} (or \
@@ -52,15 +50,4 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
             .help(var.meaning.clone()),
         );
     }
-}
-
-/// Where the setting that makes the variable's group apply was written (its adapter or backend).
-fn cause_origin(model: &Model, resolved: &Resolved, var: &crate::model::Var) -> Option<Origin> {
-    model.group(&var.group).when.iter().find_map(|condition| {
-        let key = match condition {
-            Condition::KeyEquals { key, .. } => key,
-            Condition::Backend { .. } => &model.backends.selector,
-        };
-        resolved.vars.iter().find(|rv| &rv.var.key == key)?.origin
-    })
 }

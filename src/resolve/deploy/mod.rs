@@ -4,7 +4,7 @@
 
 pub mod checks;
 pub mod credentials;
-mod image;
+pub mod image;
 pub mod names;
 mod settings;
 mod source;
