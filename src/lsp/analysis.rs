@@ -103,7 +103,7 @@ fn with_render_checks(mut checked: Checked) -> Checked {
     if let Some(resolved) = &checked.resolved
         && let Ok(templates) = crate::templates::Templates::load(None)
     {
-        let rendered = crate::validate::render_checks(resolved, false, &templates, None);
+        let rendered = crate::commands::validate::render_checks(resolved, false, &templates, None);
         checked.diagnostics.extend(rendered.diagnostics);
     }
     checked

@@ -2,7 +2,6 @@
 //! `needed_at_start`): a deployment without a source for one starts a container that waits out
 //! `wait.max_time` and stops. A warning names the file, its variable and that failure.
 
-use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::resolve::{Resolved, ResolvedVar};
