@@ -17,7 +17,7 @@ pub struct InputArgs {
     /// The file: .env, compose YAML or Kubernetes YAML
     pub file: PathBuf,
     /// The file's kind (by default detected from its name and content)
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_parser = super::choice::enum_of::<crate::import::Format>())]
     pub from: Option<crate::import::Format>,
     /// The compose service, or the Kubernetes workload, container or ConfigMap, to read
     #[arg(long)]
@@ -63,7 +63,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub keep_defaults: bool,
     /// Write the profile to this file (atomically) instead of stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
@@ -179,7 +179,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct MigrateArgs {
     /// The edition to migrate to (edition A profiles become edition B)
-    #[arg(long, value_parser = [crate::migrate::TO.as_str()])]
+    #[arg(long, value_parser = super::choice::ChoiceParser::new("--to", vec![crate::migrate::TO.as_str()]))]
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
@@ -195,7 +195,7 @@ pub struct MigrateArgs {
     pub in_place: bool,
     /// Write the result to this file (atomically; not the profile itself: see --in-place)
     /// instead of stdout; `-o -` is stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,

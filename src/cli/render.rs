@@ -22,13 +22,13 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub profile: ProfileArg,
     /// The output format (default: dotenv); with --out-dir, the targets to write (repeatable or comma-separated)
-    #[arg(short, long, value_parser = super::TargetParser, value_delimiter = ',')]
+    #[arg(short, long, value_parser = super::choice::enum_of::<Target>(), value_delimiter = ',')]
     pub target: Vec<Target>,
     /// Write to this file (atomically) instead of stdout; `-o -` is stdout
-    #[arg(short, long, conflicts_with = "out_dir")]
+    #[arg(short, long, conflicts_with = "out_dir", value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     /// Write the deployable targets into this folder (.env, docker-compose.yml, k8s-env.yaml and a kustomize base: k8s.yaml, kustomization.yaml, DEPLOY.md), or only those given with -t
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::WriteFolder))]
     pub out_dir: Option<PathBuf>,
     /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering (with --format json: the stale files and diffs as JSON on stdout)
     #[arg(long)]
@@ -40,7 +40,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub include_secrets: bool,
     /// Use templates from this folder instead of the built-in ones of the same file name
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
     /// Flush each written file to disk (fsync) before it replaces the old one: slower, survives
     /// a power loss; without it a file is still never seen half-written
@@ -305,7 +305,9 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
 }
 
 /// The missing folders above `file`, created outermost first; returns them (to remove again).
-fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
+/// Every `-o` does this (`render`, `import`, `migrate`, `docs`, `init`, `schema`), as
+/// `--out-dir` creates its folder.
+pub(super) fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
     let mut missing = Vec::new();
     let mut folder = file.parent().filter(|p| !p.as_os_str().is_empty());
     while let Some(dir) = folder {
@@ -329,7 +331,7 @@ fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Removes the folders `create_parents` made, innermost first (each only if still empty).
-fn remove_made(made: &[PathBuf]) {
+pub(super) fn remove_made(made: &[PathBuf]) {
     for dir in made.iter().rev() {
         let _ = std::fs::remove_dir(dir);
     }

@@ -16,7 +16,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub include_secrets: bool,
     /// Check with the templates of this folder, as `render --templates DIR` would
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
