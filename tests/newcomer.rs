@@ -420,17 +420,33 @@ fn class2_the_wrong_file_gets_one_pointer() {
         .stderr_has(env_msg)
         .stderr_has("1 error\n")
         .run();
+    // Class 9: the wrong file exits 1 (a problem found in the file) with E0246 for every
+    // command, in every format (it used to exit 2 with a bare message for these three).
     test()
         .args(["migrate", "--to", "B", "app.env"])
-        .code(2)
-        .stderr_has(env_msg)
+        .code(1)
+        .stderr_has(&format!("error[E0246]: {env_msg}"))
         .run();
     for command in ["import", "lint"] {
-        test()
-            .args([command, "profile.txt"])
-            .code(2)
-            .stderr_has("profile.txt is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate profile.txt`")
+        for file in ["profile.txt", "profile.toml"] {
+            test()
+                .args([command, file])
+                .code(1)
+                .stderr_has(&format!("error[E0246]: {file} is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate {file}`"))
+                .run();
+        }
+        let ran = test()
+            .args([command, "profile.txt", "--format", "json"])
+            .code(1)
             .run();
+        // import's stdout is the profile's place: its report goes to stderr.
+        let report = if command == "lint" {
+            ran.stdout()
+        } else {
+            ran.stderr()
+        };
+        let report: serde_json::Value = serde_json::from_str(&report).expect("a JSON report");
+        assert_eq!(report[0]["code"], "E0246", "{report}");
     }
 }
 
@@ -991,5 +1007,98 @@ fn class8_every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
                 "no next step for svcgen {argv:?}:\n{stderr}"
             );
         }
+    }
+}
+
+/// The diagnostics lines (`error[…]`, `warning[…]`) of a run's stderr.
+fn diagnostic_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("error[") || l.starts_with("warning["))
+        .collect()
+}
+
+/// Class 9: one cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
+/// E0245 (the base cannot copy it); `allow` written as a string, or with a misspelled code, was
+/// its error and the very warnings it meant to acknowledge (gone once it is fixed).
+#[test]
+fn class9_one_cause_gives_one_diagnostic() {
+    let host_missing = "edition = \"B\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
+    for args in [
+        &["validate", "profile.toml"][..],
+        &["render", "profile.toml", "--out-dir", "out"],
+    ] {
+        let ran = Test::new()
+            .profile(host_missing)
+            .args(args)
+            .code(1)
+            .stderr_has("error[E0245]: cannot copy the host file of `token_server.cert_file` (\"no/such/file.crt\")")
+            .stderr_has("a relative path starts at the folder of the profile")
+            .run();
+        let stderr = ran.stderr();
+        assert_eq!(diagnostic_lines(&stderr).len(), 1, "{args:?}:\n{stderr}");
+        assert!(!ran.path("out").exists(), "nothing written on an error");
+    }
+    // Where the base copies nothing, the missing path is still said (as a warning).
+    Test::new()
+        .profile("edition = \"B\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\" }\n")
+        .args(["validate", "profile.toml"])
+        .stderr_has("warning[W0310]: the host path \"no/such/file.crt\" does not exist")
+        .run();
+    for (allow, error) in [
+        (
+            "allow = \"W0306\"",
+            "error[E0203]: `allow` must be a list of warning codes",
+        ),
+        (
+            "allow = [\"W0036\"]",
+            "error[E0204]: `allow` names no warning: \"W0036\"",
+        ),
+    ] {
+        let ran = Test::new()
+            .profile(&format!("edition = \"B\"\n{allow}\n[env]\nFOO = \"x\"\n"))
+            .args(["validate", "profile.toml"])
+            .code(1)
+            .stderr_has(error)
+            .stderr_lacks("warning[W0306]: ")
+            .run();
+        let stderr = ran.stderr();
+        assert_eq!(diagnostic_lines(&stderr).len(), 1, "{allow}:\n{stderr}");
+    }
+}
+
+/// Class 9: the man page's synopsis is `-h`'s usage line, for the top page and every command
+/// (read from the command tree, so a new command is checked too).
+#[test]
+fn class9_every_man_page_synopsis_matches_help() {
+    use clap::CommandFactory;
+    let ran = Test::new().args(["man", "--out-dir", "man"]).run();
+    let commands: Vec<Option<String>> = std::iter::once(None)
+        .chain(
+            svcgen::cli::Cli::command()
+                .get_subcommands()
+                .map(|c| Some(c.get_name().to_string())),
+        )
+        .filter(|c| c.as_deref() != Some("help"))
+        .collect();
+    for command in commands {
+        let help = Test::new().args(command.iter()).arg("-h").run().stdout();
+        let usage = help
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .expect("a usage line")
+            .to_string();
+        let page = match &command {
+            None => "man/svcgen.1".to_string(),
+            Some(c) => format!("man/svcgen-{c}.1"),
+        };
+        let roff = ran.read(&page);
+        let synopsis = roff
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .and_then(|s| s.lines().next())
+            .expect("a synopsis")
+            .replace("\\-", "-");
+        assert_eq!(synopsis, usage, "{page}");
     }
 }

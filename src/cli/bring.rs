@@ -3,7 +3,9 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
-use crate::import::kind::{Kind, kind_of, wrong_file};
+use crate::import::kind::{
+    ENVIRONMENT_WANTED, Kind, PROFILE_WANTED, kind_of, wrong_file_diagnostic,
+};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
@@ -39,19 +41,24 @@ impl InputArgs {
             service: self.service.as_deref(),
             base_dir: None,
         };
-        let read = read_file(&self.file, &options, sources)?;
-        // A profile given to import or lint: one error naming what it is and what reads it.
+        read_file(&self.file, &options, sources)
+    }
+
+    /// A profile given to import or lint: one error (E0246) naming what it is and what reads
+    /// it, reported as every command reports a wrong file (exit 1).
+    fn wrong_file(&self, read: &crate::import::Read, sources: &Sources) -> Option<Diagnostics> {
         let source = sources.get(read.source);
-        if self.from.is_none()
-            && let Some(Kind::Profile) = kind_of(&source.name, &source.text)
-        {
-            return Err(wrong_file(
-                &source.name,
-                Kind::Profile,
-                "a .env file, compose file or Kubernetes manifest",
-            ));
+        if self.from.is_some() || kind_of(&source.name, &source.text) != Some(Kind::Profile) {
+            return None;
         }
-        Ok(read)
+        let mut diags = Diagnostics::default();
+        diags.push(wrong_file_diagnostic(
+            Some(read.source),
+            &source.name,
+            Kind::Profile,
+            ENVIRONMENT_WANTED,
+        ));
+        Some(diags)
     }
 }
 
@@ -83,6 +90,11 @@ pub fn import_command(args: &ImportArgs) -> u8 {
         keep_defaults: args.keep_defaults,
     };
     let mut reporter = Reporter::new(&args.diagnostics, false);
+    if let Some(wrong) = args.input.wrong_file(&read, &sources) {
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let code = match import(&read, options, &sources) {
         Ok(imported) => {
             if let Some(place) = &imported.edition_from_image
@@ -144,16 +156,20 @@ pub struct LintArgs {
 
 pub fn lint_command(args: &LintArgs) -> u8 {
     let file = &args.input.file;
-    if file.extension().is_some_and(|x| x == "toml") {
-        io_error(&wrong_file(
-            &file.display().to_string(),
-            Kind::Profile,
-            "a .env file, compose file or Kubernetes manifest",
-        ));
-        return EXIT_IO;
-    }
     let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, true);
+    if file.extension().is_some_and(|x| x == "toml") {
+        let mut wrong = Diagnostics::default();
+        wrong.push(wrong_file_diagnostic(
+            None,
+            &file.display().to_string(),
+            Kind::Profile,
+            ENVIRONMENT_WANTED,
+        ));
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
         Err(e) => {
@@ -163,6 +179,11 @@ pub fn lint_command(args: &LintArgs) -> u8 {
             return EXIT_IO;
         }
     };
+    if let Some(wrong) = args.input.wrong_file(&read, &sources) {
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let diags = crate::lint::lint(&read, args.input.edition(), &sources);
     let code = reporter.add(&diags, &sources);
     reporter.finish();
@@ -214,14 +235,6 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
-    if let Some(kind) = std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(|text| kind_of(&name, text))
-        .filter(|kind| *kind != Kind::Profile)
-    {
-        io_error(&wrong_file(&name, kind, "a svcgen profile (TOML)"));
-        return EXIT_IO;
-    }
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let text = match utf8_text(name.clone(), bytes, &mut sources) {
         Ok(text) => text,
@@ -231,6 +244,14 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return code.max(EXIT_INVALID);
         }
     };
+    if let Some(kind) = kind_of(&name, &text).filter(|kind| *kind != Kind::Profile) {
+        let mut wrong = Diagnostics::default();
+        let id = sources.add(name.clone(), text.clone());
+        wrong.push(wrong_file_diagnostic(Some(id), &name, kind, PROFILE_WANTED));
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code.max(EXIT_INVALID);
+    }
     match crate::migrate::migrate_to_b(
         &name,
         &text,

@@ -19,7 +19,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.
+/// Exit codes: 0 valid (warnings allowed), 1 a problem found in a file (E0246 the wrong file
+/// included), 2 usage or I/O error. The README's table and the top help say the same.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_IO: u8 = 2;
@@ -32,7 +33,7 @@ pub const EXIT_IO: u8 = 2;
     long_about = "svcgen checks a TOML profile of the Admin UI container against the container's \
 spec (every variable, per edition A or B) and renders it as a .env file and other deployment \
 artifacts. Every mistake is reported at once, with file, line and column.",
-    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error."
+    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 a problem found in a file (an invalid profile, the wrong kind of\nfile for the command, stale files with --check), 2 usage or I/O error (a mistake on the command line,\na file that cannot be read or written)."
 )]
 pub struct Cli {
     #[command(subcommand)]

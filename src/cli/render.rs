@@ -500,6 +500,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         Some(&|path| super::read_host_file(path, job.inputs)),
     );
     let errors = crate::templates::messages(&rendered.template_errors);
+    rendered.drop_superseded(&mut diags);
     diags.extend(rendered.diagnostics);
     let files = (!diags.has_errors()).then(|| {
         let mut files = named(rendered.files);

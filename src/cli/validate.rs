@@ -56,6 +56,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             for message in crate::templates::messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }
+            rendered.drop_superseded(&mut checked.diagnostics);
             checked.diagnostics.extend(rendered.diagnostics);
         }
         let code = reporter.add(&checked.diagnostics, &sources);
