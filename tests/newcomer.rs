@@ -26,8 +26,12 @@ fn class3_cli_honours_the_overlay_directive() {
             "#:svcgen overlay-of = \"gone.toml\"\n[wait]\nmax_time = 60\n",
         )
         .args(["validate", "eu.toml"])
-        .code(2)
-        .stderr_has("the base named by `#:svcgen overlay-of` in eu.toml")
+        .code(1)
+        .stderr_has(
+            "error[E0218]: cannot read the base named by `#:svcgen overlay-of` (\"gone.toml\")",
+        )
+        .stderr_has("--> eu.toml:1:1")
+        .stderr_has("fix that line")
         .run();
 }
 
@@ -1100,5 +1104,68 @@ fn class9_every_man_page_synopsis_matches_help() {
             .expect("a synopsis")
             .replace("\\-", "-");
         assert_eq!(synopsis, usage, "{page}");
+    }
+}
+
+/// Overlay/extends loops: an overlay whose `#:svcgen overlay-of` base extends back to it, two
+/// overlays naming each other, a base that is an overlay of the profile extending it: each is
+/// the `extends` cycle diagnostic (E0218) naming every file of the loop, never a hang, a
+/// "valid" or an "add edition".
+#[test]
+fn overlay_and_extends_loops_are_cycles() {
+    let cases: [(&str, &[(&str, &str)], &str); 3] = [
+        (
+            "eu.toml",
+            &[
+                (
+                    "eu.toml",
+                    "#:svcgen overlay-of = \"base.toml\"\n[wait]\nmax_time = 60\n",
+                ),
+                ("base.toml", "edition = \"B\"\nextends = \"eu.toml\"\n"),
+            ],
+            "eu.toml -> base.toml -> eu.toml",
+        ),
+        (
+            "a.toml",
+            &[
+                ("a.toml", "#:svcgen overlay-of = \"b.toml\"\n"),
+                ("b.toml", "#:svcgen overlay-of = \"c.toml\"\n"),
+                ("c.toml", "edition = \"B\"\nextends = \"a.toml\"\n"),
+            ],
+            "a.toml -> b.toml -> c.toml -> a.toml",
+        ),
+        (
+            "base.toml",
+            &[
+                (
+                    "eu.toml",
+                    "#:svcgen overlay-of = \"base.toml\"\n[wait]\nmax_time = 60\n",
+                ),
+                ("base.toml", "edition = \"B\"\nextends = \"eu.toml\"\n"),
+            ],
+            "base.toml -> eu.toml -> base.toml",
+        ),
+    ];
+    for (profile, files, loop_names) in cases {
+        for command in ["validate", "render"] {
+            let mut test = Test::new();
+            for (name, text) in files {
+                test = test.file(name, text);
+            }
+            let ran = test
+                .args([command, profile])
+                .timeout(20)
+                .code(1)
+                .stderr_has("makes a cycle")
+                .stderr_lacks("E0200")
+                .stderr_lacks("valid, edition")
+                .run();
+            let stderr = ran.stderr();
+            let dir = std::fs::canonicalize(ran.dir.path()).unwrap();
+            let named = stderr.replace(&format!("{}/", dir.display()), "");
+            assert!(named.contains(loop_names), "{profile}: {stderr}");
+            assert_eq!(diagnostic_lines(&stderr).len(), 1, "{stderr}");
+            assert!(stderr.contains("error[E0218]"), "{stderr}");
+        }
     }
 }
