@@ -1113,7 +1113,9 @@ fn class9_every_man_page_synopsis_matches_help() {
 /// "valid" or an "add edition".
 #[test]
 fn overlay_and_extends_loops_are_cycles() {
-    let cases: [(&str, &[(&str, &str)], &str); 3] = [
+    /// The profile given, the files (name, text), and the loop as the error names it.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 3] = [
         (
             "eu.toml",
             &[
