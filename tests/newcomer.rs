@@ -1171,3 +1171,48 @@ fn overlay_and_extends_loops_are_cycles() {
         }
     }
 }
+
+/// `validate` and `render --out-dir` agree on a profile with a deploy-time value: `validate`
+/// accepts it (W0334, here acknowledged), so `render --out-dir` writes the targets that carry it
+/// (.env, compose) and says which it left out and how to get them, instead of refusing the
+/// profile `validate` passed. A Kubernetes target asked for by name is still refused.
+#[test]
+fn validate_and_render_out_dir_agree_on_deploy_time_values() {
+    let profile = "edition = \"B\"\nallow = [\"W0334\"]\n[persistence]\ntype = \"sql\"\nsql = { host = { deploy_env = \"DB_HOST\" }, dialect = \"pgsql\" }\n";
+    let ran = Test::new()
+        .file("p.toml", profile)
+        .args(["validate", "p.toml"])
+        .stderr_has("p.toml: valid")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("wrote out/: .env, docker-compose.yml\n")
+        .stderr_has("note: left out k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md: `persistence.sql.host` is filled in at deploy time from DB_HOST")
+        .stderr_has("--set persistence.sql.host=VALUE renders them")
+        .run();
+    assert!(ran.read("out/docker-compose.yml").contains("${DB_HOST:?"));
+    assert!(ran.read("out/.env").contains("CN_SQL_DB_HOST=${DB_HOST}"));
+    assert!(!ran.path("out/k8s.yaml").exists());
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "-t", "k8s"])
+        .code(1)
+        .stderr_has("which the Kubernetes targets cannot carry")
+        .run();
+    let ran = ran
+        .again()
+        .args(["-q", "render", "p.toml", "--out-dir", "out2"])
+        .run();
+    assert_eq!(ran.stderr(), "");
+    // With the value given, every target is written.
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out3", "--set", "persistence.sql.host=db"])
+        .stderr_has("wrote out3/: .env, docker-compose.yml, k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .stderr_lacks("left out")
+        .run();
+}

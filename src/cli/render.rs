@@ -67,6 +67,8 @@ struct Outcome {
     rendered: bool,
     /// What was written, for people: `wrote DIR/: .env, … (2 unchanged)`.
     wrote: Option<String>,
+    /// The targets `--out-dir` left out, and why (see [`chosen_targets`]).
+    left_out: Option<String>,
 }
 
 /// Results in flight per worker thread: enough to keep every thread busy while the main thread
@@ -201,6 +203,17 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
                 && args.diagnostics.format == super::Format::Human
             {
                 let _ = writeln!(std::io::stderr(), "{wrote}");
+            }
+            // What a profile's folder lacks, and why, in a batch too.
+            if let Some(left_out) = outcome.left_out.as_ref().filter(|_| outcome.rendered)
+                && !args.diagnostics.quiet
+                && args.diagnostics.format == super::Format::Human
+            {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "note: {}",
+                    crate::escape::one_line(left_out)
+                );
             }
             progress.step();
         },
@@ -470,6 +483,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         stale: Vec::new(),
         rendered: false,
         wrote: None,
+        left_out: None,
     };
     let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
         Ok(c) => c,
@@ -491,10 +505,11 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     };
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
+    let (targets, left_out) = chosen_targets(job, &resolved);
     let rendered = render_checked(
         &resolved,
         options,
-        job.targets,
+        &targets,
         job.templates,
         folder.as_deref(),
         Some(&|path| super::read_host_file(path, job.inputs)),
@@ -509,7 +524,43 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     });
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
+    o.left_out = left_out;
     o
+}
+
+/// The targets to render for this profile. `--out-dir` without `-t` writes what `validate`
+/// checks: for a profile with a deploy-time value (`{ deploy_env = "X" }`, which `validate`
+/// accepts with W0334 and the Kubernetes targets cannot carry), the targets that carry it, and
+/// says which it left out and how to get them. Targets named with `-t` are rendered or refused.
+fn chosen_targets(
+    job: &Job<'_>,
+    resolved: &crate::resolve::Resolved,
+) -> (Vec<Target>, Option<String>) {
+    let all = job.targets.to_vec();
+    if !job.args.target.is_empty() || job.args.out_dir.is_none() {
+        return (all, None);
+    }
+    let Some(first) = crate::validate::deploy_time_values(resolved)
+        .into_iter()
+        .next()
+    else {
+        return (all, None);
+    };
+    let kept = crate::validate::carrying_deploy_time(&all);
+    let dropped: Vec<&str> = all
+        .iter()
+        .filter(|t| !kept.contains(t))
+        .map(|t| crate::render::targets::row(*t).file_name)
+        .collect();
+    let why = format!(
+        "left out {}: `{}` is filled in at deploy time from {}, which the Kubernetes targets \
+         cannot carry; --set {}=VALUE renders them",
+        dropped.join(", "),
+        first.key,
+        first.var,
+        first.key
+    );
+    (kept, Some(why))
 }
 
 /// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether
