@@ -927,6 +927,15 @@ fn class5_options_that_contradict_are_usage_errors() {
         .code(2)
         .stderr_has("--check compares files on disk")
         .run();
+    // --service chooses a compose service or a workload: a .env file has none.
+    for command in ["import", "lint"] {
+        Test::new()
+            .file("app.env", "CN_PERSISTENCE_TYPE=sql\n")
+            .args([command, "app.env", "--service", "admin-ui"])
+            .code(2)
+            .stderr_has("--service admin-ui: app.env is a .env file, which has no services; leave out --service")
+            .run();
+    }
 }
 
 /// Every writer's command line, writing to `out` (`-o` or `--out-dir`), run in a folder with

@@ -34,14 +34,25 @@ impl InputArgs {
         self.edition.as_deref().and_then(Edition::parse)
     }
 
-    /// Reads the file; `Err` says why it cannot be read.
+    /// Reads the file; `Err` says why it cannot be read, or that `--service` was given for a
+    /// `.env` file, which has no services (a usage error, as any option that does not apply).
     fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
         let options = ReadOptions {
             format: self.from,
             service: self.service.as_deref(),
             base_dir: None,
         };
-        read_file(&self.file, &options, sources)
+        let read = read_file(&self.file, &options, sources)?;
+        if let (Some(service), crate::import::Format::Dotenv) = (&self.service, read.format) {
+            return Err(format!(
+                "--service {}: {} is a {} file, which has no services; leave out --service (it \
+                 chooses a compose service or a Kubernetes workload)",
+                crate::escape::one_line(service),
+                crate::escape::one_line(&super::display_name(&self.file)),
+                read.format.name()
+            ));
+        }
+        Ok(read)
     }
 
     /// A profile given to import or lint: one error (E0246) naming what it is and what reads
