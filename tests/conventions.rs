@@ -178,10 +178,12 @@ fn validate_fails_on_a_broken_template_of_every_deployable_target() {
 
 #[test]
 fn lint_refuses_a_profile_and_points_to_validate() {
+    // The wrong file for a command is E0246, exit 1, for every command (issue 22, class 9).
     Test::new()
         .arg("lint")
         .arg(example())
-        .code(2)
+        .code(1)
+        .stderr_has("error[E0246]")
         .stderr_has("svcgen validate")
         .run();
 }

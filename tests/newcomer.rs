@@ -26,8 +26,12 @@ fn class3_cli_honours_the_overlay_directive() {
             "#:svcgen overlay-of = \"gone.toml\"\n[wait]\nmax_time = 60\n",
         )
         .args(["validate", "eu.toml"])
-        .code(2)
-        .stderr_has("the base named by `#:svcgen overlay-of` in eu.toml")
+        .code(1)
+        .stderr_has(
+            "error[E0218]: cannot read the base named by `#:svcgen overlay-of` (\"gone.toml\")",
+        )
+        .stderr_has("--> eu.toml:1:1")
+        .stderr_has("fix that line")
         .run();
 }
 
@@ -422,17 +426,33 @@ fn class2_the_wrong_file_gets_one_pointer() {
         .stderr_has(env_msg)
         .stderr_has("1 error\n")
         .run();
+    // Class 9: the wrong file exits 1 (a problem found in the file) with E0246 for every
+    // command, in every format (it used to exit 2 with a bare message for these three).
     test()
         .args(["migrate", "--to", "B", "app.env"])
-        .code(2)
-        .stderr_has(env_msg)
+        .code(1)
+        .stderr_has(&format!("error[E0246]: {env_msg}"))
         .run();
     for command in ["import", "lint"] {
-        test()
-            .args([command, "profile.txt"])
-            .code(2)
-            .stderr_has("profile.txt is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate profile.txt`")
+        for file in ["profile.txt", "profile.toml"] {
+            test()
+                .args([command, file])
+                .code(1)
+                .stderr_has(&format!("error[E0246]: {file} is a svcgen profile (TOML), not a .env file, compose file or Kubernetes manifest: `svcgen validate {file}`"))
+                .run();
+        }
+        let ran = test()
+            .args([command, "profile.txt", "--format", "json"])
+            .code(1)
             .run();
+        // import's stdout is the profile's place: its report goes to stderr.
+        let report = if command == "lint" {
+            ran.stdout()
+        } else {
+            ran.stderr()
+        };
+        let report: serde_json::Value = serde_json::from_str(&report).expect("a JSON report");
+        assert_eq!(report[0]["code"], "E0246", "{report}");
     }
 }
 
@@ -664,5 +684,546 @@ fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
         .stderr_has("W0320")
         .stderr_has("the default is left out")
         .stderr_lacks("hunter2")
+        .run();
+}
+
+/// What a path option of the command line names. Every option whose value is a path must be
+/// listed here: a new one fails [`class5_every_option_of_every_command_gets_a_pointer`] until
+/// it is, so that its near misses are tried too.
+#[derive(Clone, Copy, Debug)]
+enum PathKind {
+    /// A file svcgen reads.
+    Read,
+    /// A folder svcgen reads.
+    ReadFolder,
+    /// A file svcgen writes.
+    Write,
+    /// A folder svcgen writes (created when missing).
+    WriteFolder,
+}
+
+fn path_kind(command: &str, long: &str) -> PathKind {
+    match long {
+        "overlay" | "profile" => PathKind::Read,
+        "templates" => PathKind::ReadFolder,
+        "output" => PathKind::Write,
+        "out-dir" => PathKind::WriteFolder,
+        _ => panic!("`svcgen {command} --{long}` takes a path: say what it names in path_kind"),
+    }
+}
+
+/// The arguments a command needs to get as far as its options (absolute: the runs happen in a
+/// folder of near-miss paths). A new command fails here until it is given its own.
+fn needed_args(command: &str) -> Vec<String> {
+    let example = |name: &str| support::repo().join("examples").join(name);
+    let b = example("b-hybrid.toml").display().to_string();
+    let a = example("a-ldap-plugins.toml").display().to_string();
+    match command {
+        "validate" | "render" => vec![b],
+        "explain" => vec!["persistence.type".into()],
+        "diff" => vec![b.clone(), b],
+        "import" | "lint" => vec!["app.env".into()],
+        "migrate" => vec!["--to".into(), "B".into(), a],
+        "completions" => vec!["bash".into()],
+        "docs" | "init" | "schema" | "krm" | "lsp" | "man" => Vec::new(),
+        other => panic!("a new command `{other}`: give the arguments it needs in needed_args"),
+    }
+}
+
+/// A usage error of one option: exit 2 and one error that names the option and the value.
+fn expect_usage_error(
+    folder: &std::path::Path,
+    argv: &[String],
+    flag: &str,
+    value: &str,
+) -> String {
+    let ran = Test::new()
+        .current_dir(folder)
+        .args(argv)
+        .timeout(20)
+        .code(2)
+        .stderr_has(flag)
+        .stderr_has(&format!("'{value}'"))
+        .stderr_lacks(".svcgen-")
+        .run();
+    let stderr = ran.stderr();
+    let errors = stderr.lines().filter(|l| l.starts_with("error")).count();
+    assert_eq!(errors, 1, "one error for svcgen {argv:?}:\n{stderr}");
+    stderr
+}
+
+/// A typo of one of `values`, and the value it should point to.
+fn near_miss(values: &[String]) -> (String, String) {
+    let target = values
+        .iter()
+        .max_by_key(|v| v.len())
+        .expect("a value")
+        .clone();
+    let typo = if target.len() > 3 {
+        // One letter left out, as a hurried hand does.
+        let mut t = target.clone();
+        t.remove(target.len() / 2);
+        t
+    } else if target.chars().any(|c| c.is_ascii_uppercase()) {
+        target.to_ascii_lowercase()
+    } else {
+        target.to_ascii_uppercase()
+    };
+    (typo, target)
+}
+
+/// Class 5 everywhere: every option that takes a value, of every command (read from the command
+/// tree the binary builds, so a new option is covered without touching this test), is given the
+/// near misses a user makes: no value, a typo of an allowed value (did you mean), a wrong shape
+/// (`--set key 5433`), and for paths one that does not exist, a folder for a file, a file for a
+/// folder, a FIFO. Each is a usage error (exit 2) naming the option and the value, with what is
+/// accepted.
+#[test]
+fn class5_every_option_of_every_command_gets_a_pointer() {
+    use clap::CommandFactory;
+    let folder = tempfile::tempdir().unwrap();
+    let at = |name: &str| folder.path().join(name);
+    std::fs::write(at("app.env"), "CN_PERSISTENCE_TYPE=sql\n").unwrap();
+    std::fs::write(at("afile"), "x").unwrap();
+    std::fs::create_dir(at("adir")).unwrap();
+    let fifo = support::mkfifo(&at("fifo"));
+    let mut cli = svcgen::cli::Cli::command();
+    cli.build();
+    let mut tried = 0;
+    for command in cli.get_subcommands().filter(|c| c.get_name() != "help") {
+        let name = command.get_name();
+        let base: Vec<String> = [name.to_string()]
+            .into_iter()
+            .chain(needed_args(name))
+            .collect();
+        for arg in command.get_arguments() {
+            if !arg.get_action().takes_values() {
+                continue;
+            }
+            let Some(long) = arg.get_long() else {
+                // A positional: only its allowed values (a shell) are near-missed here; a
+                // missing or wrong file is class 2's.
+                let values: Vec<String> = arg
+                    .get_possible_values()
+                    .iter()
+                    .filter(|v| !v.is_hide_set())
+                    .map(|v| v.get_name().to_string())
+                    .collect();
+                if !values.is_empty() {
+                    let (typo, near) = near_miss(&values);
+                    let argv = vec![name.to_string(), typo.clone()];
+                    let stderr = expect_usage_error(folder.path(), &argv, "", &typo);
+                    assert!(
+                        stderr.contains(&format!("did you mean '{near}'?")),
+                        "{stderr}"
+                    );
+                    tried += 1;
+                }
+                continue;
+            };
+            let flag = format!("--{long}");
+            // The needed arguments without this option (migrate's `--to B`).
+            let mut base = base.clone();
+            if let Some(i) = base.iter().position(|a| *a == flag) {
+                base.drain(i..i + 2);
+            }
+            let with = |value: &str| {
+                let mut argv = base.clone();
+                argv.extend([flag.clone(), value.to_string()]);
+                argv
+            };
+            // No value at all (the option last).
+            let mut bare = base.clone();
+            bare.push(flag.clone());
+            Test::new()
+                .current_dir(folder.path())
+                .args(&bare)
+                .code(2)
+                .stderr_has(&flag)
+                .run();
+            tried += 1;
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            if !values.is_empty() {
+                let (typo, near) = near_miss(&values);
+                let stderr = expect_usage_error(folder.path(), &with(&typo), &flag, &typo);
+                assert!(
+                    stderr.contains(&format!("did you mean '{near}'?")),
+                    "svcgen {name} {flag} {typo}:\n{stderr}"
+                );
+                for value in &values {
+                    assert!(
+                        stderr.contains(value.as_str()),
+                        "{value} not shown:\n{stderr}"
+                    );
+                }
+                tried += 1;
+                continue;
+            }
+            let shape = arg
+                .get_value_names()
+                .and_then(|n| n.first())
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            if let Some((key, _)) = shape.split_once('=') {
+                // `--set key 5433`: the value without its `=`.
+                let stderr = expect_usage_error(
+                    folder.path(),
+                    &with("config.consul.port"),
+                    &flag,
+                    "config.consul.port",
+                );
+                assert!(stderr.contains(&format!("{flag} needs {key}=")), "{stderr}");
+                tried += 1;
+                continue;
+            }
+            if arg.get_value_hint() != clap::ValueHint::AnyPath {
+                continue;
+            }
+            let misses: &[&str] = match path_kind(name, long) {
+                PathKind::Read => &["missing.toml", "adir", "fifo"],
+                PathKind::ReadFolder => &["missing-folder", "afile", "fifo"],
+                PathKind::Write => &["adir", "afile/x.out"],
+                PathKind::WriteFolder => &["afile", "afile/sub"],
+            };
+            for miss in misses.iter().filter(|m| fifo || **m != "fifo") {
+                expect_usage_error(folder.path(), &with(miss), &flag, miss);
+                tried += 1;
+            }
+        }
+    }
+    assert!(
+        tried > 40,
+        "only {tried} near misses tried: is the command tree read?"
+    );
+}
+
+/// Class 5, options that make no sense together: a usage error each, saying which to drop.
+#[test]
+fn class5_options_that_contradict_are_usage_errors() {
+    Test::in_repo()
+        .args([
+            "explain",
+            "persistence.type",
+            "--edition",
+            "A",
+            "--profile",
+            "examples/b-hybrid.toml",
+        ])
+        .code(2)
+        .stderr_has("--edition A contradicts --profile examples/b-hybrid.toml, which is edition B")
+        .stdout_lacks("not a variable of edition B")
+        .run();
+    let example = "examples/b-hybrid.toml";
+    Test::in_repo()
+        .args(["render", example, example, "-o", "x.env"])
+        .code(2)
+        .stderr_has("give --out-dir DIR")
+        .run();
+    Test::in_repo()
+        .args(["render", example, "--check", "-o", "-"])
+        .code(2)
+        .stderr_has("--check compares files on disk")
+        .run();
+    // --service chooses a compose service or a workload: a .env file has none.
+    for command in ["import", "lint"] {
+        Test::new()
+            .file("app.env", "CN_PERSISTENCE_TYPE=sql\n")
+            .args([command, "app.env", "--service", "admin-ui"])
+            .code(2)
+            .stderr_has("--service admin-ui: app.env is a .env file, which has no services; leave out --service")
+            .run();
+    }
+}
+
+/// Every writer's command line, writing to `out` (`-o` or `--out-dir`), run in a folder with
+/// `app.env`.
+fn writers(out: &str) -> Vec<Vec<String>> {
+    let example = |name: &str| {
+        support::repo()
+            .join("examples")
+            .join(name)
+            .display()
+            .to_string()
+    };
+    let lines: Vec<Vec<&str>> = vec![
+        vec!["render", "@B", "-o", "@F"],
+        vec!["import", "app.env", "-o", "@F"],
+        vec!["migrate", "--to", "B", "@A", "-o", "@F"],
+        vec!["docs", "-o", "@F"],
+        vec!["init", "-o", "@F"],
+        vec!["schema", "-o", "@F"],
+        vec!["render", "@B", "--out-dir", "@D"],
+        vec!["man", "--out-dir", "@D"],
+    ];
+    let (a, b) = (example("a-couchbase-google.toml"), example("b-hybrid.toml"));
+    lines
+        .into_iter()
+        .map(|line| {
+            line.into_iter()
+                .map(|w| match w {
+                    "@A" => a.clone(),
+                    "@B" => b.clone(),
+                    "@F" => format!("{out}/file.out"),
+                    "@D" => out.to_string(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Class 8 everywhere: every writer (`-o` of render, import, migrate, docs, init, schema;
+/// `--out-dir` of render and man) creates a missing folder alike, and where the folder refuses
+/// the file, says so with what to do next and without a temporary file's name.
+#[test]
+fn class8_every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("app.env"), "CN_PERSISTENCE_TYPE=sql\n").unwrap();
+    for (n, argv) in writers("new/deeper").into_iter().enumerate() {
+        let out = format!("run{n}");
+        let argv: Vec<String> = argv
+            .into_iter()
+            .map(|a| a.replacen("new/", &format!("{out}/"), 1))
+            .collect();
+        Test::new()
+            .current_dir(folder.path())
+            .arg("-q")
+            .args(&argv)
+            .run();
+        let made = folder.path().join(&out).join("deeper");
+        assert!(
+            made.is_dir(),
+            "svcgen {argv:?} did not create {}",
+            made.display()
+        );
+    }
+    // /proc takes no new file, /sys none from anyone: the kernel refuses, as a full or
+    // read-only disk would.
+    for refusing in ["/proc/svcgen-test", "/sys/svcgen-test"] {
+        for argv in writers(refusing) {
+            let ran = Test::new()
+                .current_dir(folder.path())
+                .arg("-q")
+                .args(&argv)
+                .code(2)
+                .stderr_lacks(".svcgen-")
+                .stderr_lacks("at path")
+                .run();
+            let stderr = ran.stderr();
+            assert!(
+                ["write elsewhere", "name a path under"]
+                    .iter()
+                    .any(|next| stderr.contains(next)),
+                "no next step for svcgen {argv:?}:\n{stderr}"
+            );
+        }
+    }
+}
+
+/// The diagnostics lines (`error[…]`, `warning[…]`) of a run's stderr.
+fn diagnostic_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("error[") || l.starts_with("warning["))
+        .collect()
+}
+
+/// Class 9: one cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
+/// E0245 (the base cannot copy it); `allow` written as a string, or with a misspelled code, was
+/// its error and the very warnings it meant to acknowledge (gone once it is fixed).
+#[test]
+fn class9_one_cause_gives_one_diagnostic() {
+    let host_missing = "edition = \"B\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
+    for args in [
+        &["validate", "profile.toml"][..],
+        &["render", "profile.toml", "--out-dir", "out"],
+    ] {
+        let ran = Test::new()
+            .profile(host_missing)
+            .args(args)
+            .code(1)
+            .stderr_has("error[E0245]: cannot copy the host file of `token_server.cert_file` (\"no/such/file.crt\")")
+            .stderr_has("a relative path starts at the folder of the profile")
+            .run();
+        let stderr = ran.stderr();
+        assert_eq!(diagnostic_lines(&stderr).len(), 1, "{args:?}:\n{stderr}");
+        assert!(!ran.path("out").exists(), "nothing written on an error");
+    }
+    // Where the base copies nothing, the missing path is still said (as a warning).
+    Test::new()
+        .profile("edition = \"B\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\" }\n")
+        .args(["validate", "profile.toml"])
+        .stderr_has("warning[W0310]: the host path \"no/such/file.crt\" does not exist")
+        .run();
+    for (allow, error) in [
+        (
+            "allow = \"W0306\"",
+            "error[E0203]: `allow` must be a list of warning codes",
+        ),
+        (
+            "allow = [\"W0036\"]",
+            "error[E0204]: `allow` names no warning: \"W0036\"",
+        ),
+    ] {
+        let ran = Test::new()
+            .profile(&format!("edition = \"B\"\n{allow}\n[env]\nFOO = \"x\"\n"))
+            .args(["validate", "profile.toml"])
+            .code(1)
+            .stderr_has(error)
+            .stderr_lacks("warning[W0306]: ")
+            .run();
+        let stderr = ran.stderr();
+        assert_eq!(diagnostic_lines(&stderr).len(), 1, "{allow}:\n{stderr}");
+    }
+}
+
+/// Class 9: the man page's synopsis is `-h`'s usage line, for the top page and every command
+/// (read from the command tree, so a new command is checked too).
+#[test]
+fn class9_every_man_page_synopsis_matches_help() {
+    use clap::CommandFactory;
+    let ran = Test::new().args(["man", "--out-dir", "man"]).run();
+    let commands: Vec<Option<String>> = std::iter::once(None)
+        .chain(
+            svcgen::cli::Cli::command()
+                .get_subcommands()
+                .map(|c| Some(c.get_name().to_string())),
+        )
+        .filter(|c| c.as_deref() != Some("help"))
+        .collect();
+    for command in commands {
+        let help = Test::new().args(command.iter()).arg("-h").run().stdout();
+        let usage = help
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .expect("a usage line")
+            .to_string();
+        let page = match &command {
+            None => "man/svcgen.1".to_string(),
+            Some(c) => format!("man/svcgen-{c}.1"),
+        };
+        let roff = ran.read(&page);
+        let synopsis = roff
+            .split(".SH SYNOPSIS\n")
+            .nth(1)
+            .and_then(|s| s.lines().next())
+            .expect("a synopsis")
+            .replace("\\-", "-");
+        assert_eq!(synopsis, usage, "{page}");
+    }
+}
+
+/// Overlay/extends loops: an overlay whose `#:svcgen overlay-of` base extends back to it, two
+/// overlays naming each other, a base that is an overlay of the profile extending it: each is
+/// the `extends` cycle diagnostic (E0218) naming every file of the loop, never a hang, a
+/// "valid" or an "add edition".
+#[test]
+fn overlay_and_extends_loops_are_cycles() {
+    /// The profile given, the files (name, text), and the loop as the error names it.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 3] = [
+        (
+            "eu.toml",
+            &[
+                (
+                    "eu.toml",
+                    "#:svcgen overlay-of = \"base.toml\"\n[wait]\nmax_time = 60\n",
+                ),
+                ("base.toml", "edition = \"B\"\nextends = \"eu.toml\"\n"),
+            ],
+            "eu.toml -> base.toml -> eu.toml",
+        ),
+        (
+            "a.toml",
+            &[
+                ("a.toml", "#:svcgen overlay-of = \"b.toml\"\n"),
+                ("b.toml", "#:svcgen overlay-of = \"c.toml\"\n"),
+                ("c.toml", "edition = \"B\"\nextends = \"a.toml\"\n"),
+            ],
+            "a.toml -> b.toml -> c.toml -> a.toml",
+        ),
+        (
+            "base.toml",
+            &[
+                (
+                    "eu.toml",
+                    "#:svcgen overlay-of = \"base.toml\"\n[wait]\nmax_time = 60\n",
+                ),
+                ("base.toml", "edition = \"B\"\nextends = \"eu.toml\"\n"),
+            ],
+            "base.toml -> eu.toml -> base.toml",
+        ),
+    ];
+    for (profile, files, loop_names) in cases {
+        for command in ["validate", "render"] {
+            let mut test = Test::new();
+            for (name, text) in files {
+                test = test.file(name, text);
+            }
+            let ran = test
+                .args([command, profile])
+                .timeout(20)
+                .code(1)
+                .stderr_has("makes a cycle")
+                .stderr_lacks("E0200")
+                .stderr_lacks("valid, edition")
+                .run();
+            let stderr = ran.stderr();
+            let dir = std::fs::canonicalize(ran.dir.path()).unwrap();
+            let named = stderr.replace(&format!("{}/", dir.display()), "");
+            assert!(named.contains(loop_names), "{profile}: {stderr}");
+            assert_eq!(diagnostic_lines(&stderr).len(), 1, "{stderr}");
+            assert!(stderr.contains("error[E0218]"), "{stderr}");
+        }
+    }
+}
+
+/// `validate` and `render --out-dir` agree on a profile with a deploy-time value: `validate`
+/// accepts it (W0334, here acknowledged), so `render --out-dir` writes the targets that carry it
+/// (.env, compose) and says which it left out and how to get them, instead of refusing the
+/// profile `validate` passed. A Kubernetes target asked for by name is still refused.
+#[test]
+fn validate_and_render_out_dir_agree_on_deploy_time_values() {
+    let profile = "edition = \"B\"\nallow = [\"W0334\"]\n[persistence]\ntype = \"sql\"\nsql = { host = { deploy_env = \"DB_HOST\" }, dialect = \"pgsql\" }\n";
+    let ran = Test::new()
+        .file("p.toml", profile)
+        .args(["validate", "p.toml"])
+        .stderr_has("p.toml: valid")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("wrote out/: .env, docker-compose.yml\n")
+        .stderr_has("note: left out k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md: `persistence.sql.host` is filled in at deploy time from DB_HOST")
+        .stderr_has("--set persistence.sql.host=VALUE renders them")
+        .run();
+    assert!(ran.read("out/docker-compose.yml").contains("${DB_HOST:?"));
+    assert!(ran.read("out/.env").contains("CN_SQL_DB_HOST=${DB_HOST}"));
+    assert!(!ran.path("out/k8s.yaml").exists());
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "-t", "k8s"])
+        .code(1)
+        .stderr_has("which the Kubernetes targets cannot carry")
+        .run();
+    let ran = ran
+        .again()
+        .args(["-q", "render", "p.toml", "--out-dir", "out2"])
+        .run();
+    assert_eq!(ran.stderr(), "");
+    // With the value given, every target is written.
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out3", "--set", "persistence.sql.host=db"])
+        .stderr_has("wrote out3/: .env, docker-compose.yml, k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .stderr_lacks("left out")
         .run();
 }

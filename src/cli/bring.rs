@@ -3,11 +3,13 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
-use crate::diag::source::Sources;
-use crate::import::kind::{Kind, kind_of, wrong_file};
+use crate::import::kind::{
+    ENVIRONMENT_WANTED, Kind, PROFILE_WANTED, kind_of, wrong_file_diagnostic,
+};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
+use crate::diag::source::Sources;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -17,7 +19,7 @@ pub struct InputArgs {
     /// The file: .env, compose YAML or Kubernetes YAML
     pub file: PathBuf,
     /// The file's kind (by default detected from its name and content)
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_parser = super::choice::enum_of::<crate::import::Format>())]
     pub from: Option<crate::import::Format>,
     /// The compose service, or the Kubernetes workload, container or ConfigMap, to read
     #[arg(long)]
@@ -32,7 +34,8 @@ impl InputArgs {
         self.edition.as_deref().and_then(Edition::parse)
     }
 
-    /// Reads the file; `Err` says why it cannot be read.
+    /// Reads the file; `Err` says why it cannot be read, or that `--service` was given for a
+    /// `.env` file, which has no services (a usage error, as any option that does not apply).
     fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
         let options = ReadOptions {
             format: self.from,
@@ -40,18 +43,33 @@ impl InputArgs {
             base_dir: None,
         };
         let read = read_file(&self.file, &options, sources)?;
-        // A profile given to import or lint: one error naming what it is and what reads it.
-        let source = sources.get(read.source);
-        if self.from.is_none()
-            && let Some(Kind::Profile) = kind_of(&source.name, &source.text)
-        {
-            return Err(wrong_file(
-                &source.name,
-                Kind::Profile,
-                "a .env file, compose file or Kubernetes manifest",
+        if let (Some(service), crate::import::Format::Dotenv) = (&self.service, read.format) {
+            return Err(format!(
+                "--service {}: {} is a {} file, which has no services; leave out --service (it \
+                 chooses a compose service or a Kubernetes workload)",
+                crate::support::escape::one_line(service),
+                crate::support::escape::one_line(&super::display_name(&self.file)),
+                read.format.name()
             ));
         }
         Ok(read)
+    }
+
+    /// A profile given to import or lint: one error (E0246) naming what it is and what reads
+    /// it, reported as every command reports a wrong file (exit 1).
+    fn wrong_file(&self, read: &crate::import::Read, sources: &Sources) -> Option<Diagnostics> {
+        let source = sources.get(read.source);
+        if self.from.is_some() || kind_of(&source.name, &source.text) != Some(Kind::Profile) {
+            return None;
+        }
+        let mut diags = Diagnostics::default();
+        diags.push(wrong_file_diagnostic(
+            Some(read.source),
+            &source.name,
+            Kind::Profile,
+            ENVIRONMENT_WANTED,
+        ));
+        Some(diags)
     }
 }
 
@@ -63,7 +81,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub keep_defaults: bool,
     /// Write the profile to this file (atomically) instead of stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
@@ -83,6 +101,11 @@ pub fn import_command(args: &ImportArgs) -> u8 {
         keep_defaults: args.keep_defaults,
     };
     let mut reporter = Reporter::new(&args.diagnostics, false);
+    if let Some(wrong) = args.input.wrong_file(&read, &sources) {
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let code = match import(&read, options, &sources) {
         Ok(imported) => {
             if let Some(place) = &imported.edition_from_image
@@ -116,11 +139,7 @@ pub fn import_command(args: &ImportArgs) -> u8 {
 
 /// Writes the draft of a failed import where the profile would have gone, and says so: the run
 /// still fails (exit 1), so that no script takes the draft for a profile.
-fn write_draft(
-    draft: &str,
-    output: Option<&PathBuf>,
-    inputs: &crate::support::inputs::Inputs,
-) -> u8 {
+fn write_draft(draft: &str, output: Option<&PathBuf>, inputs: &crate::support::inputs::Inputs) -> u8 {
     // Never over the file it was imported from, as the profile's own write.
     let written = super::generate::emit(draft, output, inputs);
     if written == EXIT_OK {
@@ -148,16 +167,20 @@ pub struct LintArgs {
 
 pub fn lint_command(args: &LintArgs) -> u8 {
     let file = &args.input.file;
-    if file.extension().is_some_and(|x| x == "toml") {
-        io_error(&wrong_file(
-            &file.display().to_string(),
-            Kind::Profile,
-            "a .env file, compose file or Kubernetes manifest",
-        ));
-        return EXIT_IO;
-    }
     let mut sources = Sources::new();
     let mut reporter = Reporter::new(&args.diagnostics, true);
+    if file.extension().is_some_and(|x| x == "toml") {
+        let mut wrong = Diagnostics::default();
+        wrong.push(wrong_file_diagnostic(
+            None,
+            &file.display().to_string(),
+            Kind::Profile,
+            ENVIRONMENT_WANTED,
+        ));
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let read = match args.input.read(&mut sources) {
         Ok(r) => r,
         Err(e) => {
@@ -167,6 +190,11 @@ pub fn lint_command(args: &LintArgs) -> u8 {
             return EXIT_IO;
         }
     };
+    if let Some(wrong) = args.input.wrong_file(&read, &sources) {
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code;
+    }
     let diags = crate::commands::lint::lint(&read, args.input.edition(), &sources);
     let code = reporter.add(&diags, &sources);
     reporter.finish();
@@ -183,7 +211,7 @@ pub fn lint_command(args: &LintArgs) -> u8 {
 #[derive(Args, Debug)]
 pub struct MigrateArgs {
     /// The edition to migrate to (edition A profiles become edition B)
-    #[arg(long, value_parser = [crate::commands::migrate::TO.as_str()])]
+    #[arg(long, value_parser = super::choice::ChoiceParser::new("--to", vec![crate::commands::migrate::TO.as_str()]))]
     pub to: String,
     /// The profile to migrate
     pub profile: PathBuf,
@@ -199,7 +227,7 @@ pub struct MigrateArgs {
     pub in_place: bool,
     /// Write the result to this file (atomically; not the profile itself: see --in-place)
     /// instead of stdout; `-o -` is stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
@@ -218,14 +246,6 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return EXIT_IO;
         }
     };
-    if let Some(kind) = std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(|text| kind_of(&name, text))
-        .filter(|kind| *kind != Kind::Profile)
-    {
-        io_error(&wrong_file(&name, kind, "a svcgen profile (TOML)"));
-        return EXIT_IO;
-    }
     let mut reporter = Reporter::new(&args.diagnostics, false);
     let text = match utf8_text(name.clone(), bytes, &mut sources) {
         Ok(text) => text,
@@ -235,6 +255,14 @@ pub fn migrate_command(args: &MigrateArgs) -> u8 {
             return code.max(EXIT_INVALID);
         }
     };
+    if let Some(kind) = kind_of(&name, &text).filter(|kind| *kind != Kind::Profile) {
+        let mut wrong = Diagnostics::default();
+        let id = sources.add(name.clone(), text.clone());
+        wrong.push(wrong_file_diagnostic(Some(id), &name, kind, PROFILE_WANTED));
+        let code = reporter.add(&wrong, &sources);
+        reporter.finish();
+        return code.max(EXIT_INVALID);
+    }
     match crate::commands::migrate::migrate_to_b(
         &name,
         &text,

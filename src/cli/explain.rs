@@ -19,7 +19,7 @@ pub struct ExplainArgs {
     #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
     /// Also show the value in effect in this profile (with its layers) and where it was set
-    #[arg(long, value_name = "PROFILE")]
+    #[arg(long, value_name = "PROFILE", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFile))]
     pub profile: Option<PathBuf>,
     #[command(flatten)]
     pub layers: LayerArgs,
@@ -91,6 +91,19 @@ fn in_profile(
         report(&checked.diagnostics, &sources, &quiet, false);
         return EXIT_INVALID;
     };
+    if let Some(asked) = args
+        .edition
+        .as_deref()
+        .filter(|e| *e != resolved.edition.as_str())
+    {
+        io_error(&format!(
+            "--edition {asked} contradicts --profile {}, which is edition {}: leave out \
+             --edition (the profile's edition is shown), or name a profile of edition {asked}",
+            super::display_name(profile),
+            resolved.edition
+        ));
+        return EXIT_IO;
+    }
     let own: Vec<&Var> = vars
         .iter()
         .copied()

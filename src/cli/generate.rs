@@ -12,14 +12,14 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct SchemaArgs {
     /// Write the schema to this file (atomically) instead of stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell to complete for
-    #[arg(value_enum)]
+    #[arg(value_enum, value_parser = super::choice::enum_of::<CompletionShell>())]
     pub shell: CompletionShell,
 }
 
@@ -31,16 +31,24 @@ pub enum CompletionShell {
     Fish,
 }
 
-/// Prints text, or writes it atomically to `output`.
+/// Prints text, or writes it atomically to `output` (its missing folders created, and removed
+/// again when the write fails).
 pub fn emit(text: &str, output: Option<&PathBuf>, inputs: &Inputs) -> u8 {
     match output.filter(|path| !super::is_stdio(path)) {
-        Some(path) => match write_atomic(path, text, false, inputs) {
-            Ok(()) => EXIT_OK,
-            Err(e) => {
-                super::report::io_error(&e);
-                EXIT_IO
+        Some(path) => {
+            let written = super::render::create_parents(path).and_then(|made| {
+                write_atomic(path, text, false, inputs).inspect_err(|_| {
+                    super::render::remove_made(&made);
+                })
+            });
+            match written {
+                Ok(()) => EXIT_OK,
+                Err(e) => {
+                    super::report::io_error(&e);
+                    EXIT_IO
+                }
             }
-        },
+        }
         None => {
             let _ = std::io::stdout().write_all(text.as_bytes());
             EXIT_OK
@@ -73,7 +81,7 @@ pub fn completions(args: &CompletionsArgs) -> u8 {
 pub struct ManArgs {
     /// Write one page per command into this folder (svcgen.1, svcgen-render.1, ...) instead of
     /// printing the top page
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::WriteFolder))]
     pub out_dir: Option<PathBuf>,
 }
 
@@ -162,17 +170,17 @@ pub struct DocsArgs {
     #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
     /// Write to this file (atomically) instead of stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     /// Use templates from this folder instead of the built-in ones of the same file name
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
     /// Do not write: exit 1 with a diff when the file of -o differs from the reference
     #[arg(long, requires = "output")]
     pub check: bool,
     /// How --check reports a stale file (json: {"stale": [{"file", "diff"}]} on stdout; sarif,
     /// gitlab: one finding per stale file, on stdout)
-    #[arg(long, value_enum, default_value_t = super::Format::Human, requires = "check")]
+    #[arg(long, value_enum, value_parser = super::choice::enum_of::<super::Format>(), default_value_t = super::Format::Human, requires = "check")]
     pub format: super::Format,
 }
 
@@ -226,7 +234,7 @@ pub struct InitArgs {
     #[arg(long, default_value = "./profile.schema.json")]
     pub schema: String,
     /// Write the profile to this file (atomically; refuses to overwrite) instead of stdout
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
 }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 pub struct KrmArgs {
     /// Use templates from this folder instead of the built-in ones of the same file name
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
 }
 

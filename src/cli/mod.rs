@@ -19,7 +19,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Exit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.
+/// Exit codes: 0 valid (warnings allowed), 1 a problem found in a file (E0246 the wrong file
+/// included), 2 usage or I/O error. The README's table and the top help say the same.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_IO: u8 = 2;
@@ -32,7 +33,7 @@ pub const EXIT_IO: u8 = 2;
     long_about = "svcgen checks a TOML profile of the Admin UI container against the container's \
 spec (every variable, per edition A or B) and renders it as a .env file and other deployment \
 artifacts. Every mistake is reported at once, with file, line and column.",
-    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error."
+    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 a problem found in a file (an invalid profile, the wrong kind of\nfile for the command, stale files with --check), 2 usage or I/O error (a mistake on the command line,\na file that cannot be read or written)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -41,7 +42,7 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// When to color diagnostics: auto = on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE=1 forces it)
-    #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    #[arg(long, value_enum, value_parser = choice::enum_of::<ColorWhen>(), global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 }
 
@@ -155,7 +156,7 @@ impl Format {
 #[derive(Args, Debug, Clone)]
 pub struct DiagnosticArgs {
     /// How to print diagnostics
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_enum, value_parser = choice::enum_of::<Format>(), default_value_t = Format::Human)]
     pub format: Format,
     /// Exit 1 when there is any warning not acknowledged by the profile's `allow = ["W0306"]`
     #[arg(long)]
@@ -224,52 +225,11 @@ pub fn refuse_stdio_folder(dir: &std::path::Path) -> Result<(), String> {
 }
 
 /// The editions a flag accepts, from the model (so a new edition needs no change here).
-pub fn editions() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::model::Edition::ALL.map(|e| e.as_str()))
-}
-
-/// Parses `-t`: clap's own "similar value" tip can name a far target (`docker` → `docs`), so
-/// the suggestion comes from svcgen's one "did you mean" (nothing when nothing is close).
-#[derive(Clone)]
-pub struct TargetParser;
-
-impl clap::builder::TypedValueParser for TargetParser {
-    type Value = Target;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Target, clap::Error> {
-        let text = value.to_string_lossy();
-        if let Ok(target) = Target::from_str(&text, false) {
-            return Ok(target);
-        }
-        let names: Vec<String> = self
-            .possible_values()
-            .into_iter()
-            .flatten()
-            .map(|v| v.get_name().to_string())
-            .collect();
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        Err(choice::invalid_value(
-            cmd,
-            "--target <TARGET>",
-            &text,
-            &names,
-        ))
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(
-            Target::value_variants()
-                .iter()
-                .filter_map(ValueEnum::to_possible_value),
-        ))
-    }
+pub fn editions() -> choice::ChoiceParser {
+    choice::ChoiceParser::new(
+        "--edition",
+        crate::model::Edition::ALL.map(|e| e.as_str()).to_vec(),
+    )
 }
 
 /// Parses the arguments and runs the command; never panics on user input.
@@ -343,7 +303,7 @@ pub struct ProfileArg {
 #[derive(Args, Debug, Clone, Default)]
 pub struct LayerArgs {
     /// Merge this profile over it (repeatable; later files win key by key, lists are replaced)
-    #[arg(short = 'f', long = "overlay", value_name = "FILE")]
+    #[arg(short = 'f', long = "overlay", value_name = "FILE", value_parser = choice::PathParser(choice::PathRole::ReadFile))]
     pub overlays: Vec<PathBuf>,
     /// Set one key, typed by the spec model: --set config.consul.port=8501 (repeatable; applied last)
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = choice::AssignmentParser { flag: "--set", form: "KEY=VALUE" })]
@@ -466,7 +426,9 @@ mod tests {
             "--templates",
             "/nonexistent/svcgen-templates",
         ];
-        assert_eq!(run_line(&argv), EXIT_IO);
+        // Refused while the command line is read, before the command (and its stdin) starts.
+        let refused = Cli::try_parse_from(argv).expect_err("a usage error");
+        assert_eq!(refused.exit_code(), i32::from(EXIT_IO));
     }
 
     #[test]

@@ -22,13 +22,13 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub profile: ProfileArg,
     /// The output format (default: dotenv); with --out-dir, the targets to write (repeatable or comma-separated)
-    #[arg(short, long, value_parser = super::TargetParser, value_delimiter = ',')]
+    #[arg(short, long, value_parser = super::choice::enum_of::<Target>(), value_delimiter = ',')]
     pub target: Vec<Target>,
     /// Write to this file (atomically) instead of stdout; `-o -` is stdout
-    #[arg(short, long, conflicts_with = "out_dir")]
+    #[arg(short, long, conflicts_with = "out_dir", value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
     pub output: Option<PathBuf>,
     /// Write the deployable targets into this folder (.env, docker-compose.yml, k8s-env.yaml and a kustomize base: k8s.yaml, kustomization.yaml, DEPLOY.md), or only those given with -t
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::WriteFolder))]
     pub out_dir: Option<PathBuf>,
     /// Do not write: exit 1 with a diff when the file(s) on disk differ from the rendering (with --format json: the stale files and diffs as JSON on stdout)
     #[arg(long)]
@@ -40,7 +40,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub include_secrets: bool,
     /// Use templates from this folder instead of the built-in ones of the same file name
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
     /// Flush each written file to disk (fsync) before it replaces the old one: slower, survives
     /// a power loss; without it a file is still never seen half-written
@@ -67,6 +67,8 @@ struct Outcome {
     rendered: bool,
     /// What was written, for people: `wrote DIR/: .env, … (2 unchanged)`.
     wrote: Option<String>,
+    /// The targets `--out-dir` left out, and why (see [`chosen_targets`]).
+    left_out: Option<String>,
 }
 
 /// Results in flight per worker thread: enough to keep every thread busy while the main thread
@@ -206,6 +208,17 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
             {
                 let _ = writeln!(std::io::stderr(), "{wrote}");
             }
+            // What a profile's folder lacks, and why, in a batch too.
+            if let Some(left_out) = outcome.left_out.as_ref().filter(|_| outcome.rendered)
+                && !args.diagnostics.quiet
+                && args.diagnostics.format == super::Format::Human
+            {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "note: {}",
+                    crate::support::escape::one_line(left_out)
+                );
+            }
             progress.step();
         },
     );
@@ -309,7 +322,9 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
 }
 
 /// The missing folders above `file`, created outermost first; returns them (to remove again).
-fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
+/// Every `-o` does this (`render`, `import`, `migrate`, `docs`, `init`, `schema`), as
+/// `--out-dir` creates its folder.
+pub(super) fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
     let mut missing = Vec::new();
     let mut folder = file.parent().filter(|p| !p.as_os_str().is_empty());
     while let Some(dir) = folder {
@@ -333,7 +348,7 @@ fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Removes the folders `create_parents` made, innermost first (each only if still empty).
-fn remove_made(made: &[PathBuf]) {
+pub(super) fn remove_made(made: &[PathBuf]) {
     for dir in made.iter().rev() {
         let _ = std::fs::remove_dir(dir);
     }
@@ -472,6 +487,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         stale: Vec::new(),
         rendered: false,
         wrote: None,
+        left_out: None,
     };
     let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
         Ok(c) => c,
@@ -493,15 +509,17 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     };
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
+    let (targets, left_out) = chosen_targets(job, &resolved);
     let rendered = render_checked(
         &resolved,
         options,
-        job.targets,
+        &targets,
         job.templates,
         folder.as_deref(),
         Some(&|path| super::read_host_file(path, job.inputs)),
     );
     let errors = crate::templates::messages(&rendered.template_errors);
+    rendered.drop_superseded(&mut diags);
     diags.extend(rendered.diagnostics);
     let files = (!diags.has_errors()).then(|| {
         let mut files = named(rendered.files);
@@ -510,7 +528,43 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     });
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
+    o.left_out = left_out;
     o
+}
+
+/// The targets to render for this profile. `--out-dir` without `-t` writes what `validate`
+/// checks: for a profile with a deploy-time value (`{ deploy_env = "X" }`, which `validate`
+/// accepts with W0334 and the Kubernetes targets cannot carry), the targets that carry it, and
+/// says which it left out and how to get them. Targets named with `-t` are rendered or refused.
+fn chosen_targets(
+    job: &Job<'_>,
+    resolved: &crate::resolve::Resolved,
+) -> (Vec<Target>, Option<String>) {
+    let all = job.targets.to_vec();
+    if !job.args.target.is_empty() || job.args.out_dir.is_none() {
+        return (all, None);
+    }
+    let Some(first) = crate::commands::validate::deploy_time_values(resolved)
+        .into_iter()
+        .next()
+    else {
+        return (all, None);
+    };
+    let kept = crate::commands::validate::carrying_deploy_time(&all);
+    let dropped: Vec<&str> = all
+        .iter()
+        .filter(|t| !kept.contains(t))
+        .map(|t| crate::render::targets::row(*t).file_name)
+        .collect();
+    let why = format!(
+        "left out {}: `{}` is filled in at deploy time from {}, which the Kubernetes targets \
+         cannot carry; --set {}=VALUE renders them",
+        dropped.join(", "),
+        first.key,
+        first.var,
+        first.key
+    );
+    (kept, Some(why))
 }
 
 /// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether

@@ -16,7 +16,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub include_secrets: bool,
     /// Check with the templates of this folder, as `render --templates DIR` would
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::choice::PathParser(super::choice::PathRole::ReadFolder))]
     pub templates: Option<PathBuf>,
     #[command(flatten)]
     pub diagnostics: DiagnosticArgs,
@@ -56,6 +56,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
             for message in crate::templates::messages(&rendered.template_errors) {
                 reporter.io_error(&message);
             }
+            rendered.drop_superseded(&mut checked.diagnostics);
             checked.diagnostics.extend(rendered.diagnostics);
         }
         let code = reporter.add(&checked.diagnostics, &sources);

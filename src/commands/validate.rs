@@ -6,6 +6,44 @@ use crate::render::checks;
 use crate::render::{EnvOptions, HostReader, Rendered, Target, Templates, render_checked};
 use crate::resolve::{Resolved, Typed};
 
+/// A value filled in at deploy time (`{ deploy_env = "X" }`): its profile key, where it is
+/// written, and the variable it comes from.
+pub struct DeployTimeValue {
+    pub key: String,
+    pub origin: Option<crate::diag::source::Origin>,
+    pub var: String,
+}
+
+/// Every deploy-time value of `resolved`, spec variables first, then `[env]` entries.
+pub fn deploy_time_values(resolved: &Resolved) -> Vec<DeployTimeValue> {
+    let vars = resolved.vars.iter().filter_map(|rv| match &rv.value {
+        Typed::Deferred(d) => Some(DeployTimeValue {
+            key: rv.var.key.clone(),
+            origin: rv.origin,
+            var: d.var.clone(),
+        }),
+        _ => None,
+    });
+    let extras = resolved.extras.iter().filter_map(|extra| {
+        Some(DeployTimeValue {
+            key: format!("env.{}", extra.name),
+            origin: Some(extra.origin),
+            var: extra.deploy_env.as_ref()?.var.clone(),
+        })
+    });
+    vars.chain(extras).collect()
+}
+
+/// The targets of `targets` that can carry a deploy-time value (not the Kubernetes ones): what
+/// `validate` checks and `render --out-dir` writes, without `-t`, for a profile that has one.
+pub fn carrying_deploy_time(targets: &[Target]) -> Vec<Target> {
+    targets
+        .iter()
+        .copied()
+        .filter(|t| !checks::KUBERNETES.contains(t))
+        .collect()
+}
+
 /// Renders every deployable target of `resolved` as `render --out-dir` would (host paths as
 /// written, no host file copied) and keeps what it found: diagnostics and template errors. Host
 /// files are read through `reader` (`None` in the browser, which has no file system). A profile
@@ -22,23 +60,14 @@ pub fn render_checks(
         include_secrets,
         copy_host_files: false,
     };
-    let vars = resolved.vars.iter().filter_map(|rv| match &rv.value {
-        Typed::Deferred(d) => Some(checks::deploy_time_note(&rv.var.key, rv.origin, &d.var)),
-        _ => None,
-    });
-    let extras = resolved.extras.iter().filter_map(|extra| {
-        let d = extra.deploy_env.as_ref()?;
-        let key = format!("env.{}", extra.name);
-        Some(checks::deploy_time_note(&key, Some(extra.origin), &d.var))
-    });
-    let deferred: Vec<_> = vars.chain(extras).collect();
+    let deferred: Vec<_> = deploy_time_values(resolved)
+        .into_iter()
+        .map(|v| checks::deploy_time_note(&v.key, v.origin, &v.var))
+        .collect();
     if deferred.is_empty() {
         return render_checked(resolved, options, &Target::ALL, templates, None, reader);
     }
-    let targets: Vec<Target> = Target::ALL
-        .into_iter()
-        .filter(|t| !checks::KUBERNETES.contains(t))
-        .collect();
+    let targets = carrying_deploy_time(&Target::ALL);
     let mut out = render_checked(resolved, options, &targets, templates, None, reader);
     out.diagnostics.items.extend(deferred);
     crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);

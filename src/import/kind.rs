@@ -2,8 +2,8 @@
 //! wrong file gets one error naming what it is and which command reads it, not a wall of
 //! syntax errors: `validate` of a compose file, `import` of a profile.
 
-use crate::diag::source::Sources;
 use crate::model::Model;
+use crate::diag::source::Sources;
 
 /// The kinds of file svcgen reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +102,12 @@ fn is_dotenv(text: &str) -> bool {
     spec_names > 0
 }
 
+/// What the commands that read profiles take, as [`wrong_file`] names it.
+pub const PROFILE_WANTED: &str = "a svcgen profile (TOML)";
+
+/// What `import` and `lint` take, as [`wrong_file`] names it.
+pub const ENVIRONMENT_WANTED: &str = "a .env file, compose file or Kubernetes manifest";
+
 /// The one error of a file of `kind` given where `wanted` is read.
 pub fn wrong_file(file: &str, kind: Kind, wanted: &str) -> String {
     let file = crate::support::escape::one_line(file);
@@ -112,6 +118,25 @@ pub fn wrong_file(file: &str, kind: Kind, wanted: &str) -> String {
     )
 }
 
+/// E0246: the file `id` of `kind`, given where `wanted` is read (at its start; `None`: a file
+/// not read, refused by its name). Every command reports it so, with exit 1, as a problem
+/// found in a file.
+pub fn wrong_file_diagnostic(
+    id: Option<crate::diag::source::SourceId>,
+    file: &str,
+    kind: Kind,
+    wanted: &str,
+) -> crate::diag::Diagnostic {
+    let diagnostic =
+        crate::diag::Diagnostic::new(crate::diag::Code::WrongFile, wrong_file(file, kind, wanted));
+    match id {
+        Some(id) => diagnostic
+            .at(crate::diag::source::Origin::new(id, 0..0))
+            .label(kind.describe()),
+        None => diagnostic,
+    }
+}
+
 /// The one diagnostic of every source of `sources` from `first` on that is a file of another
 /// kind than a profile, in place of what reading it as TOML found (`None`: all are profiles,
 /// or unclear).
@@ -120,8 +145,7 @@ pub fn not_profiles(
     first: usize,
     diags: &crate::diag::Diagnostics,
 ) -> Option<crate::diag::Diagnostics> {
-    use crate::diag::source::Origin;
-    use crate::diag::{Code, Diagnostic, Diagnostics};
+    use crate::diag::Diagnostics;
     let mut out = Diagnostics::default();
     let mut foreign = Vec::new();
     for id in sources.ids().skip(first) {
@@ -129,14 +153,12 @@ pub fn not_profiles(
         match kind_of(&source.name, &source.text) {
             Some(kind) if kind != Kind::Profile => {
                 foreign.push(id);
-                out.push(
-                    Diagnostic::new(
-                        Code::WrongFile,
-                        wrong_file(&source.name, kind, "a svcgen profile (TOML)"),
-                    )
-                    .at(Origin::new(id, 0..0))
-                    .label(kind.describe()),
-                );
+                out.push(wrong_file_diagnostic(
+                    Some(id),
+                    &source.name,
+                    kind,
+                    PROFILE_WANTED,
+                ));
             }
             _ => {}
         }

@@ -335,9 +335,10 @@ fn write_temp(stage: &Staged<'_>, name: Option<&Path>) -> Result<Temp, String> {
     }
     .map_err(|e| {
         format!(
-            "{}: cannot create a file in {}: {e}",
+            "{}: cannot create a file in {}: {}",
             path.display(),
-            dir.display()
+            dir.display(),
+            why_not_written(&e)
         )
     })?;
     let mut file = temp.file();
@@ -352,6 +353,30 @@ fn write_temp(stage: &Staged<'_>, name: Option<&Path>) -> Result<Temp, String> {
         })
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     Ok(temp)
+}
+
+/// Why a file could not be made, and what to do: the temporary file's name (`.svcgen-…`, which
+/// tempfile adds to its errors) is never shown, as the user never asked for that file.
+fn why_not_written(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    // tempfile's errors end in ` at path "…/.svcgen-XXXX"`.
+    let cause = text
+        .split_once(" at path \"")
+        .map_or(text.as_str(), |(cause, _)| cause)
+        .to_string();
+    let next = match e.kind() {
+        std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+            "the folder is not writable: fix its permissions, or write elsewhere"
+        }
+        std::io::ErrorKind::NotADirectory | std::io::ErrorKind::NotFound => {
+            "name a path under an existing folder"
+        }
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => {
+            "the disk is full: free some space, or write elsewhere"
+        }
+        _ => return cause,
+    };
+    format!("{cause}; {next}")
 }
 
 /// Takes a lock on the output folder `dir` (`try_lock`, else, saying so, waits with `lock` while
@@ -405,8 +430,13 @@ impl OutDir {
             .take_while(|a| std::fs::symlink_metadata(a).is_err())
             .map(Path::to_path_buf)
             .collect();
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "{}: cannot create the folder: {}",
+                dir.display(),
+                why_not_written(&e)
+            )
+        })?;
         let root = names::canonical_folder(dir)?;
         let lock = File::open(&root)
             .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;

@@ -8,8 +8,8 @@ use super::load::ReadError;
 use super::merge::{Overridden, merge_recording};
 use super::set::{SetKind, parse_set};
 use super::{Entry, Table, Value, load_file, parse_text};
-use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::source::{Origin, SourceId, Sources};
 use std::path::{Path, PathBuf};
 
 /// The key naming a profile's bases.
@@ -123,23 +123,14 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
 /// diagnostics.
 pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadError> {
     let mut walk = Walk::new(sources, stack.extends.clone());
+    // The profile and every base it reaches: an overlay that names its base
+    // (`#:svcgen overlay-of = "prod.toml"`) is checked over it, as the language server does
+    // (where bases are read at all: `extends` is followed), and a loop through directives and
+    // `extends` is a cycle.
+    walk.directives = matches!(stack.extends, Extends::Follow);
     let (main, mut table) = walk.load_layer(&stack.profile)?;
-    // An overlay that names its base (`#:svcgen overlay-of = "prod.toml"`) is checked over it,
-    // as the language server does (where bases are read at all: `extends` is followed).
-    let follows = matches!(stack.extends, Extends::Follow);
-    if let Some(base) = directive_base(walk.sources.get(main)).filter(|_| follows) {
-        let named_by = walk.sources.get(main).name.clone();
-        let (_, mut under) = walk.load_with_bases(&base).map_err(|e| {
-            ReadError(format!(
-                "{} (the base named by `#:svcgen overlay-of` in {}; fix that line, or validate \
-                 the base with --overlay instead)",
-                e.0,
-                crate::support::escape::one_line(&named_by)
-            ))
-        })?;
-        merge_recording(&mut under, table, "", &mut walk.overridden);
-        table = under;
-    }
+    // An `--overlay` file's base is the profile it is given over, not its directive's.
+    walk.directives = false;
     for overlay in &stack.overlays {
         let (_, over) = walk.load_layer(overlay)?;
         merge_recording(&mut table, over, "", &mut walk.overridden);
@@ -169,12 +160,9 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
     })
 }
 
-/// The base named by a profile's overlay directive, relative to the profile's folder.
-fn directive_base(source: &crate::diag::source::Source) -> Option<PathBuf> {
-    let (base, _) = super::overlay_of(&source.text)?;
-    let dir = source.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    Some(dir.join(base))
-}
+/// How a base is named, as a cycle's message says which link closed it.
+const EXTENDS_LINK: &str = "`extends`";
+const DIRECTIVE_LINK: &str = "`#:svcgen overlay-of`";
 
 /// The state of one walk through `extends`: the chain being followed (for cycles), and every
 /// file already loaded with its bases, by identity, so that a base shared by several profiles (a
@@ -187,6 +175,11 @@ struct Walk<'s> {
     diags: Diagnostics,
     overridden: Overridden,
     extends: Extends,
+    /// Whether a file's `#:svcgen overlay-of` names its lowest base: for the profile and every
+    /// base it reaches (an overlay of an overlay, a base that is an overlay), so that a loop
+    /// through directives and `extends` is found as a cycle instead of each file read alone;
+    /// not for `--overlay` files, whose base is the profile they are given over.
+    directives: bool,
 }
 
 impl<'s> Walk<'s> {
@@ -198,6 +191,7 @@ impl<'s> Walk<'s> {
             diags: Diagnostics::default(),
             overridden: Vec::new(),
             extends,
+            directives: false,
         }
     }
 
@@ -253,21 +247,26 @@ impl<'s> Walk<'s> {
                 return (id, Table::default());
             }
         };
-        let Some(position) = table.entries.iter().position(|e| e.key == EXTENDS) else {
+        // A file's directive names its lowest base (see `directives`).
+        let directive = super::overlay_of(&self.sources.get(id).text)
+            .filter(|_| self.directives)
+            .map(|(base, span)| (base, Origin::new(id, span)));
+        let position = table.entries.iter().position(|e| e.key == EXTENDS);
+        if position.is_none() && directive.is_none() {
             return (id, table);
-        };
-        let extends = table.entries.remove(position);
-        match &self.extends {
-            Extends::Follow => {}
-            Extends::Ignore => return (id, table),
-            Extends::Refuse(diagnostic) => {
-                self.diags.push(diagnostic.clone().at(extends.key_origin));
-                return (id, table);
-            }
         }
-        let Some(bases) = bases_of(&extends, &mut self.diags) else {
-            return (id, table);
-        };
+        let mut bases = Vec::new();
+        if let Some(extends) = position.map(|p| table.entries.remove(p)) {
+            match &self.extends {
+                Extends::Follow => {}
+                Extends::Ignore => return (id, table),
+                Extends::Refuse(diagnostic) => {
+                    self.diags.push(diagnostic.clone().at(extends.key_origin));
+                    return (id, table);
+                }
+            }
+            bases = bases_of(&extends, &mut self.diags).unwrap_or_default();
+        }
         self.chain.push(identity(path));
         let dir = self
             .sources
@@ -276,17 +275,26 @@ impl<'s> Walk<'s> {
             .clone()
             .unwrap_or_else(|| PathBuf::from("."));
         let mut merged = Table::default();
+        if let Some((base, origin)) = directive {
+            self.merge_base(&dir, &base, (origin, DIRECTIVE_LINK), &mut merged);
+        }
         for (base, origin) in bases {
-            self.merge_base(&dir, &base, origin, &mut merged);
+            self.merge_base(&dir, &base, (origin, EXTENDS_LINK), &mut merged);
         }
         self.chain.pop();
         merge_recording(&mut merged, table, "", &mut self.overridden);
         (id, merged)
     }
 
-    /// Merges one base (a path relative to `dir`) into `merged`; reports a cycle or a base that
-    /// cannot be read.
-    fn merge_base(&mut self, dir: &Path, base: &str, origin: Origin, merged: &mut Table) {
+    /// Merges one base (a path relative to `dir`, named at `origin` by `link`) into `merged`;
+    /// reports a cycle or a base that cannot be read.
+    fn merge_base(
+        &mut self,
+        dir: &Path,
+        base: &str,
+        (origin, link): (Origin, &str),
+        merged: &mut Table,
+    ) {
         let base_path = dir.join(base);
         let names = self
             .chain
@@ -299,18 +307,33 @@ impl<'s> Walk<'s> {
                 Diagnostic::new(
                     Code::Extends,
                     format!(
-                        "`extends` makes a cycle: {names} -> {}",
+                        "{link} makes a cycle: {names} -> {}",
                         identity(&base_path).display()
                     ),
                 )
                 .at(origin)
                 .label("already in the chain")
-                .help("a profile cannot extend itself, directly or through its bases"),
+                .help(
+                    "a profile cannot extend itself, directly or through its bases (the files \
+                     `extends` and `#:svcgen overlay-of` name)",
+                ),
             );
             return;
         }
         match self.load_with_bases(&base_path) {
             Ok((_, base_table)) => merge_recording(merged, base_table, "", &mut self.overridden),
+            Err(ReadError(why)) if link == DIRECTIVE_LINK => self.diags.push(
+                Diagnostic::new(
+                    Code::Extends,
+                    format!("cannot read the base named by {link} ({base:?}): {why}"),
+                )
+                .at(origin)
+                .label("base not readable")
+                .help(format!(
+                    "fix that line (paths are relative to this file's folder), or validate the \
+                     base with --overlay instead; chain: {names}"
+                )),
+            ),
             Err(ReadError(why)) => self.diags.push(
                 Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
                     .at(origin)

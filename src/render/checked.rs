@@ -19,6 +19,21 @@ pub struct Rendered {
     /// kustomization among the targets): each host file's copy, by its path relative to the
     /// output folder, and a `.gitignore` beside secret ones; empty when there is any error.
     pub copies: Vec<HostCopy>,
+    /// Where resolve warned about a host path (W0310: missing, a folder) that rendering then
+    /// could not copy (E0245): the error says it, so the warning is left out (one cause, one
+    /// diagnostic). See [`Rendered::drop_superseded`].
+    pub superseded: Vec<crate::diag::source::Origin>,
+}
+
+impl Rendered {
+    /// Removes from `earlier` (resolve's diagnostics) the warnings this rendering's errors
+    /// replace; the caller then adds `self.diagnostics`.
+    pub fn drop_superseded(&self, earlier: &mut Diagnostics) {
+        earlier.items.retain(|d| {
+            !(d.code == Code::HostPathMissing
+                && d.origin.is_some_and(|o| self.superseded.contains(&o)))
+        });
+    }
 }
 
 /// A file the kustomize base holds a copy of.
@@ -48,6 +63,7 @@ pub fn render_checked(
         diagnostics: Diagnostics::default(),
         template_errors: Vec::new(),
         copies: Vec::new(),
+        superseded: Vec::new(),
     };
     let env = match environment(resolved, options) {
         Ok(env) => env,
@@ -59,6 +75,13 @@ pub fn render_checked(
     let input = Input::new(resolved, &env, folder, options, reader);
     out.diagnostics
         .extend(host_files::unreadable(&input.plan.host_files));
+    out.superseded = input
+        .plan
+        .host_files
+        .iter()
+        .filter(|f| matches!(f.read, HostRead::Unreadable(_)))
+        .filter_map(|f| f.host_origin)
+        .collect();
     for &target in targets {
         let found = checks::target(target, resolved, &env);
         let stop = found.has_errors();

@@ -128,7 +128,9 @@ pub fn deploy_time_note(key: &str, origin: Option<Origin>, from: &str) -> Diagno
     .at_opt(origin)
     .label(format!("from {from} at deploy time"))
     .help(format!(
-        "render -t compose or -t dotenv; for Kubernetes, give the value (--set {key}=VALUE). \
+        "render --out-dir writes the targets that carry it (.env, docker-compose.yml) and leaves \
+         out the Kubernetes ones, as -t compose or -t dotenv do; for Kubernetes, give the value \
+         (--set {key}=VALUE). \
          `docker run --env-file` does not expand ${{{from}}}. Acknowledge with allow = [\"{}\"]",
         Code::DeployTimeValue.id()
     ))

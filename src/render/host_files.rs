@@ -26,6 +26,8 @@ pub struct HostFile<'a> {
     pub key: &'a str,
     /// Where the profile names the file.
     pub origin: Origin,
+    /// Where the profile writes its host path.
+    pub host_origin: Option<Origin>,
     /// A Secret's file: written 0600 under [`SECRETS_FOLDER`].
     pub secret: bool,
     pub read: HostRead,
@@ -81,6 +83,7 @@ pub fn base_file(file: &FileSource, options: EnvOptions) -> Option<HostFile<'_>>
         written: file.host.as_deref().unwrap_or_default(),
         key: &file.key,
         origin: file.origin,
+        host_origin: file.host_origin,
         secret,
         read: HostRead::NotRead,
     })
@@ -109,7 +112,8 @@ pub fn unreadable(files: &[HostFile<'_>]) -> Diagnostics {
             .at(file.origin)
             .label("host file")
             .help(format!(
-                "name a regular file: the kustomize base holds a copy of it as {}",
+                "name a regular file (a relative path starts at the folder of the profile that \
+                 writes it): the kustomize base holds a copy of it as {}",
                 file.relative
             )),
         );

@@ -22,11 +22,18 @@ pub fn warning_codes() -> impl Iterator<Item = Code> {
 }
 
 /// The codes the profile acknowledges, each checked (an unknown code or an error's is an error).
+/// A mistake in the list is one error, not that error and the warnings it meant to acknowledge
+/// (which would go away once it is fixed): `allow = "W0306"` still acknowledges W0306, and a
+/// misspelled code the one "did you mean" names; the error keeps the run failing.
 pub fn read(table: &Table, diags: &mut Diagnostics) -> Vec<Code> {
     let Some(entry) = table.get(ALLOW_KEY) else {
         return Vec::new();
     };
     let Value::Array(items) = &entry.node.value else {
+        let meant = match &entry.node.value {
+            Value::String(text) => format!("write allow = [{text:?}] (a list, even of one)"),
+            _ => "write allow = [\"W0306\"] (a warning's code or name)".to_string(),
+        };
         diags.push(
             Diagnostic::wrong_type(
                 ALLOW_KEY,
@@ -34,9 +41,14 @@ pub fn read(table: &Table, diags: &mut Diagnostics) -> Vec<Code> {
                 entry.node.value.type_name(),
             )
             .at(entry.node.origin)
-            .help("write allow = [\"W0306\"] (a warning's code or name)"),
+            .help(meant),
         );
-        return Vec::new();
+        let Value::String(text) = &entry.node.value else {
+            return Vec::new();
+        };
+        return code_of(text, entry.node.origin, &mut Diagnostics::default())
+            .into_iter()
+            .collect();
     };
     items
         .iter()
@@ -82,6 +94,7 @@ fn code_of(
         }
         None => {
             let ids: Vec<&str> = warning_codes().flat_map(|c| [c.id(), c.name()]).collect();
+            let near = did_you_mean(text, ids.iter().copied());
             diags.push(
                 Diagnostic::new(
                     Code::NotAllowed,
@@ -90,9 +103,10 @@ fn code_of(
                 .at(origin)
                 .label("not a warning's code or name")
                 .help("write a warning's code as printed (`warning[W0306]`) or its name")
-                .suggest(did_you_mean(text, ids.iter().copied())),
+                .suggest(near),
             );
-            None
+            // The warning it was meant to name is not reported besides (see `read`).
+            near.and_then(|near| warning_codes().find(|c| c.id() == near || c.name() == near))
         }
     }
 }

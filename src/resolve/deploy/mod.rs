@@ -79,6 +79,9 @@ pub struct FileSource {
     /// The host path as an absolute path (relative ones joined to the folder of the profile file
     /// that wrote them), so that outputs can refer to it from wherever they are written.
     pub host_path: Option<std::path::PathBuf>,
+    /// Where the host path is written: a problem of the file found later (it cannot be copied)
+    /// replaces resolve's warning about the same path, one cause giving one diagnostic.
+    pub host_origin: Option<crate::diag::source::Origin>,
     /// Kubernetes: the Secret or ConfigMap key mounted read-only.
     pub k8s: Option<K8sRef>,
     /// Where the source is declared (its key in `[deploy.files]` or `[deploy.plugins]`).

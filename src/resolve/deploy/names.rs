@@ -175,6 +175,7 @@ mod tests {
             container_path: "/app/plugins/User_Mgmt.zip".into(),
             host: None,
             host_path: None,
+            host_origin: None,
             k8s: None,
             origin: crate::diag::source::Origin::new(
                 crate::diag::source::Sources::new().add("p", "x"),

@@ -47,6 +47,7 @@ pub(super) fn read_source(
         key: key.to_string(),
         kind,
         container_path,
+        host_origin: fields.host.as_ref().map(|h| h.1),
         host: fields.host.map(|h| h.0),
         host_path,
         k8s,
