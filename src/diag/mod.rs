@@ -12,7 +12,7 @@ pub mod location;
 pub mod rules;
 pub mod sarif;
 
-pub use code::Code;
+pub use code::{CODES, Code, CodeDef};
 
 use crate::source::Origin;
 

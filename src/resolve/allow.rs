@@ -55,10 +55,7 @@ pub fn read(table: &Table, diags: &mut Diagnostics) -> Vec<Code> {
 
 /// The warning `text` names (its id or name), or a diagnostic saying why it names none.
 fn code_of(text: &str, origin: crate::source::Origin, diags: &mut Diagnostics) -> Option<Code> {
-    let found = Code::ALL
-        .into_iter()
-        .find(|c| c.id().eq_ignore_ascii_case(text) || c.name() == text);
-    match found {
+    match Code::find(text) {
         Some(code) if code.severity() == Severity::Warning => Some(code),
         Some(code) => {
             diags.push(
