@@ -19,6 +19,9 @@ pub struct Rendered {
     /// kustomization among the targets): each host file's copy, by its path relative to the
     /// output folder, and a `.gitignore` beside secret ones; empty when there is any error.
     pub copies: Vec<HostCopy>,
+    /// The Secrets and ConfigMaps the operator creates, from the one plan (`svcgen krm` lists
+    /// them as results; the `deploy-notes` target from the same plan).
+    pub to_create: Vec<super::k8s_plan::ToCreate>,
 }
 
 /// A file the kustomize base holds a copy of.
@@ -48,6 +51,7 @@ pub fn render_checked(
         diagnostics: Diagnostics::default(),
         template_errors: Vec::new(),
         copies: Vec::new(),
+        to_create: Vec::new(),
     };
     let env = match environment(resolved, options) {
         Ok(env) => env,
@@ -56,7 +60,7 @@ pub fn render_checked(
             return out;
         }
     };
-    let input = Input::new(resolved, &env, folder, options, reader);
+    let mut input = Input::new(resolved, &env, folder, options, reader);
     out.diagnostics
         .extend(host_files::unreadable(&input.plan.host_files));
     for &target in targets {
@@ -85,6 +89,8 @@ pub fn render_checked(
     if out.diagnostics.has_errors() {
         out.files.clear();
         out.copies.clear();
+    } else {
+        out.to_create = std::mem::take(&mut input.plan.to_create);
     }
     out
 }
