@@ -80,7 +80,25 @@ pub fn check_environment(source: SourceId, table: &Table, sources: &Sources) -> 
     resolve_table(source, table, sources, Mode::Environment)
 }
 
+/// How many tables this thread resolved: the tests of `import` and `lint` count them (once per
+/// file read).
+#[cfg(test)]
+pub(crate) mod counted {
+    thread_local! {
+        pub static RESOLVES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The number of tables `run` resolves.
+    pub fn resolves(run: impl FnOnce()) -> usize {
+        let before = RESOLVES.with(std::cell::Cell::get);
+        run();
+        RESOLVES.with(std::cell::Cell::get) - before
+    }
+}
+
 fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode) -> Checked {
+    #[cfg(test)]
+    counted::RESOLVES.with(|n| n.set(n.get() + 1));
     let (resolved, diagnostics) = resolve(table, source, Options { sources, mode });
     Checked {
         resolved,

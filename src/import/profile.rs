@@ -13,8 +13,8 @@ use crate::model::{Edition, Model};
 use crate::pipeline::check_environment;
 use crate::profile::{Entry, Node, Table, Value};
 use crate::resolve::Resolved;
+use crate::resolve::deploy::names;
 use crate::source::{Origin, Sources};
-use crate::value_type::formats::{k8s_label, k8s_subdomain};
 use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
 /// How to import.
@@ -147,31 +147,16 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
     Some(written.text(read, &analysis, edition, None))
 }
 
-/// The deployment names read along that the profile takes (names first: the Secret's default
-/// name follows the deployment's name), with the check of the profile that holds them.
+/// The deployment names read along that the profile takes, with the check of the profile that
+/// holds them: the names are decided first ([`deploy_settings`]), so the profile is resolved once.
 fn with_deploy_names(
     read: &Read,
     analysis: &Analysis,
     edition: Edition,
     sources: &Sources,
 ) -> (Vec<(&'static str, String)>, Checked) {
-    let mut deploy: Vec<(&str, String)> = Vec::new();
-    let mut checked = check(read, analysis, edition, &deploy, sources);
-    for secret_stage in [false, true] {
-        let Some(resolved) = &checked.0 else {
-            break;
-        };
-        let more = deploy_settings(read, resolved, secret_stage);
-        if more.is_empty() {
-            continue;
-        }
-        let mut next = deploy.clone();
-        next.extend(more);
-        let c = check(read, analysis, edition, &next, sources);
-        if c.0.is_some() {
-            (deploy, checked) = (next, c);
-        }
-    }
+    let deploy = deploy_settings(read);
+    let checked = check(read, analysis, edition, &deploy, sources);
     (deploy, checked)
 }
 
@@ -236,37 +221,42 @@ fn in_whole_secret(read: &Read, d: &Diagnostic) -> bool {
 }
 
 /// The `[deploy]` names read along that differ from what the profile gives without them: the
-/// deployment's name and namespace, or (`secret_stage`) the Secret of secret references.
-fn deploy_settings(
-    read: &Read,
-    resolved: &Resolved,
-    secret_stage: bool,
-) -> Vec<(&'static str, String)> {
+/// deployment's name and namespace, and the Secret of secret references (whose default follows
+/// the name). A name is taken only when its setting accepts it, by the setting's own rule (and
+/// the Service's, for the deployment's name), so that it never makes the profile invalid.
+fn deploy_settings(read: &Read) -> Vec<(&'static str, String)> {
     let hints = &read.deploy;
-    let now = &resolved.deploy;
     let mut out = Vec::new();
-    if secret_stage {
-        if let Some(secret) = &hints.secret_name
-            && secret != &now.secret_name
-            && k8s_subdomain(secret).is_ok()
-        {
-            out.push(("secret_name", secret.clone()));
-        }
-        return out;
+    let name = accepted("name", hints.name.as_deref()).filter(|n| names::is_service_name(n));
+    let default_name = default_of("name").unwrap_or_default();
+    let effective_name = name.clone().unwrap_or_else(|| default_name.clone());
+    if let Some(name) = name.filter(|n| *n != default_name) {
+        out.push(("name", name));
     }
-    if let Some(name) = &hints.name
-        && name != &now.name
-        && k8s_label(name).is_ok()
+    if let Some(namespace) = accepted("namespace", hints.namespace.as_deref())
+        .filter(|n| Some(n) != default_of("namespace").as_ref())
     {
-        out.push(("name", name.clone()));
+        out.push(("namespace", namespace));
     }
-    if let Some(namespace) = &hints.namespace
-        && now.namespace.as_ref() != Some(namespace)
-        && k8s_label(namespace).is_ok()
+    if let Some(secret) = accepted("secret_name", hints.secret_name.as_deref())
+        .filter(|s| *s != names::default_secret_name(&effective_name))
     {
-        out.push(("namespace", namespace.clone()));
+        out.push(("secret_name", secret));
     }
     out
+}
+
+/// `text` as the `[deploy]` setting `key` reads it, when the setting's type accepts it.
+fn accepted(key: &str, text: Option<&str>) -> Option<String> {
+    let setting = Model::get().setting(&format!("deploy.{key}"))?;
+    let value = Value::String(text?.to_string());
+    setting.ty.rules().setting_text(setting, &value).ok()
+}
+
+/// The default of the `[deploy]` setting `key`, when it has a value.
+fn default_of(key: &str) -> Option<String> {
+    let setting = Model::get().setting(&format!("deploy.{key}"))?;
+    setting.default.value().map(str::to_string)
 }
 
 /// The profile of the analysed values as a table, each key and value at the origin of the
@@ -495,5 +485,67 @@ fn toml_value(value: &Value) -> toml_edit::Value {
             }
             toml_edit::Value::InlineTable(inline)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{ReadOptions, read_text};
+    use crate::pipeline::counted::resolves;
+
+    /// A Deployment naming the deployment, its namespace and the Secret of a secret reference.
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: portal\n  namespace: identity\nspec:\n  template:\n    spec:\n      containers:\n        - name: admin-ui\n          image: svc/admin-ui:1\n          env:\n            - name: CN_CONFIG_ADAPTER\n              value: consul\n            - name: CN_SECRET_ADAPTER\n              value: vault\n            - name: CN_PERSISTENCE_TYPE\n              value: ldap\n            - name: CN_LDAP_PASSWORD\n              valueFrom:\n                secretKeyRef: {name: identity-secrets, key: pw}\n";
+
+    /// Import resolves the profile of a file once, with every deployment name it takes (the
+    /// Secret's default follows the name, so it was resolved again per name before).
+    #[test]
+    fn class2_import_resolves_once_with_the_names_read_along() {
+        let mut sources = Sources::new();
+        let read = read_text("d.yaml", DEPLOYMENT, &ReadOptions::default(), &mut sources);
+        let options = ImportOptions {
+            edition: Some(Edition::A),
+            keep_defaults: false,
+        };
+        let mut imported = None;
+        let count = resolves(|| imported = Some(import(&read, options, &sources)));
+        let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(count, 1);
+        for line in [
+            "name = \"portal\"",
+            "namespace = \"identity\"",
+            "secret_name = \"identity-secrets\"",
+        ] {
+            assert!(imported.profile.contains(line), "{}", imported.profile);
+        }
+    }
+
+    /// A name the profile could not take (a Service name cannot start with a digit) is left
+    /// out, and the import still resolves once.
+    #[test]
+    fn class2_a_name_the_profile_refuses_is_left_out_without_resolving_again() {
+        let text = DEPLOYMENT.replace("name: portal", "name: 1portal");
+        let mut sources = Sources::new();
+        let read = read_text("d.yaml", &text, &ReadOptions::default(), &mut sources);
+        let options = ImportOptions {
+            edition: Some(Edition::A),
+            keep_defaults: false,
+        };
+        let mut imported = None;
+        let count = resolves(|| imported = Some(import(&read, options, &sources)));
+        let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(count, 1);
+        assert!(
+            !imported.profile.contains("1portal"),
+            "{}",
+            imported.profile
+        );
+        assert!(
+            imported
+                .profile
+                .contains("secret_name = \"identity-secrets\""),
+            "{}",
+            imported.profile
+        );
     }
 }

@@ -10,6 +10,12 @@
 use super::{FileSource, K8sKind};
 use sha2::{Digest, Sha256};
 
+/// True when the Service, which takes the Deployment's name, can be named `deployment`: a
+/// Service name (DNS-1035 label) must not start with a digit.
+pub fn is_service_name(deployment: &str) -> bool {
+    !deployment.starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// The Secret of the secret variables when `deploy.secret_name` is not given.
 pub fn default_secret_name(deployment: &str) -> String {
     format!("{deployment}-secrets")
