@@ -80,6 +80,17 @@ pub fn check_environment(source: SourceId, table: &Table, sources: &Sources) -> 
     resolve_table(source, table, sources, Mode::Environment)
 }
 
+fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode) -> Checked {
+    #[cfg(test)]
+    counted::RESOLVES.with(|n| n.set(n.get() + 1));
+    let (resolved, diagnostics) = resolve(table, source, Options { sources, mode });
+    Checked {
+        resolved,
+        diagnostics,
+        overridden: Vec::new(),
+    }
+}
+
 /// How many tables this thread resolved: the tests of `import` and `lint` count them (once per
 /// file read).
 #[cfg(test)]
@@ -93,16 +104,5 @@ pub(crate) mod counted {
         let before = RESOLVES.with(std::cell::Cell::get);
         run();
         RESOLVES.with(std::cell::Cell::get) - before
-    }
-}
-
-fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode) -> Checked {
-    #[cfg(test)]
-    counted::RESOLVES.with(|n| n.set(n.get() + 1));
-    let (resolved, diagnostics) = resolve(table, source, Options { sources, mode });
-    Checked {
-        resolved,
-        diagnostics,
-        overridden: Vec::new(),
     }
 }
