@@ -6,14 +6,14 @@
 //! and across values, and its diagnostics point at the input's lines.
 
 use super::analyze::{Analysis, analyze};
-use super::unread::depends_on_unread;
+use super::unread::effect_unknown;
 use super::{EnvValue, Read};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::pipeline::check_environment;
 use crate::profile::{Entry, Node, Table, Value};
-use crate::resolve::Resolved;
 use crate::resolve::deploy::names;
+use crate::resolve::{Environment, Resolved};
 use crate::source::{Origin, Sources};
 use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
@@ -156,7 +156,7 @@ fn with_deploy_names(
     sources: &Sources,
 ) -> (Vec<(&'static str, String)>, Checked) {
     let deploy = deploy_settings(read);
-    let checked = check(read, analysis, edition, &deploy, sources);
+    let checked = check(read, analysis, (edition, true), &deploy, sources);
     (deploy, checked)
 }
 
@@ -168,56 +168,43 @@ fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
         || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
 
-/// Codes of the profile check that depend on every value: when the file already has an error
-/// (a value or a file that could not be read), they would report what is not so.
-const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
-
 /// Every check of the profile an analysis makes, for the edition its values were read as, at
 /// the input's lines (for `lint`, and for an import that already failed, so that every mistake
 /// is reported at once). Plugin archives are left out: an environment never says where they
 /// come from. When the reading already found an error, the checks that need every value are
-/// left out too ([`reading_failed`]): lint and import decide it alike, here.
+/// left out too ([`reading_failed`]): lint and import decide it alike, and resolve leaves them
+/// out ([`Environment`]).
 pub fn profile_check(read: &Read, analysis: &Analysis, sources: &Sources) -> Diagnostics {
-    let after_errors = reading_failed(read, analysis);
-    let mut diags = check(read, analysis, analysis.read_as, &[], sources).1;
-    diags.items.retain(|d| {
-        d.code != Code::PluginWithoutArchive && !(after_errors && NEED_ALL_VALUES.contains(&d.code))
-    });
-    diags
+    check(read, analysis, (analysis.read_as, false), &[], sources).1
 }
 
 type Checked = (Option<Resolved>, Diagnostics);
 
-/// Resolves the profile of the analysed values, keeping the diagnostics about the input.
+/// Resolves the profile of the analysed values as `edition` (`writes_profile`: for a profile
+/// import writes, not only for lint), at the input's lines.
 fn check(
     read: &Read,
     analysis: &Analysis,
-    edition: Edition,
+    (edition, writes_profile): (Edition, bool),
     deploy: &[(&str, String)],
     sources: &Sources,
 ) -> Checked {
     let table = profile_table(read, analysis, edition, deploy);
-    // An environment, not a profile: resolve leaves out the checks of a profile's own form.
-    let checked = check_environment(read.source, &table, sources);
+    let effect_unknown = effect_unknown(read, analysis);
+    // An environment, not a profile: resolve leaves out the checks of a profile's own form, and
+    // those that what was read leaves open.
+    let environment = Environment {
+        incomplete: reading_failed(read, analysis),
+        writes_profile,
+        effect_unknown: &effect_unknown,
+    };
+    let checked = check_environment(read.source, &table, sources, environment);
     let mut found = checked.diagnostics;
-    found
-        .items
-        .retain(|d| !in_whole_secret(read, d) && !depends_on_unread(d, read, analysis));
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();
     }
     (checked.resolved, found)
-}
-
-/// True for "has no effect" about a variable only a whole Secret (`envFrom: secretRef`) may
-/// hand over: the Secret may not hold it at all, so nothing was written that has no effect.
-fn in_whole_secret(read: &Read, d: &Diagnostic) -> bool {
-    d.code == Code::NotApplied
-        && read.entries.iter().any(|e| {
-            matches!(e.value, EnvValue::SecretRef { whole: true, .. })
-                && Some(e.name_origin) == d.origin
-        })
 }
 
 /// The `[deploy]` names read along that differ from what the profile gives without them: the

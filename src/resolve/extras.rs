@@ -31,7 +31,7 @@ pub fn extras(
     model: &Model,
     edition: Edition,
     env: &Entry,
-    mode: super::Mode,
+    mode: super::Mode<'_>,
     diags: &mut Diagnostics,
 ) -> Vec<Extra> {
     let table = match &env.node.value {
@@ -67,7 +67,7 @@ pub fn extras(
                 None => continue,
             },
         };
-        if mode == super::Mode::Profile {
+        if matches!(mode, super::Mode::Profile) {
             diags.push(passed_through(suggester, entry));
         }
         out.push(Extra {

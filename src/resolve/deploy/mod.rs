@@ -21,7 +21,6 @@ use super::{Extra, ResolvedVar};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
-use crate::source::Sources;
 use crate::suggest::did_you_mean;
 
 /// The deployment of one profile.
@@ -109,9 +108,10 @@ pub fn deploy(
     table: Option<&Entry>,
     vars: &[ResolvedVar],
     extras: &[Extra],
-    sources: &Sources,
+    options: crate::resolve::Options<'_>,
     diags: &mut Diagnostics,
 ) -> Deploy {
+    let sources = options.sources;
     let empty = Table::default();
     let table_entry = table;
     let table = match table.map(|e| (&e.node.value, e)) {
@@ -145,7 +145,7 @@ pub fn deploy(
         edition,
         table.get(PLUGINS),
         vars,
-        sources,
+        options,
         &mut files,
         diags,
     );

@@ -94,10 +94,11 @@ pub(super) fn plugin_sources(
     edition: Edition,
     entry: Option<&Entry>,
     vars: &[ResolvedVar],
-    sources: &Sources,
+    options: crate::resolve::Options<'_>,
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
 ) {
+    let sources = options.sources;
     let plugins_var = model.vars_of(edition).find(|v| v.ty == VarType::PluginList);
     let listed: Vec<String> = vars
         .iter()
@@ -141,7 +142,8 @@ pub(super) fn plugin_sources(
     };
     let table = table.map(|t| t.entries.as_slice()).unwrap_or_default();
     let by_name = declared_archives(var, &listed, table, sources, diags);
-    in_list_order(var, &listed, by_name, vars, out, diags);
+    let asks_archives = options.mode.asks_plugin_archives();
+    in_list_order(var, &listed, by_name, vars, (out, asks_archives), diags);
 }
 
 /// The archive sources of `[deploy.plugins]` for listed plugins, by name; reports the others.
@@ -187,18 +189,19 @@ fn declared_archives(
 }
 
 /// Appends the archives in the order the plugin list names them; reports a listed plugin
-/// without an archive.
+/// without an archive when the archives are asked for (`asks_archives`).
 fn in_list_order(
     var: &Var,
     listed: &[String],
     by_name: HashMap<String, FileSource>,
     vars: &[ResolvedVar],
-    out: &mut Vec<FileSource>,
+    (out, asks_archives): (&mut Vec<FileSource>, bool),
     diags: &mut Diagnostics,
 ) {
     for name in listed {
         match by_name.get(name).cloned() {
             Some(file) => out.push(file),
+            None if !asks_archives => {}
             None => {
                 let origin = vars
                     .iter()
