@@ -339,15 +339,9 @@ fn bases_of(extends: &Entry, diags: &mut Diagnostics) -> Option<Vec<(String, Ori
         ),
         other => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`extends` must be a path or a list of paths, found {}",
-                        other.type_name()
-                    ),
-                )
-                .at(extends.node.origin)
-                .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
+                Diagnostic::wrong_type("extends", "a path or a list of paths", other.type_name())
+                    .at(extends.node.origin)
+                    .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
             );
             None
         }

@@ -21,9 +21,8 @@ pub(super) fn file_sources(
 ) {
     let Value::Table(table) = &entry.node.value else {
         diags.push(
-            Diagnostic::new(Code::WrongType, "`deploy.files` must be a table of file sources")
+            Diagnostic::wrong_type("deploy.files", "a table of file sources", entry.node.value.type_name())
                 .at(entry.node.origin)
-                .label("expected a table")
                 .help("write [deploy.files] then \"<profile key>\" = { host = \"...\", secret = \"...\" }"),
         );
         return;
@@ -110,14 +109,11 @@ pub(super) fn plugin_sources(
     let table = match entry.map(|e| (&e.node.value, e)) {
         None => None,
         Some((Value::Table(t), _)) => Some(t),
-        Some((_, e)) => {
+        Some((other, e)) => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    "`deploy.plugins` must be a table: <name> = { host = \"...\" }",
-                )
-                .at(e.node.origin)
-                .label("expected a table"),
+                Diagnostic::wrong_type("deploy.plugins", "a table", other.type_name())
+                    .at(e.node.origin)
+                    .help("write [deploy.plugins] then <name> = { host = \"...\" }"),
             );
             return;
         }
