@@ -215,7 +215,7 @@ fn deploy_settings(read: &Read) -> Vec<(&'static str, String)> {
     let hints = &read.deploy;
     let mut out = Vec::new();
     let name = accepted("name", hints.name.as_deref()).filter(|n| names::is_service_name(n));
-    let default_name = default_of("name").unwrap_or_default();
+    let default_name = names::default_deployment_name(Model::get()).to_string();
     let effective_name = name.clone().unwrap_or_else(|| default_name.clone());
     if let Some(name) = name.filter(|n| *n != default_name) {
         out.push(("name", name));

@@ -180,7 +180,7 @@ fn service_name(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnos
                     deploy.name
                 ),
             )
-            .at_opt(reader.origin("deploy.name"))
+            .at_opt(reader.origin(super::names::DEPLOYMENT_NAME_KEY))
             .label("not a Service name (DNS-1035 label)")
             .help("start the name with a lower-case letter"),
         );

@@ -128,7 +128,7 @@ pub fn deploy(
     check_keys(model, table, diags);
     let reader = SettingReader { model, table };
     let text = |key: &str, diags: &mut Diagnostics| reader.text(key, diags);
-    let name = text("deploy.name", diags).unwrap_or_default();
+    let name = text(names::DEPLOYMENT_NAME_KEY, diags).unwrap_or_default();
     let namespace = text("deploy.namespace", diags);
     let repository = text("deploy.image.repository", diags).unwrap_or_default();
     let tag =
