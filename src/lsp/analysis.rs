@@ -47,7 +47,7 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents, templates: &Templat
     let mut analysis = check(doc, name, open);
     if let Ok(checked) = &mut analysis.checked {
         let inputs = crate::inputs::Inputs::default();
-        let reader = |path: &Path| crate::profile::read_input(path, &inputs).map_err(|e| e.0);
+        let reader = |path: &Path| crate::profile::read_host_file(path, &inputs);
         let report = report(checked, false, templates, Some(&reader));
         checked.diagnostics = report.diagnostics;
         analysis.template_errors = report.template_errors;
