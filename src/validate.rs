@@ -70,7 +70,7 @@ pub fn render_checks(
     }
     let targets: Vec<Target> = Target::ALL
         .into_iter()
-        .filter(|t| !checks::KUBERNETES.contains(t))
+        .filter(|t| !t.in_cluster())
         .collect();
     let mut out = render_checked(resolved, options, &targets, templates, None, reader);
     out.diagnostics.items.extend(deferred);
