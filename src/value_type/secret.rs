@@ -30,11 +30,16 @@ impl TypeRules for Secret {
             Value::Table(table) if table.entries.len() == 1 => {
                 reference(var, &table.entries[0], cx, diags)
             }
-            _ => {
+            other => {
+                // A reference is a table of one key: say how many this one has.
+                let found = match other {
+                    Value::Table(table) => format!("a table of {} keys", table.entries.len()),
+                    other => other.type_name().to_string(),
+                };
                 diags.push(
-                    Diagnostic::wrong_type(&var.key, self.describe(), node.value.type_name())
+                    Diagnostic::wrong_type(&var.key, self.describe(), &found)
                         .at(node.origin)
-                        .label(format!("found {}", node.value.type_name()))
+                        .label(format!("found {found}"))
                         .help(REFERENCE_HELP),
                 );
                 None
