@@ -9,7 +9,7 @@
 use divan::{Bencher, black_box};
 use svcgen::diag::source::Sources;
 use svcgen::pipeline::check_text;
-use svcgen::render::k8s_plan::plan;
+use svcgen::render::k8s_plan::plan_for;
 use svcgen::render::{EnvOptions, environment};
 
 fn main() {
@@ -50,7 +50,7 @@ fn plugins_checked_and_planned(bencher: Bencher, n: usize) {
         let checked = check_text("p.toml", black_box(&text), None, &mut sources);
         let resolved = checked.resolved.expect("the benchmark profile is valid");
         let env = environment(&resolved, EnvOptions::default()).expect("no secrets are read");
-        let planned = plan(&resolved, &env, None);
+        let planned = plan_for(&resolved, &env, None, EnvOptions::default(), None);
         black_box(planned.to_create.len())
     });
 }

@@ -6,7 +6,7 @@
 use crate::diag::Diagnostics;
 use crate::diag::source::{SourceId, Sources};
 use crate::profile::{Extends, Layers, Overridden, Stack, Table, load_stack};
-use crate::resolve::{Mode, Options, Resolved, resolve};
+use crate::resolve::{Environment, Mode, Options, Resolved, resolve};
 use std::path::Path;
 
 /// A profile that could be read: its resolution (when valid) and every diagnostic.
@@ -75,16 +75,40 @@ pub fn check_table(source: SourceId, table: &Table, sources: &Sources) -> Checke
 }
 
 /// Checks the table of an environment read from a file (`import`, `lint`), its origins into
-/// `sources`: resolve leaves out the checks of a profile's own form ([`Mode::Environment`]).
-pub fn check_environment(source: SourceId, table: &Table, sources: &Sources) -> Checked {
-    resolve_table(source, table, sources, Mode::Environment)
+/// `sources`: resolve leaves out the checks of a profile's own form ([`Mode::Environment`]),
+/// and those that `environment` says would claim what is not so.
+pub fn check_environment(
+    source: SourceId,
+    table: &Table,
+    sources: &Sources,
+    environment: Environment<'_>,
+) -> Checked {
+    resolve_table(source, table, sources, Mode::Environment(environment))
 }
 
-fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode) -> Checked {
+fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode<'_>) -> Checked {
+    #[cfg(test)]
+    counted::RESOLVES.with(|n| n.set(n.get() + 1));
     let (resolved, diagnostics) = resolve(table, source, Options { sources, mode });
     Checked {
         resolved,
         diagnostics,
         overridden: Vec::new(),
+    }
+}
+
+/// How many tables this thread resolved: the tests of `import` and `lint` count them (once per
+/// file read).
+#[cfg(test)]
+pub(crate) mod counted {
+    thread_local! {
+        pub static RESOLVES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The number of tables `run` resolves.
+    pub fn resolves(run: impl FnOnce()) -> usize {
+        let before = RESOLVES.with(std::cell::Cell::get);
+        run();
+        RESOLVES.with(std::cell::Cell::get) - before
     }
 }

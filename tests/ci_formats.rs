@@ -239,39 +239,12 @@ fn sarif_lists_every_rule_with_a_name_a_description_and_its_docs_anchor() {
     }
 }
 
-/// docs/diagnostics.md is the rule table of SARIF, for people: checked in, and fresh
+/// docs/diagnostics.md is the code table for people (`svcgen::diag::rules::page`, the rules of
+/// SARIF: the test above checks each rule has its heading): checked in, and fresh
 /// (`UPDATE_DOCS=1 cargo test --test integration ci_formats::` writes it again).
 #[test]
 fn diagnostics_page_lists_every_rule_of_sarif() {
-    let (_, sarif) = stdout_json(
-        &repo(),
-        &[
-            "validate",
-            "tests/invalid/adapter-not-allowed.toml",
-            "--format",
-            "sarif",
-        ],
-    );
-    let mut page = String::from(
-        "# Diagnostic codes\n\n<!-- Written by `UPDATE_DOCS=1 cargo test --test integration ci_formats::` from the rule table of\n     `svcgen validate --format sarif` (src/diag/code.rs); do not edit. -->\n\n\
-         Every problem svcgen reports has a stable code. `E…` codes are errors (exit 1), `W…` codes\n\
-         warnings (exit 0 unless `--deny-warnings`). Code scanning links each result here.\n",
-    );
-    for rule in sarif["runs"][0]["tool"]["driver"]["rules"]
-        .as_array()
-        .unwrap()
-    {
-        page.push_str(&format!(
-            "\n## {} {}\n\n{} ({}).\n",
-            rule["id"].as_str().unwrap(),
-            rule["name"].as_str().unwrap(),
-            rule["shortDescription"]["text"]
-                .as_str()
-                .unwrap()
-                .trim_end_matches('.'),
-            rule["defaultConfiguration"]["level"].as_str().unwrap(),
-        ));
-    }
+    let page = svcgen::diag::rules::page();
     let path = repo().join("docs/diagnostics.md");
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, &page).unwrap();

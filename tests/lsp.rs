@@ -727,3 +727,46 @@ fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
     }
     assert_eq!(client.shutdown(), Some(0));
 }
+
+/// The checks `validate` runs beyond resolve (the render checks of every deployable target: a
+/// value a target cannot carry, a value filled in at deploy time, a host file that cannot be
+/// read) are the server's too: each profile's diagnostics are validate's, same code and range.
+#[test]
+fn class2_the_server_runs_the_render_checks_validate_runs() {
+    let long_name = "A".repeat(300);
+    let cases = [
+        (
+            "E0242",
+            format!("edition = \"B\"\n[env]\n{long_name} = \"x\"\n"),
+        ),
+        (
+            "W0334",
+            "edition = \"B\"\n[env]\nGREETING = { deploy_env = \"GREETING\" }\n".to_string(),
+        ),
+        (
+            "E0245",
+            "edition = \"A\"\n[config]\nadapter = \"consul\"\n[secret]\nadapter = \"vault\"\n\
+             [persistence]\ntype = \"ldap\"\n[admin_ui]\nplugins = [\"a\"]\n[deploy.plugins]\n\
+             a = { host = \"missing.zip\", configmap = \"plugins\", key = \"a.zip\" }\n"
+                .to_string(),
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (mut client, _) = Client::start();
+    for (code, text) in &cases {
+        let file = write(dir.path(), &format!("{code}.toml"), text);
+        let expected = validate_json(&file, text);
+        assert!(
+            codes(&expected).contains(&code.to_string()),
+            "validate reports {code}: {expected:#?}"
+        );
+        let uri = file_uri(&file);
+        client.open(&uri, text);
+        let got = client.diagnostics(&uri, 1);
+        assert_eq!(got.len(), expected.len(), "{got:#?}\n{expected:#?}");
+        for (g, e) in got.iter().zip(&expected) {
+            same_diagnostic(&file, text, g, e);
+        }
+    }
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -402,6 +402,10 @@ fn class6_every_test_file_is_a_module_of_the_one_test_binary() {
     assert!(
         missing.is_empty(),
         "tests/{{{}}}.rs not declared as `mod …;` in tests/lib.rs: they would never be compiled",
-        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+        missing
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
     );
 }

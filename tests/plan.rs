@@ -211,14 +211,21 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
     let text = "edition = \"A\"\n[config]\nadapter = \"consul\"\n[secret]\nadapter = \"vault\"\n\
                 [persistence]\ntype = \"ldap\"\n[admin_ui]\nplugins = [\"a\"]\n\
                 [wait]\nmax_time = 0\n[env]\nTZ = \"UTC\"\n";
-    let codes = |environment: bool| {
+    use svcgen::resolve::Environment;
+    // As import asks: a profile is written from the environment, every value was read.
+    let import = Environment {
+        writes_profile: true,
+        ..Environment::default()
+    };
+    let codes = |environment: Option<Environment>| {
         let mut sources = svcgen::diag::source::Sources::new();
         let (id, table) = svcgen::profile::parse_text("p".into(), text.into(), &mut sources);
         let table = table.unwrap();
-        let checked = if environment {
-            svcgen::pipeline::check_environment(id, &table, &sources)
-        } else {
-            svcgen::pipeline::check_table(id, &table, &sources)
+        let checked = match environment {
+            Some(environment) => {
+                svcgen::pipeline::check_environment(id, &table, &sources, environment)
+            }
+            None => svcgen::pipeline::check_table(id, &table, &sources),
         };
         checked
             .diagnostics
@@ -227,8 +234,8 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
             .map(|d| d.code)
             .collect::<Vec<_>>()
     };
-    let profile = codes(false);
-    let environment = codes(true);
+    let profile = codes(None);
+    let environment = codes(Some(import));
     // The profile-form check: a name passed through `[env]`.
     let form = [Code::EnvPassthrough];
     assert!(
@@ -246,6 +253,13 @@ fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {
         "the other checks are made (max_time = 0, the plugin): {rest:?}"
     );
     assert_eq!(environment, rest);
+    // As lint asks (no profile is written: an environment never says where plugin archives
+    // come from), resolve does not ask for the plugin's archive, and makes every other check.
+    let lint = codes(Some(Environment::default()));
+    let no_archive: Vec<Code> = (rest.iter().copied())
+        .filter(|c| *c != Code::PluginWithoutArchive)
+        .collect();
+    assert_eq!(lint, no_archive);
 }
 
 /// An unreadable host file is named as the profile writes it, never by the path it was read as

@@ -3,13 +3,13 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
+use crate::diag::source::Sources;
 use crate::import::kind::{
     ENVIRONMENT_WANTED, Kind, PROFILE_WANTED, kind_of, wrong_file_diagnostic,
 };
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
 use crate::output::write_in_place;
-use crate::diag::source::Sources;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -139,7 +139,11 @@ pub fn import_command(args: &ImportArgs) -> u8 {
 
 /// Writes the draft of a failed import where the profile would have gone, and says so: the run
 /// still fails (exit 1), so that no script takes the draft for a profile.
-fn write_draft(draft: &str, output: Option<&PathBuf>, inputs: &crate::support::inputs::Inputs) -> u8 {
+fn write_draft(
+    draft: &str,
+    output: Option<&PathBuf>,
+    inputs: &crate::support::inputs::Inputs,
+) -> u8 {
     // Never over the file it was imported from, as the profile's own write.
     let written = super::generate::emit(draft, output, inputs);
     if written == EXIT_OK {

@@ -177,14 +177,7 @@ pub fn display_name(path: &std::path::Path) -> String {
     }
 }
 
-/// The reader the library's plan is given for host files: the one bounded reader, which also
-/// records each file in the command's `inputs` (no output may replace it).
-pub fn read_host_file(
-    path: &std::path::Path,
-    inputs: &crate::support::inputs::Inputs,
-) -> Result<Vec<u8>, String> {
-    crate::profile::read_input(path, inputs).map_err(|e| e.0)
-}
+pub use crate::profile::read_host_file;
 
 /// [`crate::pipeline::check_layers`] for the files named on the command line: a compose file,
 /// `.env` or manifest given as a profile gets one error saying what it is and which command reads

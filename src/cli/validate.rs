@@ -44,21 +44,18 @@ pub fn run(args: &ValidateArgs) -> u8 {
                 continue;
             }
         };
-        if let Some(resolved) = &checked.resolved {
-            // The checks of rendering, for every deployable target: validate == render.
-            let reader = |path: &std::path::Path| super::read_host_file(path, &inputs);
-            let rendered = crate::commands::validate::render_checks(
-                resolved,
-                args.include_secrets,
-                &templates,
-                Some(&reader),
-            );
-            for message in crate::templates::messages(&rendered.template_errors) {
-                reporter.io_error(&message);
-            }
-            rendered.drop_superseded(&mut checked.diagnostics);
-            checked.diagnostics.extend(rendered.diagnostics);
+        // The checks of rendering, for every deployable target: validate == render.
+        let reader = |path: &std::path::Path| super::read_host_file(path, &inputs);
+        let report = crate::commands::validate::report(
+            &checked,
+            args.include_secrets,
+            &templates,
+            Some(&reader),
+        );
+        for message in &report.template_errors {
+            reporter.io_error(message);
         }
+        checked.diagnostics = report.diagnostics;
         let code = reporter.add(&checked.diagnostics, &sources);
         exit = exit.max(code);
         if code == 0

@@ -125,9 +125,7 @@ fn credential_sources(out: &mut String, model: &Model, needed: &[&Var]) {
     if needed.is_empty() {
         return;
     }
-    let deployment = (model.setting("deploy.name"))
-        .and_then(|s| s.default.value())
-        .unwrap_or_default();
+    let deployment = crate::resolve::deploy::names::default_deployment_name(model);
     let secret = crate::resolve::deploy::names::credentials_secret_name(deployment);
     out.push('\n');
     comment(

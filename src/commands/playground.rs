@@ -32,14 +32,13 @@ pub fn answer(text: &str, templates: &Templates) -> Value {
     let mut sources = Sources::new();
     // As `-` (standard input): named <stdin>, relative paths from the current folder.
     let checked = check_text(STDIN_NAME, text, Some(Path::new(".")), &mut sources);
-    let mut diagnostics = checked.diagnostics.clone();
-    let mut io = Vec::new();
+    let crate::commands::validate::Report {
+        diagnostics,
+        template_errors: io,
+    } = crate::commands::validate::report(&checked, false, templates, None);
     let mut targets = Map::new();
     let mut host_files = Vec::new();
     if let Some(resolved) = &checked.resolved {
-        let rendered = crate::commands::validate::render_checks(resolved, false, templates, None);
-        io.extend(crate::templates::messages(&rendered.template_errors));
-        diagnostics.extend(rendered.diagnostics);
         for target in TARGETS {
             targets.insert(
                 target.name().to_string(),

@@ -1,7 +1,10 @@
 //! What `validate` checks beyond resolution: the checks of rendering, for every deployable
-//! target, so that a profile `validate` accepts is one `render` renders. Shared by the command
-//! line and the browser playground, so both report the same.
+//! target, so that a profile `validate` accepts is one `render` renders. [`report`] is the one
+//! function giving a checked profile's diagnostics: the command line, the language server and
+//! the browser playground call it, so all report the same.
 
+use crate::diag::Diagnostics;
+use crate::pipeline::Checked;
 use crate::render::checks;
 use crate::render::{EnvOptions, HostReader, Rendered, Target, Templates, render_checked};
 use crate::resolve::{Resolved, Typed};
@@ -40,8 +43,39 @@ pub fn carrying_deploy_time(targets: &[Target]) -> Vec<Target> {
     targets
         .iter()
         .copied()
-        .filter(|t| !checks::KUBERNETES.contains(t))
+        .filter(|t| !t.in_cluster())
         .collect()
+}
+
+/// What `validate` reports on a profile the pipeline checked.
+pub struct Report {
+    /// Resolve's diagnostics, then those of the render checks (for a resolved profile).
+    pub diagnostics: Diagnostics,
+    /// Templates that failed, worded for people (each also an error among `diagnostics`).
+    pub template_errors: Vec<String>,
+}
+
+/// Every diagnostic `validate` gives for `checked`: resolve's, and for a profile that resolved,
+/// those of [`render_checks`] (host files read through `reader`, `None` where there is no file
+/// system).
+pub fn report(
+    checked: &Checked,
+    include_secrets: bool,
+    templates: &Templates,
+    reader: Option<HostReader<'_>>,
+) -> Report {
+    let mut diagnostics = checked.diagnostics.clone();
+    let mut template_errors = Vec::new();
+    if let Some(resolved) = &checked.resolved {
+        let rendered = render_checks(resolved, include_secrets, templates, reader);
+        template_errors = crate::templates::messages(&rendered.template_errors);
+        rendered.drop_superseded(&mut diagnostics);
+        diagnostics.extend(rendered.diagnostics);
+    }
+    Report {
+        diagnostics,
+        template_errors,
+    }
 }
 
 /// Renders every deployable target of `resolved` as `render --out-dir` would (host paths as

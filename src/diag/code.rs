@@ -1,343 +1,221 @@
-//! Stable diagnostic codes. Codes are never reused; a retired code keeps its number.
+//! Stable diagnostic codes, one row each in [`codes!`]: the variant, its id (never reused; a
+//! retired code keeps its number; `E…` errors, `W…` warnings), its name and its doc comment,
+//! which is its one-line summary. The enum, [`Code::ALL`], [`CODES`] and every method below are
+//! made from the rows; SARIF's rules, GitLab's check names, `docs/diagnostics.md`
+//! ([`super::rules::page`]) and the `allow` list's lookup read them (ripgrep's flag table is the
+//! model): a new code is one row here, built where its problem is found.
 
 use super::Severity;
 
-/// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Code {
+/// One code's row.
+#[derive(Debug)]
+pub struct CodeDef {
+    pub code: Code,
+    /// The stable code, e.g. `E0201`.
+    pub id: &'static str,
+    /// A readable name, e.g. `unknown-key` (JSON output, `allow`, the docs' headings).
+    pub name: &'static str,
+    /// What the code reports, in one sentence: the row's doc comment.
+    pub summary: &'static str,
+}
+
+/// Declares the codes: each row is a doc comment (the summary), the variant, its id and name.
+macro_rules! codes {
+    ($( $(#[doc = $doc:literal])+ $variant:ident = $id:literal, $name:literal; )+) => {
+        /// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $( $(#[doc = $doc])+ $variant, )+
+        }
+
+        /// Every code's row, in the order of SARIF's rules and of `docs/diagnostics.md`.
+        pub const CODES: &[CodeDef] = &[
+            $( CodeDef {
+                code: Code::$variant,
+                id: $id,
+                name: $name,
+                summary: concat!($($doc),+),
+            }, )+
+        ];
+    };
+}
+
+codes! {
     /// The profile is not valid TOML (including duplicate keys) or not UTF-8.
-    TomlSyntax,
+    TomlSyntax = "E0100", "toml-syntax";
     /// `edition` is missing or is not "A" or "B".
-    Edition,
+    Edition = "E0200", "edition";
     /// A key or table the profile format does not have.
-    UnknownKey,
+    UnknownKey = "E0201", "unknown-key";
     /// A key that exists only in the other edition.
-    OtherEdition,
+    OtherEdition = "E0202", "other-edition";
     /// A value of the wrong TOML type.
-    WrongType,
+    WrongType = "E0203", "wrong-type";
     /// A value outside the allowed set.
-    NotAllowed,
+    NotAllowed = "E0204", "not-allowed";
     /// A number out of range.
-    OutOfRange,
+    OutOfRange = "E0205", "out-of-range";
     /// A string of the wrong form (URL, host name, path, host:port).
-    BadFormat,
+    BadFormat = "E0206", "bad-format";
     /// `persistence.type = "hybrid"` without a mapping.
-    HybridMissing,
+    HybridMissing = "E0207", "hybrid-missing";
     /// A hybrid mapping lacks one of its keys.
-    HybridKeyMissing,
+    HybridKeyMissing = "E0208", "hybrid-key-missing";
     /// A hybrid mapping has a key that is not a data category.
-    HybridKeyUnknown,
+    HybridKeyUnknown = "E0209", "hybrid-key-unknown";
     /// A value another setting makes necessary is missing.
-    Required,
+    Required = "E0210", "required";
     /// A plugin name that cannot be one.
-    PluginName,
+    PluginName = "E0211", "plugin-name";
     /// An `[env]` name that is not a valid environment variable name.
-    EnvName,
+    EnvName = "E0212", "env-name";
     /// An `[env]` name that is a spec variable: use its profile key.
-    EnvIsSpecVar,
+    EnvIsSpecVar = "E0213", "env-is-spec-var";
     /// A value a target cannot write without changing it.
-    Unwritable,
+    Unwritable = "E0214", "unwritable";
     /// A secret reference that cannot be read.
-    SecretUnavailable,
+    SecretUnavailable = "E0215", "secret-unavailable";
     /// A control character (NUL, ...) in a value.
-    ControlChar,
-    /// Settings that exclude each other, or one that needs another.
-    Conflict,
-    /// An `extends` that cannot be followed: a missing file or a cycle.
-    Extends,
+    ControlChar = "E0216", "control-char";
     /// Settings of a group that is not chosen.
-    NotApplied,
+    NotApplied = "W0301", "not-applied";
     /// `wait.sleep_duration` is above `wait.max_time`.
-    SleepAboveMax,
+    SleepAboveMax = "W0302", "sleep-above-max";
     /// The secret manager runs on the container's fixed default passphrase.
-    DefaultPassphrase,
+    DefaultPassphrase = "W0303", "default-passphrase";
     /// TLS without certificate verification.
-    TlsUnverified,
+    TlsUnverified = "W0304", "tls-unverified";
     /// Plain http to a host that is not this machine.
-    PlainHttp,
+    PlainHttp = "W0305", "plain-http";
     /// A variable outside the spec, passed through.
-    EnvPassthrough,
+    EnvPassthrough = "W0306", "env-passthrough";
     /// A secret written in clear text in the profile.
-    SecretInProfile,
+    SecretInProfile = "W0307", "secret-in-profile";
+    /// Settings that exclude each other, or one that needs another.
+    Conflict = "E0217", "conflict";
+    /// An `extends` that cannot be followed: a missing file or a cycle.
+    Extends = "E0218", "extends";
     /// A file source declared for a variable or plugin that is not used.
-    UnusedSource,
+    UnusedSource = "W0308", "unused-source";
     /// A secret or key file taken from a ConfigMap (stored in clear).
-    SecretInConfigMap,
+    SecretInConfigMap = "W0309", "secret-in-configmap";
     /// A compose host path that does not exist.
-    HostPathMissing,
+    HostPathMissing = "W0310", "host-path-missing";
     /// A plugin listed without an archive source: the container ignores it.
-    PluginWithoutArchive,
+    PluginWithoutArchive = "W0311", "plugin-without-archive";
     /// An imported file that is not valid `.env`, YAML or UTF-8.
-    InputSyntax,
+    InputSyntax = "E0219", "input-syntax";
     /// An imported file without an environment to read, with several and none chosen, or naming
     /// a file or ConfigMap that cannot be found.
-    InputShape,
+    InputShape = "E0220", "input-shape";
     /// `CN_HYBRID_MAPPING` is not valid JSON: the container stops at start-up.
-    HybridJson,
+    HybridJson = "E0221", "hybrid-json";
     /// A setting of edition A that edition B has no equivalent for (migrate).
-    NoEquivalent,
+    NoEquivalent = "E0222", "no-equivalent";
     /// A `${VAR}` / `$(VAR)` placeholder kept as literal text, not expanded.
-    Placeholder,
+    Placeholder = "W0312", "placeholder";
     /// A boolean written other than `true` / `false`.
-    NonCanonicalBool,
+    NonCanonicalBool = "W0313", "non-canonical-bool";
     /// A value the container silently replaces by its default.
-    FallsBack,
+    FallsBack = "W0314", "falls-back";
     /// A variable set to the empty string, which the container treats differently from unset.
-    EmptyValue,
+    EmptyValue = "W0315", "empty-value";
     /// An old variable name the container no longer reads.
-    LegacyName,
+    LegacyName = "W0316", "legacy-name";
     /// A variable the spec does not have: passed on unchecked (the image may still read it).
-    UnknownVariable,
+    UnknownVariable = "W0317", "unknown-variable";
     /// A value overridden by a later definition of the same variable.
-    Overridden,
+    Overridden = "W0318", "overridden";
     /// An unquoted YAML value that YAML readers take as a boolean, number or null.
-    YamlTyped,
+    YamlTyped = "W0319", "yaml-typed";
     /// Something of the imported file that a profile cannot carry: left out.
-    NotImported,
+    NotImported = "W0320", "not-imported";
     /// Two files mounted at one path in the container (Kubernetes and Docker refuse it).
-    MountCollision,
+    MountCollision = "E0240", "mount-collision";
     /// A Secret/ConfigMap key or mount path derived from a file path that Kubernetes or compose would refuse.
-    DerivedName,
+    DerivedName = "E0241", "derived-name";
     /// A value beyond what a Kubernetes field accepts (int32, name length or form, label value).
-    K8sLimit,
+    K8sLimit = "E0242", "k8s-limit";
     /// Files of one generated Secret or ConfigMap that kustomize cannot generate together.
-    Generator,
+    Generator = "E0243", "generator";
     /// A KRM `ResourceList` (stdin of `svcgen krm`) that is not what a KRM function reads.
-    KrmInput,
+    KrmInput = "E0244", "krm-input";
     /// A `.env` value that one of the readers people use (compose v2, python-dotenv,
     /// `docker run --env-file`) would read differently: no spelling suits them all.
-    DotenvReaderDiffers,
+    DotenvReaderDiffers = "W0327", "dotenv-reader-differs";
     /// An unquoted compose value whose number compose writes in a form svcgen cannot reproduce.
-    ComposeNumber,
+    ComposeNumber = "E0223", "compose-number";
     /// A quoted `.env` value holding a raw carriage return: its readers disagree.
-    CarriageReturnInQuotes,
+    CarriageReturnInQuotes = "E0224", "carriage-return-in-quotes";
     /// A secret variable under an old name in `[env]`, where it would be written in clear text.
-    SecretOldName,
+    SecretOldName = "E0225", "secret-old-name";
     /// A host file the kustomize base copies (`[deploy.files]`, `[deploy.plugins]`) that cannot
     /// be read.
-    HostFileUnreadable,
+    HostFileUnreadable = "E0245", "host-file-unreadable";
     /// A rendered file on disk that differs from what svcgen writes now (`render --check`,
     /// `docs --check`).
-    StaleOutput,
+    StaleOutput = "E0250", "stale-output";
     /// A `[deploy]` setting the real image cannot run with (a read-only root file system).
-    ImageRefuses,
+    ImageRefuses = "E0251", "image-refuses";
     /// A `[deploy]` setting that differs from how the real image runs (its port, its user).
-    ImageDiffers,
+    ImageDiffers = "W0330", "image-differs";
     /// A credential file an adapter or backend reads, with no source for the container.
-    CredentialFileMissing,
+    CredentialFileMissing = "W0331", "credential-file-missing";
     /// A port the container ignores (the LDAP port follows `use_ssl`).
-    PortIgnored,
+    PortIgnored = "W0332", "port-ignored";
     /// A default that points at the pod itself in a real deployment (`localhost`).
-    PointsAtPod,
+    PointsAtPod = "W0333", "points-at-pod";
     /// A value filled in at deploy time (`{ deploy_env = "X" }`): the Kubernetes targets cannot
     /// carry it (`validate`; `render` of those targets refuses it, E0214).
-    DeployTimeValue,
+    DeployTimeValue = "W0334", "deploy-time-value";
     /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
-    WrongFile,
+    WrongFile = "E0246", "wrong-file";
 }
 
 impl Code {
-    pub const ALL: [Code; 62] = [
-        Code::TomlSyntax,
-        Code::Edition,
-        Code::UnknownKey,
-        Code::OtherEdition,
-        Code::WrongType,
-        Code::NotAllowed,
-        Code::OutOfRange,
-        Code::BadFormat,
-        Code::HybridMissing,
-        Code::HybridKeyMissing,
-        Code::HybridKeyUnknown,
-        Code::Required,
-        Code::PluginName,
-        Code::EnvName,
-        Code::EnvIsSpecVar,
-        Code::Unwritable,
-        Code::SecretUnavailable,
-        Code::ControlChar,
-        Code::NotApplied,
-        Code::SleepAboveMax,
-        Code::DefaultPassphrase,
-        Code::TlsUnverified,
-        Code::PlainHttp,
-        Code::EnvPassthrough,
-        Code::SecretInProfile,
-        Code::Conflict,
-        Code::Extends,
-        Code::UnusedSource,
-        Code::SecretInConfigMap,
-        Code::HostPathMissing,
-        Code::PluginWithoutArchive,
-        Code::InputSyntax,
-        Code::InputShape,
-        Code::HybridJson,
-        Code::NoEquivalent,
-        Code::Placeholder,
-        Code::NonCanonicalBool,
-        Code::FallsBack,
-        Code::EmptyValue,
-        Code::LegacyName,
-        Code::UnknownVariable,
-        Code::Overridden,
-        Code::YamlTyped,
-        Code::NotImported,
-        Code::MountCollision,
-        Code::DerivedName,
-        Code::K8sLimit,
-        Code::Generator,
-        Code::KrmInput,
-        Code::DotenvReaderDiffers,
-        Code::ComposeNumber,
-        Code::CarriageReturnInQuotes,
-        Code::SecretOldName,
-        Code::HostFileUnreadable,
-        Code::StaleOutput,
-        Code::ImageRefuses,
-        Code::ImageDiffers,
-        Code::CredentialFileMissing,
-        Code::PortIgnored,
-        Code::PointsAtPod,
-        Code::DeployTimeValue,
-        Code::WrongFile,
-    ];
+    /// Every code, in the table's order.
+    pub const ALL: [Code; CODES.len()] = {
+        let mut out = [Code::TomlSyntax; CODES.len()];
+        let mut i = 0;
+        while i < CODES.len() {
+            out[i] = CODES[i].code;
+            i += 1;
+        }
+        out
+    };
+
+    /// The code's row.
+    pub fn def(self) -> &'static CodeDef {
+        CODES
+            .iter()
+            .find(|row| row.code == self)
+            .expect("every code has its row: the rows declare the enum")
+    }
+
+    /// The code `text` names: its id (any case) or its name.
+    pub fn find(text: &str) -> Option<Code> {
+        CODES
+            .iter()
+            .find(|row| row.id.eq_ignore_ascii_case(text) || row.name == text)
+            .map(|row| row.code)
+    }
 
     /// The stable code, e.g. `E0201`.
     pub fn id(self) -> &'static str {
-        match self {
-            Code::TomlSyntax => "E0100",
-            Code::Edition => "E0200",
-            Code::UnknownKey => "E0201",
-            Code::OtherEdition => "E0202",
-            Code::WrongType => "E0203",
-            Code::NotAllowed => "E0204",
-            Code::OutOfRange => "E0205",
-            Code::BadFormat => "E0206",
-            Code::HybridMissing => "E0207",
-            Code::HybridKeyMissing => "E0208",
-            Code::HybridKeyUnknown => "E0209",
-            Code::Required => "E0210",
-            Code::PluginName => "E0211",
-            Code::EnvName => "E0212",
-            Code::EnvIsSpecVar => "E0213",
-            Code::Unwritable => "E0214",
-            Code::SecretUnavailable => "E0215",
-            Code::ControlChar => "E0216",
-            Code::Conflict => "E0217",
-            Code::Extends => "E0218",
-            Code::NotApplied => "W0301",
-            Code::SleepAboveMax => "W0302",
-            Code::DefaultPassphrase => "W0303",
-            Code::TlsUnverified => "W0304",
-            Code::PlainHttp => "W0305",
-            Code::EnvPassthrough => "W0306",
-            Code::SecretInProfile => "W0307",
-            Code::UnusedSource => "W0308",
-            Code::SecretInConfigMap => "W0309",
-            Code::HostPathMissing => "W0310",
-            Code::PluginWithoutArchive => "W0311",
-            Code::InputSyntax => "E0219",
-            Code::InputShape => "E0220",
-            Code::HybridJson => "E0221",
-            Code::NoEquivalent => "E0222",
-            Code::Placeholder => "W0312",
-            Code::NonCanonicalBool => "W0313",
-            Code::FallsBack => "W0314",
-            Code::EmptyValue => "W0315",
-            Code::LegacyName => "W0316",
-            Code::UnknownVariable => "W0317",
-            Code::Overridden => "W0318",
-            Code::YamlTyped => "W0319",
-            Code::NotImported => "W0320",
-            Code::MountCollision => "E0240",
-            Code::DerivedName => "E0241",
-            Code::K8sLimit => "E0242",
-            Code::Generator => "E0243",
-            Code::KrmInput => "E0244",
-            Code::DotenvReaderDiffers => "W0327",
-            Code::ComposeNumber => "E0223",
-            Code::CarriageReturnInQuotes => "E0224",
-            Code::SecretOldName => "E0225",
-            Code::HostFileUnreadable => "E0245",
-            Code::StaleOutput => "E0250",
-            Code::ImageRefuses => "E0251",
-            Code::ImageDiffers => "W0330",
-            Code::CredentialFileMissing => "W0331",
-            Code::PortIgnored => "W0332",
-            Code::PointsAtPod => "W0333",
-            Code::DeployTimeValue => "W0334",
-            Code::WrongFile => "E0246",
-        }
+        self.def().id
     }
 
     /// A readable name for the code, used in JSON output.
     pub fn name(self) -> &'static str {
-        match self {
-            Code::TomlSyntax => "toml-syntax",
-            Code::Edition => "edition",
-            Code::UnknownKey => "unknown-key",
-            Code::OtherEdition => "other-edition",
-            Code::WrongType => "wrong-type",
-            Code::NotAllowed => "not-allowed",
-            Code::OutOfRange => "out-of-range",
-            Code::BadFormat => "bad-format",
-            Code::HybridMissing => "hybrid-missing",
-            Code::HybridKeyMissing => "hybrid-key-missing",
-            Code::HybridKeyUnknown => "hybrid-key-unknown",
-            Code::Required => "required",
-            Code::PluginName => "plugin-name",
-            Code::EnvName => "env-name",
-            Code::EnvIsSpecVar => "env-is-spec-var",
-            Code::Unwritable => "unwritable",
-            Code::SecretUnavailable => "secret-unavailable",
-            Code::ControlChar => "control-char",
-            Code::Conflict => "conflict",
-            Code::Extends => "extends",
-            Code::NotApplied => "not-applied",
-            Code::SleepAboveMax => "sleep-above-max",
-            Code::DefaultPassphrase => "default-passphrase",
-            Code::TlsUnverified => "tls-unverified",
-            Code::PlainHttp => "plain-http",
-            Code::EnvPassthrough => "env-passthrough",
-            Code::SecretInProfile => "secret-in-profile",
-            Code::UnusedSource => "unused-source",
-            Code::SecretInConfigMap => "secret-in-configmap",
-            Code::HostPathMissing => "host-path-missing",
-            Code::PluginWithoutArchive => "plugin-without-archive",
-            Code::InputSyntax => "input-syntax",
-            Code::InputShape => "input-shape",
-            Code::HybridJson => "hybrid-json",
-            Code::NoEquivalent => "no-equivalent",
-            Code::Placeholder => "placeholder",
-            Code::NonCanonicalBool => "non-canonical-bool",
-            Code::FallsBack => "falls-back",
-            Code::EmptyValue => "empty-value",
-            Code::LegacyName => "legacy-name",
-            Code::UnknownVariable => "unknown-variable",
-            Code::Overridden => "overridden",
-            Code::YamlTyped => "yaml-typed",
-            Code::NotImported => "not-imported",
-            Code::MountCollision => "mount-collision",
-            Code::DerivedName => "derived-name",
-            Code::K8sLimit => "k8s-limit",
-            Code::Generator => "generator",
-            Code::KrmInput => "krm-input",
-            Code::DotenvReaderDiffers => "dotenv-reader-differs",
-            Code::ComposeNumber => "compose-number",
-            Code::CarriageReturnInQuotes => "carriage-return-in-quotes",
-            Code::SecretOldName => "secret-old-name",
-            Code::HostFileUnreadable => "host-file-unreadable",
-            Code::StaleOutput => "stale-output",
-            Code::ImageRefuses => "image-refuses",
-            Code::ImageDiffers => "image-differs",
-            Code::CredentialFileMissing => "credential-file-missing",
-            Code::PortIgnored => "port-ignored",
-            Code::PointsAtPod => "points-at-pod",
-            Code::DeployTimeValue => "deploy-time-value",
-            Code::WrongFile => "wrong-file",
-        }
+        self.def().name
     }
 
+    /// What the code reports, in one sentence (its doc comment, lines joined by spaces).
+    pub fn summary(self) -> &'static str {
+        self.def().summary.trim()
+    }
+
+    /// An error for an `E…` id, a warning for a `W…` id.
     pub fn severity(self) -> Severity {
         if self.id().starts_with('W') {
             Severity::Warning
@@ -349,14 +227,22 @@ impl Code {
 
 #[cfg(test)]
 mod tests {
-    use super::Code;
+    use super::{CODES, Code};
     use std::collections::HashSet;
 
     #[test]
     fn codes_and_names_are_unique() {
-        let ids: HashSet<_> = Code::ALL.iter().map(|c| c.id()).collect();
-        let names: HashSet<_> = Code::ALL.iter().map(|c| c.name()).collect();
-        assert_eq!(ids.len(), Code::ALL.len());
-        assert_eq!(names.len(), Code::ALL.len());
+        let ids: HashSet<_> = CODES.iter().map(|c| c.id).collect();
+        let names: HashSet<_> = CODES.iter().map(|c| c.name).collect();
+        assert_eq!(ids.len(), CODES.len());
+        assert_eq!(names.len(), CODES.len());
+        for row in CODES {
+            assert!(
+                row.id.len() == 5 && (row.id.starts_with('E') || row.id.starts_with('W')),
+                "{row:?}"
+            );
+            assert_eq!(Code::find(row.name), Some(row.code));
+            assert_eq!(Code::find(&row.id.to_lowercase()), Some(row.code));
+        }
     }
 }

@@ -14,7 +14,7 @@ pub mod rules;
 pub mod sarif;
 pub mod source;
 
-pub use code::Code;
+pub use code::{CODES, Code, CodeDef};
 
 use crate::diag::source::Origin;
 
@@ -239,4 +239,43 @@ impl DiagnosticKey {
 
 fn source_index(origin: Origin) -> usize {
     origin.source.index()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every `.rs` file under `dir`, with its text.
+    fn rust_files(dir: &Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path.display().to_string(), text));
+            }
+        }
+    }
+
+    /// A value of the wrong TOML type has one wording: `Diagnostic::wrong_type` is the only
+    /// place outside the code table that names its code (CONTRIBUTING, "A diagnostic code").
+    #[test]
+    fn class7_the_wrong_type_diagnostic_has_one_constructor() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let code_table = src.join("diag").join("code.rs").display().to_string();
+        let by_hand: Vec<String> = files
+            .iter()
+            .filter(|(path, _)| *path != code_table)
+            .flat_map(|(path, text)| {
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                let count = code.matches("Code::WrongType").count();
+                (count > 0).then(|| format!("{path}: {count}"))
+            })
+            .collect();
+        let this = src.join("diag").join("mod.rs").display().to_string();
+        assert_eq!(by_hand, [format!("{this}: 2")], "{by_hand:#?}");
+    }
 }

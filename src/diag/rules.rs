@@ -1,11 +1,7 @@
-//! What each diagnostic code means, for the rule tables of CI formats: a short description and
-//! the page that documents it. The description is the code's doc comment in `code.rs` (the one
-//! place it is written), read from that file's text, which is compiled in.
+//! What each diagnostic code means, for the rule tables of CI formats and for people: the page
+//! that documents every code (made from the code table, `code.rs`) and each code's place on it.
 
 use super::Code;
-
-/// `code.rs` itself: its doc comments describe the codes.
-const CODE_SOURCE: &str = include_str!("code.rs");
 
 /// The documentation of every code, one heading each (`docs/diagnostics.md`), as published
 /// with the repository Cargo.toml names; `example.invalid` (a name that never resolves) until
@@ -43,25 +39,25 @@ pub fn anchor(heading: &str) -> String {
         .collect()
 }
 
-/// The code's doc comment, its lines joined with spaces.
-pub fn description(code: Code) -> String {
-    let variant = format!("{code:?}");
-    let body = CODE_SOURCE
-        .split_once("pub enum Code {")
-        .map_or("", |(_, rest)| {
-            rest.split_once("\n}").map_or(rest, |(b, _)| b)
-        });
-    let mut doc: Vec<&str> = Vec::new();
-    for line in body.lines().map(str::trim) {
-        if let Some(text) = line.strip_prefix("///") {
-            doc.push(text.trim());
-        } else if line.trim_end_matches(',') == variant {
-            return doc.join(" ");
-        } else if !line.is_empty() {
-            doc.clear();
-        }
+/// `docs/diagnostics.md`: every code's heading (its [`help_uri`] anchor), summary and severity,
+/// in the table's order, as SARIF lists its rules. `UPDATE_DOCS=1 cargo test --test integration ci_formats::`
+/// writes it; that test fails when the checked-in page differs.
+pub fn page() -> String {
+    let mut page = String::from(
+        "# Diagnostic codes\n\n<!-- Written by `UPDATE_DOCS=1 cargo test --test integration ci_formats::` from the code table\n     \
+         (src/diag/code.rs), the rules of `svcgen validate --format sarif`; do not edit. -->\n\n\
+         Every problem svcgen reports has a stable code. `E…` codes are errors (exit 1), `W…` codes\n\
+         warnings (exit 0 unless `--deny-warnings`). Code scanning links each result here.\n",
+    );
+    for code in Code::ALL {
+        page.push_str(&format!(
+            "\n## {}\n\n{} ({}).\n",
+            heading(code),
+            code.summary().trim_end_matches('.'),
+            code.severity().as_str(),
+        ));
     }
-    String::new()
+    page
 }
 
 #[cfg(test)]
@@ -71,14 +67,14 @@ mod tests {
     #[test]
     fn every_code_has_a_description_and_an_anchor() {
         for code in Code::ALL {
-            let text = description(code);
+            let text = code.summary();
             assert!(
                 text.len() > 10 && !text.contains("///"),
                 "{code:?}: {text:?}"
             );
         }
         assert_eq!(
-            description(Code::TomlSyntax),
+            Code::TomlSyntax.summary(),
             "The profile is not valid TOML (including duplicate keys) or not UTF-8."
         );
         assert!(help_uri(Code::UnknownKey).ends_with("/docs/diagnostics.md#e0201-unknown-key"));

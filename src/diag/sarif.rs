@@ -166,7 +166,7 @@ fn rule(code: Code) -> Rule {
         id: code.id(),
         name: code.name(),
         short_description: Text {
-            text: rules::description(code),
+            text: code.summary().to_string(),
         },
         help_uri: rules::help_uri(code),
         default_configuration: Configuration {

@@ -2,8 +2,8 @@
 //! wrong file gets one error naming what it is and which command reads it, not a wall of
 //! syntax errors: `validate` of a compose file, `import` of a profile.
 
-use crate::model::Model;
 use crate::diag::source::Sources;
+use crate::model::Model;
 
 /// The kinds of file svcgen reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

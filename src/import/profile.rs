@@ -6,15 +6,15 @@
 //! and across values, and its diagnostics point at the input's lines.
 
 use super::analyze::{Analysis, analyze};
-use super::unread::depends_on_unread;
+use super::unread::effect_unknown;
 use super::{EnvValue, Read};
 use crate::diag::source::{Origin, Sources};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::pipeline::check_environment;
 use crate::profile::{Entry, Node, Table, Value};
-use crate::resolve::Resolved;
-use crate::value_type::formats::{k8s_label, k8s_subdomain};
+use crate::resolve::deploy::names;
+use crate::resolve::{Environment, Resolved};
 use toml_edit::{Array, DocumentMut, InlineTable, Item};
 
 /// How to import.
@@ -147,31 +147,16 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
     Some(written.text(read, &analysis, edition, None))
 }
 
-/// The deployment names read along that the profile takes (names first: the Secret's default
-/// name follows the deployment's name), with the check of the profile that holds them.
+/// The deployment names read along that the profile takes, with the check of the profile that
+/// holds them: the names are decided first ([`deploy_settings`]), so the profile is resolved once.
 fn with_deploy_names(
     read: &Read,
     analysis: &Analysis,
     edition: Edition,
     sources: &Sources,
 ) -> (Vec<(&'static str, String)>, Checked) {
-    let mut deploy: Vec<(&str, String)> = Vec::new();
-    let mut checked = check(read, analysis, edition, &deploy, sources);
-    for secret_stage in [false, true] {
-        let Some(resolved) = &checked.0 else {
-            break;
-        };
-        let more = deploy_settings(read, resolved, secret_stage);
-        if more.is_empty() {
-            continue;
-        }
-        let mut next = deploy.clone();
-        next.extend(more);
-        let c = check(read, analysis, edition, &next, sources);
-        if c.0.is_some() {
-            (deploy, checked) = (next, c);
-        }
-    }
+    let deploy = deploy_settings(read);
+    let checked = check(read, analysis, (edition, true), &deploy, sources);
     (deploy, checked)
 }
 
@@ -183,41 +168,38 @@ fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
         || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
 
-/// Codes of the profile check that depend on every value: when the file already has an error
-/// (a value or a file that could not be read), they would report what is not so.
-const NEED_ALL_VALUES: [Code; 3] = [Code::Required, Code::HybridMissing, Code::DefaultPassphrase];
-
 /// Every check of the profile an analysis makes, for the edition its values were read as, at
 /// the input's lines (for `lint`, and for an import that already failed, so that every mistake
 /// is reported at once). Plugin archives are left out: an environment never says where they
 /// come from. When the reading already found an error, the checks that need every value are
-/// left out too ([`reading_failed`]): lint and import decide it alike, here.
+/// left out too ([`reading_failed`]): lint and import decide it alike, and resolve leaves them
+/// out ([`Environment`]).
 pub fn profile_check(read: &Read, analysis: &Analysis, sources: &Sources) -> Diagnostics {
-    let after_errors = reading_failed(read, analysis);
-    let mut diags = check(read, analysis, analysis.read_as, &[], sources).1;
-    diags.items.retain(|d| {
-        d.code != Code::PluginWithoutArchive && !(after_errors && NEED_ALL_VALUES.contains(&d.code))
-    });
-    diags
+    check(read, analysis, (analysis.read_as, false), &[], sources).1
 }
 
 type Checked = (Option<Resolved>, Diagnostics);
 
-/// Resolves the profile of the analysed values, keeping the diagnostics about the input.
+/// Resolves the profile of the analysed values as `edition` (`writes_profile`: for a profile
+/// import writes, not only for lint), at the input's lines.
 fn check(
     read: &Read,
     analysis: &Analysis,
-    edition: Edition,
+    (edition, writes_profile): (Edition, bool),
     deploy: &[(&str, String)],
     sources: &Sources,
 ) -> Checked {
     let table = profile_table(read, analysis, edition, deploy);
-    // An environment, not a profile: resolve leaves out the checks of a profile's own form.
-    let checked = check_environment(read.source, &table, sources);
+    let effect_unknown = effect_unknown(read, analysis);
+    // An environment, not a profile: resolve leaves out the checks of a profile's own form, and
+    // those that what was read leaves open.
+    let environment = Environment {
+        incomplete: reading_failed(read, analysis),
+        writes_profile,
+        effect_unknown: &effect_unknown,
+    };
+    let checked = check_environment(read.source, &table, sources, environment);
     let mut found = checked.diagnostics;
-    found
-        .items
-        .retain(|d| !in_whole_secret(read, d) && !depends_on_unread(d, read, analysis));
     for d in &mut found.items {
         // A fix is an edit of a profile's TOML text; the input is a .env or YAML file.
         d.fixes.clear();
@@ -225,48 +207,43 @@ fn check(
     (checked.resolved, found)
 }
 
-/// True for "has no effect" about a variable only a whole Secret (`envFrom: secretRef`) may
-/// hand over: the Secret may not hold it at all, so nothing was written that has no effect.
-fn in_whole_secret(read: &Read, d: &Diagnostic) -> bool {
-    d.code == Code::NotApplied
-        && read.entries.iter().any(|e| {
-            matches!(e.value, EnvValue::SecretRef { whole: true, .. })
-                && Some(e.name_origin) == d.origin
-        })
-}
-
 /// The `[deploy]` names read along that differ from what the profile gives without them: the
-/// deployment's name and namespace, or (`secret_stage`) the Secret of secret references.
-fn deploy_settings(
-    read: &Read,
-    resolved: &Resolved,
-    secret_stage: bool,
-) -> Vec<(&'static str, String)> {
+/// deployment's name and namespace, and the Secret of secret references (whose default follows
+/// the name). A name is taken only when its setting accepts it, by the setting's own rule (and
+/// the Service's, for the deployment's name), so that it never makes the profile invalid.
+fn deploy_settings(read: &Read) -> Vec<(&'static str, String)> {
     let hints = &read.deploy;
-    let now = &resolved.deploy;
     let mut out = Vec::new();
-    if secret_stage {
-        if let Some(secret) = &hints.secret_name
-            && secret != &now.secret_name
-            && k8s_subdomain(secret).is_ok()
-        {
-            out.push(("secret_name", secret.clone()));
-        }
-        return out;
+    let name = accepted("name", hints.name.as_deref()).filter(|n| names::is_service_name(n));
+    let default_name = names::default_deployment_name(Model::get()).to_string();
+    let effective_name = name.clone().unwrap_or_else(|| default_name.clone());
+    if let Some(name) = name.filter(|n| *n != default_name) {
+        out.push(("name", name));
     }
-    if let Some(name) = &hints.name
-        && name != &now.name
-        && k8s_label(name).is_ok()
+    if let Some(namespace) = accepted("namespace", hints.namespace.as_deref())
+        .filter(|n| Some(n) != default_of("namespace").as_ref())
     {
-        out.push(("name", name.clone()));
+        out.push(("namespace", namespace));
     }
-    if let Some(namespace) = &hints.namespace
-        && now.namespace.as_ref() != Some(namespace)
-        && k8s_label(namespace).is_ok()
+    if let Some(secret) = accepted("secret_name", hints.secret_name.as_deref())
+        .filter(|s| *s != names::default_secret_name(&effective_name))
     {
-        out.push(("namespace", namespace.clone()));
+        out.push(("secret_name", secret));
     }
     out
+}
+
+/// `text` as the `[deploy]` setting `key` reads it, when the setting's type accepts it.
+fn accepted(key: &str, text: Option<&str>) -> Option<String> {
+    let setting = Model::get().setting(&format!("deploy.{key}"))?;
+    let value = Value::String(text?.to_string());
+    setting.ty.rules().setting_text(setting, &value).ok()
+}
+
+/// The default of the `[deploy]` setting `key`, when it has a value.
+fn default_of(key: &str) -> Option<String> {
+    let setting = Model::get().setting(&format!("deploy.{key}"))?;
+    setting.default.value().map(str::to_string)
 }
 
 /// The profile of the analysed values as a table, each key and value at the origin of the
@@ -496,5 +473,67 @@ fn toml_value(value: &Value) -> toml_edit::Value {
             }
             toml_edit::Value::InlineTable(inline)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{ReadOptions, read_text};
+    use crate::pipeline::counted::resolves;
+
+    /// A Deployment naming the deployment, its namespace and the Secret of a secret reference.
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: portal\n  namespace: identity\nspec:\n  template:\n    spec:\n      containers:\n        - name: admin-ui\n          image: svc/admin-ui:1\n          env:\n            - name: CN_CONFIG_ADAPTER\n              value: consul\n            - name: CN_SECRET_ADAPTER\n              value: vault\n            - name: CN_PERSISTENCE_TYPE\n              value: ldap\n            - name: CN_LDAP_PASSWORD\n              valueFrom:\n                secretKeyRef: {name: identity-secrets, key: pw}\n";
+
+    /// Import resolves the profile of a file once, with every deployment name it takes (the
+    /// Secret's default follows the name, so it was resolved again per name before).
+    #[test]
+    fn class2_import_resolves_once_with_the_names_read_along() {
+        let mut sources = Sources::new();
+        let read = read_text("d.yaml", DEPLOYMENT, &ReadOptions::default(), &mut sources);
+        let options = ImportOptions {
+            edition: Some(Edition::A),
+            keep_defaults: false,
+        };
+        let mut imported = None;
+        let count = resolves(|| imported = Some(import(&read, options, &sources)));
+        let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(count, 1);
+        for line in [
+            "name = \"portal\"",
+            "namespace = \"identity\"",
+            "secret_name = \"identity-secrets\"",
+        ] {
+            assert!(imported.profile.contains(line), "{}", imported.profile);
+        }
+    }
+
+    /// A name the profile could not take (a Service name cannot start with a digit) is left
+    /// out, and the import still resolves once.
+    #[test]
+    fn class2_a_name_the_profile_refuses_is_left_out_without_resolving_again() {
+        let text = DEPLOYMENT.replace("name: portal", "name: 1portal");
+        let mut sources = Sources::new();
+        let read = read_text("d.yaml", &text, &ReadOptions::default(), &mut sources);
+        let options = ImportOptions {
+            edition: Some(Edition::A),
+            keep_defaults: false,
+        };
+        let mut imported = None;
+        let count = resolves(|| imported = Some(import(&read, options, &sources)));
+        let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(count, 1);
+        assert!(
+            !imported.profile.contains("1portal"),
+            "{}",
+            imported.profile
+        );
+        assert!(
+            imported
+                .profile
+                .contains("secret_name = \"identity-secrets\""),
+            "{}",
+            imported.profile
+        );
     }
 }

@@ -1,27 +1,31 @@
 //! Values given but not read (an error of the reading, an empty value, a placeholder `lint`
 //! cannot know): the groups that depend on them may or may not apply.
 
-use super::Read;
 use super::analyze::Analysis;
-use crate::diag::{Code, Diagnostic};
+use super::{EnvValue, Read};
+use crate::diag::source::Origin;
 use crate::model::{Lookup, Model};
 use crate::profile::Value;
 
-/// True for "has no effect" about a setting whose group depends on a value that was given but
-/// not read: whether the group applies is not known, and the value's own problem is reported.
-pub fn depends_on_unread(d: &Diagnostic, read: &Read, analysis: &Analysis) -> bool {
-    if d.code != Code::NotApplied || analysis.unread.is_empty() {
-        return false;
-    }
+/// Where the names are (as the profile table has them) of which resolve cannot say "has no
+/// effect": a setting whose group depends on a value given but not read (whether the group
+/// applies is not known, and the value's own problem is reported), and a variable only a whole
+/// Secret (`envFrom: secretRef`) may hand over (the Secret may not hold it at all).
+pub fn effect_unknown(read: &Read, analysis: &Analysis) -> Vec<Origin> {
     let model = Model::get();
-    let setting = analysis
-        .settings
+    let values = Values { analysis };
+    let undecided = analysis.settings.iter().filter(|s| {
+        !analysis.unread.is_empty()
+            && (model.group(&s.var.group).when.iter()).any(|c| c.undecided(&values))
+    });
+    let whole_secret = read
+        .entries
         .iter()
-        .find(|s| Some(read.entries[s.entry].name_origin) == d.origin);
-    setting.is_some_and(|s| {
-        let values = Values { analysis };
-        (model.group(&s.var.group).when.iter()).any(|c| c.undecided(&values))
-    })
+        .filter(|e| matches!(e.value, EnvValue::SecretRef { whole: true, .. }));
+    undecided
+        .map(|s| read.entries[s.entry].name_origin)
+        .chain(whole_secret.map(|e| e.name_origin))
+        .collect()
 }
 
 /// The values an analysis read, as `when` conditions see them.

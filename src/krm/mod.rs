@@ -14,8 +14,7 @@ pub mod yaml;
 use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::profile::{Extends, SetKind, Stack};
-use crate::render::k8s_plan::plan;
-use crate::render::{EnvOptions, RenderError, Target, Templates, environment, render};
+use crate::render::{EnvOptions, Target, Templates, render_checked};
 use crate::resolve::Resolved;
 use input::FunctionInput;
 use results::Results;
@@ -77,18 +76,11 @@ fn render_objects(
     let (resolved, diagnostics) = check(function, base_dir, &mut sources);
     results.diagnostics(&diagnostics, &sources, function);
     let resolved = resolved?;
-    let env = match environment(&resolved, EnvOptions::default()) {
-        Ok(env) => env,
-        Err(diags) => {
-            results.diagnostics(&diags, &sources, function);
-            return None;
-        }
-    };
-    // What `render -t k8s` warns of for a deployment (its warnings are not in `render`'s result).
-    let mut deployed = crate::render::checks::deployed(&resolved);
-    crate::resolve::allow::acknowledge(&mut deployed, &resolved.allow);
-    results.diagnostics(&deployed, &sources, function);
-    for object in plan(&resolved, &env, None).to_create {
+    // Planned once, as `render -t k8s` plans (no host file read: a KRM function reads none),
+    // with every check of the k8s target, its warnings included.
+    let options = EnvOptions::default();
+    let rendered = render_checked(&resolved, options, &[Target::K8s], templates, None, None);
+    for object in &rendered.to_create {
         let keys: Vec<&str> = object.keys.iter().map(|k| k.name.as_str()).collect();
         results.info(format!(
             "create the {} {} (keys: {}): the Deployment mounts or reads it, and its content is not in the profile",
@@ -105,26 +97,21 @@ fn render_objects(
             ));
         }
     }
-    match render(Target::K8s, &resolved, &env, templates) {
-        Ok(text) => match serde_saphyr::from_multiple::<Value>(&text) {
-            Ok(objects) => Some(
-                objects
-                    .into_iter()
-                    .filter(Value::is_object)
-                    .map(mark_generated)
-                    .collect(),
-            ),
-            Err(e) => {
-                results.error(format!("svcgen could not read back its own manifests: {e}"));
-                None
-            }
-        },
-        Err(RenderError::Invalid(diags)) => {
-            results.diagnostics(&diags, &sources, function);
-            None
-        }
-        Err(RenderError::Template(e)) => {
-            results.error(format!("the k8s target could not be rendered: {e}"));
+    results.diagnostics(&rendered.diagnostics, &sources, function);
+    for error in &rendered.template_errors {
+        results.error(format!("the k8s target could not be rendered: {error}"));
+    }
+    let (_, text) = rendered.files.into_iter().next()?;
+    match serde_saphyr::from_multiple::<Value>(&text) {
+        Ok(objects) => Some(
+            objects
+                .into_iter()
+                .filter(Value::is_object)
+                .map(mark_generated)
+                .collect(),
+        ),
+        Err(e) => {
+            results.error(format!("svcgen could not read back its own manifests: {e}"));
             None
         }
     }

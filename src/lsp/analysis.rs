@@ -1,13 +1,16 @@
 //! One document checked as `svcgen validate` checks it: the same pipeline entry points, with
 //! the texts of open documents standing for their files, and the layers the document names
-//! (`extends`, or the overlay directive) read from disk.
+//! (`extends`, or the overlay directive) read from disk; then validate's own [`report`] (the
+//! render checks of every deployable target, host files read by the bounded reader).
 
 use super::documents::{Document, Documents};
+use crate::commands::validate::report;
 use crate::diag::source::{SourceId, Sources};
 use crate::model::Edition;
 use crate::pipeline::{Checked, check_layers, check_text};
 use crate::profile::overlay_of;
 use crate::profile::{Layers, MAX_PROFILE_BYTES, load_layers};
+use crate::render::Templates;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -26,8 +29,11 @@ pub enum Layering {
 /// The result of checking one document.
 pub struct Analysis {
     pub sources: Sources,
-    /// `Err` when a layer could not be read at all (exit code 2 for `svcgen validate`).
+    /// `Err` when a layer could not be read at all (exit code 2 for `svcgen validate`). Its
+    /// diagnostics are validate's: resolve's, then the render checks'.
     pub checked: Result<Checked, String>,
+    /// Templates that failed, as `validate` prints them (none but for a bug of a built-in one).
+    pub template_errors: Vec<String>,
     /// The document's own text among `sources`, once loaded.
     pub doc: Option<SourceId>,
     pub layering: Layering,
@@ -35,8 +41,22 @@ pub struct Analysis {
     pub edition: Option<Edition>,
 }
 
-/// Checks the document `doc`, with every open document standing for its file.
-pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
+/// Checks the document `doc`, with every open document standing for its file, rendering with
+/// `templates` as `validate` does.
+pub fn analyze(doc: &Document, name: &str, open: &Documents, templates: &Templates) -> Analysis {
+    let mut analysis = check(doc, name, open);
+    if let Ok(checked) = &mut analysis.checked {
+        let inputs = crate::support::inputs::Inputs::default();
+        let reader = |path: &Path| crate::profile::read_host_file(path, &inputs);
+        let report = report(checked, false, templates, Some(&reader));
+        checked.diagnostics = report.diagnostics;
+        analysis.template_errors = report.template_errors;
+    }
+    analysis
+}
+
+/// The document's layers through the pipeline: resolve's diagnostics.
+fn check(doc: &Document, name: &str, open: &Documents) -> Analysis {
     let mut sources = Sources::new();
     sources.share_unsaved(open.unsaved());
     if doc.text.len() as u64 > MAX_PROFILE_BYTES {
@@ -49,10 +69,11 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
             doc: None,
             layering: Layering::Alone,
             edition: None,
+            template_errors: Vec::new(),
         };
     }
     let Some(path) = &doc.path else {
-        let checked = with_render_checks(check_text(name, &doc.text, None, &mut sources));
+        let checked = check_text(name, &doc.text, None, &mut sources);
         let edition = checked.resolved.as_ref().map(|r| r.edition);
         let edition = edition.or_else(|| text_edition(&doc.text));
         return Analysis {
@@ -61,6 +82,7 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
             checked: Ok(checked),
             layering: Layering::Alone,
             edition,
+            template_errors: Vec::new(),
         };
     };
     let layering = match overlay_of(&doc.text) {
@@ -78,7 +100,7 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
             sets: Vec::new(),
         },
     };
-    let checked = check_layers(&layers, &mut sources).map(with_render_checks);
+    let checked = check_layers(&layers, &mut sources);
     let doc_name = path.display().to_string();
     let doc_id = super::diagnostics::find_source(&sources, &doc_name, None);
     let edition = match &checked {
@@ -93,20 +115,8 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents) -> Analysis {
         doc: doc_id,
         layering,
         edition,
+        template_errors: Vec::new(),
     }
-}
-
-/// With what `validate` adds to a profile that resolves: the checks of rendering every
-/// deployable target (`validate::render_checks`, as the playground runs them: built-in
-/// templates, no host file read), so the editor warns where `render --out-dir` would.
-fn with_render_checks(mut checked: Checked) -> Checked {
-    if let Some(resolved) = &checked.resolved
-        && let Ok(templates) = crate::templates::Templates::load(None)
-    {
-        let rendered = crate::commands::validate::render_checks(resolved, false, &templates, None);
-        checked.diagnostics.extend(rendered.diagnostics);
-    }
-    checked
 }
 
 impl Analysis {

@@ -35,11 +35,9 @@ pub fn convert<'a>(analysis: &'a Analysis, text: &str) -> Vec<Published<'a>> {
     let anchors = Anchors::new(analysis, text);
     // As every other printer: a message that quotes a value never shows a secret.
     let scrubber = analysis.sources.scrubber();
-    checked
-        .diagnostics
-        .items
-        .iter()
-        .map(|d| {
+    let templates = analysis.template_errors.iter().map(|m| read_error(m));
+    templates
+        .chain(checked.diagnostics.items.iter().map(|d| {
             let mut lsp = base_diagnostic(d, &scrubber);
             match d.origin {
                 Some(o) if Some(o.source) == analysis.doc => lsp.range = index.range(o.span()),
@@ -55,7 +53,7 @@ pub fn convert<'a>(analysis: &'a Analysis, text: &str) -> Vec<Published<'a>> {
                 lsp,
                 origin: Some(d),
             }
-        })
+        }))
         .collect()
 }
 
@@ -197,7 +195,12 @@ mod tests {
             path: None,
             reads: Default::default(),
         };
-        let analysis = super::super::analysis::analyze(&doc, "p.toml", &Default::default());
+        let analysis = super::super::analysis::analyze(
+            &doc,
+            "p.toml",
+            &Default::default(),
+            &crate::render::Templates::load(None).unwrap(),
+        );
         let published = convert(&analysis, text);
         let shown =
             serde_json::to_string(&published.iter().map(|p| &p.lsp).collect::<Vec<_>>()).unwrap();

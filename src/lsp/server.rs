@@ -16,6 +16,7 @@
 use super::analysis::{Analysis, analyze};
 use super::documents::Documents;
 use super::position::LineIndex;
+use crate::render::Templates;
 use crossbeam_channel::RecvTimeoutError;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
@@ -86,6 +87,8 @@ fn capabilities() -> ServerCapabilities {
 struct Server<'c> {
     connection: &'c Connection,
     documents: Documents,
+    /// The built-in templates, which `validate` renders with (loaded once).
+    templates: Templates,
     /// Documents changed (or built on a changed one) since their last check.
     pending: BTreeSet<Uri>,
     due: Option<Instant>,
@@ -99,6 +102,7 @@ fn serve(connection: &Connection) -> Result<u8, String> {
     let mut server = Server {
         connection,
         documents: Documents::default(),
+        templates: Templates::load(None).map_err(|e| format!("built-in templates: {e}"))?,
         pending: BTreeSet::new(),
         due: None,
     };
@@ -365,7 +369,7 @@ impl Server<'_> {
             let Some(doc) = self.documents.get(&uri) else {
                 continue;
             };
-            let analysis = analyze(doc, uri.as_str(), &self.documents);
+            let analysis = analyze(doc, uri.as_str(), &self.documents, &self.templates);
             let diagnostics = super::diagnostics::convert(&analysis, &doc.text)
                 .into_iter()
                 .map(|p| p.lsp)
@@ -396,7 +400,7 @@ impl Server<'_> {
         }
         let offset = LineIndex::new(&doc.text).offset(position.position);
         Some((
-            analyze(doc, uri.as_str(), &self.documents),
+            analyze(doc, uri.as_str(), &self.documents, &self.templates),
             &doc.text,
             offset,
         ))
@@ -417,7 +421,7 @@ impl Server<'_> {
     fn code_actions(&self, params: &CodeActionParams) -> Option<lsp_types::CodeActionResponse> {
         let uri = &params.text_document.uri;
         let doc = self.documents.get(uri)?;
-        let analysis = analyze(doc, uri.as_str(), &self.documents);
+        let analysis = analyze(doc, uri.as_str(), &self.documents, &self.templates);
         Some(super::actions::actions(
             &analysis,
             uri,
@@ -451,6 +455,7 @@ mod tests {
         let mut server = Server {
             connection: &server_side,
             documents: Documents::default(),
+            templates: Templates::load(None).unwrap(),
             pending: BTreeSet::new(),
             due: None,
         };

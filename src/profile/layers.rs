@@ -8,8 +8,8 @@ use super::load::ReadError;
 use super::merge::{Overridden, merge_recording};
 use super::set::{SetKind, parse_set};
 use super::{Entry, Table, Value, load_file, parse_text};
-use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::diag::source::{Origin, SourceId, Sources};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use std::path::{Path, PathBuf};
 
 /// The key naming a profile's bases.
@@ -362,15 +362,9 @@ fn bases_of(extends: &Entry, diags: &mut Diagnostics) -> Option<Vec<(String, Ori
         ),
         other => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`extends` must be a path or a list of paths, found {}",
-                        other.type_name()
-                    ),
-                )
-                .at(extends.node.origin)
-                .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
+                Diagnostic::wrong_type("extends", "a path or a list of paths", other.type_name())
+                    .at(extends.node.origin)
+                    .label("expected \"base.toml\" or [\"a.toml\", \"b.toml\"]"),
             );
             None
         }

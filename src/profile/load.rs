@@ -79,6 +79,13 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
+/// The reader the library's plan is given for host files (`render`, `validate`, the language
+/// server): the one bounded reader, which also records each file in the command's `inputs` (no
+/// output may replace it).
+pub fn read_host_file(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, String> {
+    read_input(path, inputs).map_err(|e| e.0)
+}
+
 /// Reads an input file as UTF-8 text through [`read_input`].
 pub fn read_input_text(path: &Path, inputs: &Inputs) -> Result<String, ReadError> {
     let text = read_text(path)?;

@@ -201,9 +201,10 @@ fn shape_problem(key: &str, origin: &Origin) -> Option<Diagnostic> {
         return None;
     }
     Some(
-        Diagnostic::new(
-            Code::WrongType,
-            format!("`{key}` is a table; --set gives one value, which would replace it whole"),
+        Diagnostic::wrong_type(
+            key,
+            "a table",
+            "one value (--set would replace the table whole)",
         )
         .at(*origin)
         .label("a table, not a value")

@@ -23,6 +23,9 @@ pub struct Rendered {
     /// could not copy (E0245): the error says it, so the warning is left out (one cause, one
     /// diagnostic). See [`Rendered::drop_superseded`].
     pub superseded: Vec<crate::diag::source::Origin>,
+    /// The Secrets and ConfigMaps the operator creates, from the one plan (`svcgen krm` lists
+    /// them as results; the `deploy-notes` target from the same plan).
+    pub to_create: Vec<super::k8s_plan::ToCreate>,
 }
 
 impl Rendered {
@@ -64,6 +67,7 @@ pub fn render_checked(
         template_errors: Vec::new(),
         copies: Vec::new(),
         superseded: Vec::new(),
+        to_create: Vec::new(),
     };
     let env = match environment(resolved, options) {
         Ok(env) => env,
@@ -72,7 +76,7 @@ pub fn render_checked(
             return out;
         }
     };
-    let input = Input::new(resolved, &env, folder, options, reader);
+    let mut input = Input::new(resolved, &env, folder, options, reader);
     out.diagnostics
         .extend(host_files::unreadable(&input.plan.host_files));
     out.superseded = input
@@ -108,6 +112,8 @@ pub fn render_checked(
     if out.diagnostics.has_errors() {
         out.files.clear();
         out.copies.clear();
+    } else {
+        out.to_create = std::mem::take(&mut input.plan.to_create);
     }
     out
 }

@@ -13,20 +13,15 @@ use crate::value_type::formats;
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them
 /// (errors stop that target).
 pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
-    let mut found = match target {
-        Target::Dotenv => dotenv_values(env),
-        Target::K8s => {
-            let mut diags = k8s_data_keys(env);
-            diags.extend(k8s_object_sizes(env));
-            diags
-        }
-        Target::DeployNotes => command_paths(resolved),
-        _ => Diagnostics::default(),
-    };
-    if RUN_THE_CONTAINER.contains(&target) {
+    let row = super::targets::row(target);
+    let mut found = row
+        .checks
+        .map(|check| check(resolved, env))
+        .unwrap_or_default();
+    if row.runs_container {
         found.extend(deployed(resolved));
     }
-    if KUBERNETES.contains(&target) {
+    if row.in_cluster {
         for var in env {
             if let Some(from) = &var.deploy_env {
                 found.push(deploy_time_refused(var, &from.name));
@@ -36,29 +31,27 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
     found
 }
 
-/// The targets a Kubernetes cluster reads, which have no deploy-time step to fill a value in.
-pub const KUBERNETES: [Target; 4] = [
-    Target::K8sEnv,
-    Target::K8s,
-    Target::Kustomization,
-    Target::DeployNotes,
-];
+/// The checks of the `k8s` target: every variable a key of its ConfigMap or Secret, each
+/// object within Kubernetes' size limit.
+pub(super) fn k8s(_: &Resolved, env: &[EnvVar]) -> Diagnostics {
+    let mut diags = k8s_data_keys(env);
+    diags.extend(k8s_object_sizes(env));
+    diags
+}
 
-/// The targets that start the container (compose, Kubernetes, the kustomize base and its notes,
-/// and so `render --out-dir` and `svcgen krm`): what a deployment needs beyond the variables is
-/// checked for them, defaults the profile never wrote included. A `.env`, the docs and the
-/// schema start nothing.
-pub const RUN_THE_CONTAINER: [Target; 5] = [
-    Target::Compose,
-    Target::K8sEnv,
-    Target::K8s,
-    Target::Kustomization,
-    Target::DeployNotes,
-];
+/// The checks of the `dotenv` target ([`dotenv_values`]).
+pub(super) fn dotenv(_: &Resolved, env: &[EnvVar]) -> Diagnostics {
+    dotenv_values(env)
+}
+
+/// The checks of the `deploy-notes` target ([`command_paths`]).
+pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
+    command_paths(resolved)
+}
 
 /// What a deployment of `resolved` lacks (warnings): a credential file the image opens at start
 /// with no source, a host its users reach left at loopback. Run for every target of
-/// [`RUN_THE_CONTAINER`] (`validate` renders them all: it says what `render --out-dir` says).
+/// target whose row `runs_container` (`validate` renders them all: it says what `render --out-dir` says).
 pub fn deployed(resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     crate::resolve::deploy::credentials::check(resolved, &mut diags);

@@ -247,12 +247,6 @@ pub struct WorkloadView<'a> {
     pub startup: crate::resolve::deploy::StartupBudget,
 }
 
-/// Plans the objects for stdout or `svcgen krm`: host files are not read, their objects are to
-/// be created; `folder` is where the outputs are written (`None`: stdout).
-pub fn plan<'a>(resolved: &'a Resolved, env: &[EnvVar], folder: Option<&Path>) -> Plan<'a> {
-    plan_for(resolved, env, folder, EnvOptions::default(), None)
-}
-
 /// Plans the objects of outputs written into `folder`, once per render: every target reads its
 /// names from here. With `options.copy_host_files` the base generates objects from copies of the
 /// host files; those are read through `reader` whatever the options say of copying (see

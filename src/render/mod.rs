@@ -54,6 +54,11 @@ impl Target {
     pub fn name(self) -> &'static str {
         targets::row(self).name
     }
+
+    /// True for a target a Kubernetes cluster reads (no deploy-time step fills a value in).
+    pub fn in_cluster(self) -> bool {
+        targets::row(self).in_cluster
+    }
 }
 
 /// Why rendering failed: the profile's values (diagnostics) or a template.
@@ -130,13 +135,9 @@ impl<'a> Input<'a> {
 
 /// Formats one target whose values the check stage ([`checks::target`]) has passed.
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
-    let Some((template, context)) = template_context(target, input) else {
-        return match target {
-            Target::Docs => {
-                crate::artifacts::docs::reference(Some(input.resolved.edition), templates)
-            }
-            _ => Ok(crate::artifacts::schema::profile_schema_text()),
-        };
+    let (template, context) = match targets::row(target).renders {
+        targets::Renders::Template(template, context) => (template, context(input)),
+        targets::Renders::Model(render) => return render(input.resolved.edition, templates),
     };
     let mut text = templates.render(template, context)?;
     // The template engine drops a template's last newline; the kustomize base's readers want one.
@@ -147,10 +148,13 @@ fn format(target: Target, input: &Input, templates: &Templates) -> Result<String
 }
 
 /// The template of a target that renders the environment, and the context it is given (see
-/// `docs/templates.md`); `None` for the schema and docs.
+/// `docs/templates.md`); `None` for the schema and docs. (The context reference's tests.)
+#[cfg(test)]
 fn template_context(target: Target, input: &Input) -> Option<(&'static str, minijinja::Value)> {
-    let (template, context) = targets::row(target).template?;
-    Some((template, context(input)))
+    match targets::row(target).renders {
+        targets::Renders::Template(template, context) => Some((template, context(input))),
+        targets::Renders::Model(_) => None,
+    }
 }
 
 /// Any serializable value as a template value.

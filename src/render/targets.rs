@@ -1,14 +1,31 @@
 //! Every target is one row of [`TARGETS`]: its name on the command line, its help line, the
-//! file `--out-dir` writes, whether `--out-dir` and `validate` take it by default, and its
-//! template with the context given to it. The CLI's `--target` values, help, completions and
-//! man page, `Target::ALL`, the file names and the renderer's dispatch all read this table
-//! (ripgrep's `FLAGS` is the model): a new target is a row here, plus its own file.
+//! file `--out-dir` writes, whether `--out-dir` and `validate` take it by default, whether a
+//! cluster reads it, its own checks, and what renders it (a template with the context given to
+//! it, or the spec model alone). The CLI's `--target` values, help, completions and man page,
+//! `Target::ALL`, the file names, the check stage and the renderer's dispatch all read this
+//! table (ripgrep's `FLAGS` is the model): a new target is a row here, plus its own file.
 
-use super::{Input, Target, compose, dotenv, k8s, k8s_env, k8s_plan};
+use super::{EnvVar, Input, Target, TemplateError, Templates, checks, compose, dotenv, k8s};
+use super::{k8s_env, k8s_plan};
+use crate::diag::Diagnostics;
+use crate::model::Edition;
+use crate::resolve::Resolved;
 use minijinja::Value;
 
 /// How a target's template is given its context.
 type ContextFn = fn(&Input) -> Value;
+
+/// The checks of what one target cannot carry (`checks::target` runs them).
+type CheckFn = fn(&Resolved, &[EnvVar]) -> Diagnostics;
+
+/// What renders a target.
+#[derive(Clone, Copy)]
+pub(super) enum Renders {
+    /// A template, and the context it is given.
+    Template(&'static str, ContextFn),
+    /// The spec model of the profile's edition alone (the schema, the reference).
+    Model(fn(Edition, &Templates) -> Result<String, TemplateError>),
+}
 
 /// One target's row.
 pub struct TargetDef {
@@ -21,9 +38,16 @@ pub struct TargetDef {
     pub file_name: &'static str,
     /// `--out-dir` writes it and `validate` checks it when no `-t` is given.
     pub deployable: bool,
-    /// Its template and the context it is given; `None` for the schema and docs, which render
-    /// from the spec model alone.
-    pub(super) template: Option<(&'static str, ContextFn)>,
+    /// A Kubernetes cluster reads it: it has no deploy-time step to fill a value in.
+    pub in_cluster: bool,
+    /// It starts the container (compose, Kubernetes, the kustomize base and its notes): what a
+    /// deployment needs beyond the variables is checked for it (`checks::deployed`), defaults
+    /// the profile never wrote included. A `.env`, the docs and the schema start nothing.
+    pub runs_container: bool,
+    /// What it cannot carry, beyond what every target checks.
+    pub(super) checks: Option<CheckFn>,
+    /// What renders it.
+    pub(super) renders: Renders,
 }
 
 /// Every target, in the order of `--help` and of `--out-dir`.
@@ -34,7 +58,10 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
         file_name: ".env",
         deployable: true,
-        template: Some((dotenv::TEMPLATE, dotenv::context)),
+        runs_container: false,
+        in_cluster: false,
+        checks: Some(checks::dotenv),
+        renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
     },
     TargetDef {
         target: Target::Compose,
@@ -42,7 +69,10 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "docker-compose.yml with the service, its environment and read-only file mounts",
         file_name: "docker-compose.yml",
         deployable: true,
-        template: Some((compose::TEMPLATE, compose::context)),
+        runs_container: true,
+        in_cluster: false,
+        checks: None,
+        renders: Renders::Template(compose::TEMPLATE, compose::context),
     },
     TargetDef {
         target: Target::K8sEnv,
@@ -50,7 +80,10 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the `env:` list of a Kubernetes container spec",
         file_name: "k8s-env.yaml",
         deployable: true,
-        template: Some((k8s_env::TEMPLATE, k8s_env::context)),
+        runs_container: true,
+        in_cluster: true,
+        checks: None,
+        renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
     },
     TargetDef {
         target: Target::K8s,
@@ -59,7 +92,10 @@ pub const TARGETS: [TargetDef; 8] = [
                only as references unless --include-secrets)",
         file_name: k8s_plan::MANIFESTS,
         deployable: true,
-        template: Some((k8s::MANIFESTS_TEMPLATE, k8s::context)),
+        runs_container: true,
+        in_cluster: true,
+        checks: Some(checks::k8s),
+        renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
     },
     TargetDef {
         target: Target::Kustomization,
@@ -68,7 +104,10 @@ pub const TARGETS: [TargetDef; 8] = [
                files)",
         file_name: "kustomization.yaml",
         deployable: true,
-        template: Some((k8s::KUSTOMIZATION_TEMPLATE, k8s::context)),
+        runs_container: true,
+        in_cluster: true,
+        checks: None,
+        renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
     },
     TargetDef {
         target: Target::DeployNotes,
@@ -76,7 +115,10 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
         file_name: "DEPLOY.md",
         deployable: true,
-        template: Some((k8s::NOTES_TEMPLATE, k8s::context)),
+        runs_container: true,
+        in_cluster: true,
+        checks: Some(checks::deploy_notes),
+        renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
     },
     TargetDef {
         target: Target::Schema,
@@ -84,7 +126,10 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
         file_name: "profile.schema.json",
         deployable: false,
-        template: None,
+        runs_container: false,
+        in_cluster: false,
+        checks: None,
+        renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
     },
     TargetDef {
         target: Target::Docs,
@@ -92,7 +137,12 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
         file_name: "reference.md",
         deployable: false,
-        template: None,
+        runs_container: false,
+        in_cluster: false,
+        checks: None,
+        renders: Renders::Model(|edition, templates| {
+            crate::artifacts::docs::reference(Some(edition), templates)
+        }),
     },
 ];
 

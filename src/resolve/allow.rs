@@ -71,10 +71,7 @@ fn code_of(
     origin: crate::diag::source::Origin,
     diags: &mut Diagnostics,
 ) -> Option<Code> {
-    let found = Code::ALL
-        .into_iter()
-        .find(|c| c.id().eq_ignore_ascii_case(text) || c.name() == text);
-    match found {
+    match Code::find(text) {
         Some(code) if code.severity() == Severity::Warning => Some(code),
         Some(code) => {
             diags.push(

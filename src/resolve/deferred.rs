@@ -68,14 +68,23 @@ pub fn read_form(
         match entry.key.as_str() {
             DEPLOY_ENV => match &entry.node.value {
                 Value::String(text) if is_env_name(text) => name = Some(text.clone()),
-                _ => {
+                value => {
                     ok = false;
+                    let field = format!("{key}.{DEPLOY_ENV}");
+                    // A string that is no variable's name is E0212, as a secret's `env` is.
+                    let d = match value {
+                        Value::String(_) => Diagnostic::new(
+                            Code::EnvName,
+                            format!("`{field}` must name an environment variable"),
+                        ),
+                        other => Diagnostic::wrong_type(
+                            &field,
+                            "the name of an environment variable",
+                            other.type_name(),
+                        ),
+                    };
                     diags.push(
-                        Diagnostic::new(
-                            Code::WrongType,
-                            format!("`{key}.{DEPLOY_ENV}` must name an environment variable"),
-                        )
-                        .at(entry.node.origin)
+                        d.at(entry.node.origin)
                         .label("not a variable name")
                         .help("letters, digits and `_`, not starting with a digit: { deploy_env = \"DB_HOST\" }"),
                     );

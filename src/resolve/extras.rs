@@ -31,7 +31,7 @@ pub fn extras(
     model: &Model,
     edition: Edition,
     env: &Entry,
-    mode: super::Mode,
+    mode: super::Mode<'_>,
     diags: &mut Diagnostics,
 ) -> Vec<Extra> {
     let table = match &env.node.value {
@@ -67,7 +67,7 @@ pub fn extras(
                 None => continue,
             },
         };
-        if mode == super::Mode::Profile {
+        if matches!(mode, super::Mode::Profile) {
             diags.push(passed_through(suggester, entry));
         }
         out.push(Extra {
@@ -160,16 +160,10 @@ fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
         Value::Integer(n) => n.to_string(),
         Value::Bool(b) => b.to_string(),
         other => {
+            let key = format!("env.{name}");
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!(
-                        "`env.{name}` must be a string, integer or boolean, found {}",
-                        other.type_name()
-                    ),
-                )
-                .at(entry.node.origin)
-                .label("expected a string"),
+                Diagnostic::wrong_type(&key, "a string, integer or boolean", other.type_name())
+                    .at(entry.node.origin),
             );
             return None;
         }

@@ -97,12 +97,12 @@ pub struct Options<'a> {
     /// The texts the profile came from: relative paths are relative to the folder of the file
     /// that wrote them.
     pub sources: &'a Sources,
-    pub mode: Mode,
+    pub mode: Mode<'a>,
 }
 
 /// What the table resolved stands for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Mode {
+pub enum Mode<'a> {
     /// A profile someone wrote: every check.
     #[default]
     Profile,
@@ -110,7 +110,39 @@ pub enum Mode {
     /// the checks of a profile's own form are left out. Its `[env]` names are the container's,
     /// not written by hand: the reader already reported, with the container's view, those the
     /// spec lacks.
-    Environment,
+    Environment(Environment<'a>),
+}
+
+/// What the reader of an environment knows that its table does not say: which checks would
+/// claim what is not so. Resolve decides with it where each check is made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Environment<'a> {
+    /// Some value given could not be read (an error of the file): the checks that need every
+    /// value (a required value, the backend mapping, a hidden default) are left out.
+    pub incomplete: bool,
+    /// A profile is written from it (`import`): a listed plugin needs its archive's source. A
+    /// linted environment never says where its archives come from.
+    pub writes_profile: bool,
+    /// Names (where the table has them) of which "has no effect" cannot be said: their group
+    /// depends on a value given but not read, or only a whole Secret may hand them over.
+    pub effect_unknown: &'a [Origin],
+}
+
+impl Mode<'_> {
+    /// True when a missing value may be reported: every value given was read.
+    fn reports_missing(self) -> bool {
+        !matches!(self, Mode::Environment(e) if e.incomplete)
+    }
+
+    /// True when a plugin listed without an archive source is reported.
+    pub(crate) fn asks_plugin_archives(self) -> bool {
+        !matches!(self, Mode::Environment(e) if !e.writes_profile)
+    }
+
+    /// True when "has no effect" may be said of the setting named at `at`.
+    fn claims_no_effect(self, at: Origin) -> bool {
+        !matches!(self, Mode::Environment(e) if e.effect_unknown.contains(&at))
+    }
 }
 
 /// The explicit settings, converted: key to (typed value, where it was written).
@@ -142,9 +174,17 @@ pub fn resolve(
     let explicit = convert_settings(&settings, options.sources, &mut diags);
     let choices = Choices::new(model, edition, &explicit, mapping_origins(model, &settings));
     let vars = environment(
-        model, edition, &settings, &explicit, &choices, source, &mut diags,
+        model,
+        edition,
+        &settings,
+        &explicit,
+        (&choices, options.mode),
+        source,
+        &mut diags,
     );
-    if let Some(cause) = model.var_by_key(&model.backends.selector, edition) {
+    if let Some(cause) = model.var_by_key(&model.backends.selector, edition)
+        && options.mode.reports_missing()
+    {
         hybrid_required(model, edition, cause, &explicit, &mut diags);
     }
 
@@ -158,7 +198,7 @@ pub fn resolve(
         table.get("deploy"),
         &vars,
         &extras,
-        options.sources,
+        options,
         &mut diags,
     );
     let allow = allow::read(table, &mut diags);
@@ -218,7 +258,7 @@ fn environment(
     edition: Edition,
     settings: &[walk::Setting<'_>],
     explicit: &Explicit,
-    choices: &Choices<'_>,
+    (choices, mode): (&Choices<'_>, Mode<'_>),
     source: SourceId,
     diags: &mut Diagnostics,
 ) -> Vec<ResolvedVar> {
@@ -237,15 +277,16 @@ fn environment(
                     cause,
                     choices,
                     source,
+                    reports_missing: mode.reports_missing(),
                 };
                 vars.extend(slot.resolve(set, diags));
             }
-            Applies::No if set.is_some() => diags.push(setting_not_applied(
-                var,
-                &group.when,
-                key_origins[var.key.as_str()],
-                choices,
-            )),
+            Applies::No if set.is_some() => {
+                let at = key_origins[var.key.as_str()];
+                if mode.claims_no_effect(at) {
+                    diags.push(setting_not_applied(var, &group.when, at, choices));
+                }
+            }
             Applies::No | Applies::Unknown => {}
         }
     }
@@ -258,6 +299,8 @@ struct Slot<'a> {
     cause: Option<&'a crate::model::Condition>,
     choices: &'a Choices<'a>,
     source: SourceId,
+    /// Every value given was read: a missing one may be reported ([`Mode::reports_missing`]).
+    reports_missing: bool,
 }
 
 impl Slot<'_> {
@@ -272,7 +315,7 @@ impl Slot<'_> {
         match set {
             Some((Some(value), origin)) => {
                 if value.env_text().is_some_and(|t| t.is_empty()) {
-                    if var.required {
+                    if var.required && self.reports_missing {
                         diags.push(self.required(Some(*origin)));
                     }
                     return None;
@@ -286,10 +329,12 @@ impl Slot<'_> {
             Some((None, _)) => None,
             None => {
                 if var.required {
-                    diags.push(self.required(None));
+                    if self.reports_missing {
+                        diags.push(self.required(None));
+                    }
                     return None;
                 }
-                if var.default == DefaultValue::Hidden {
+                if var.default == DefaultValue::Hidden && self.reports_missing {
                     diags.push(hidden_default(var, self.cause, self.choices, self.source));
                 }
                 let text = var.default.value().filter(|t| !t.is_empty())?;

@@ -42,16 +42,12 @@ pub fn walk<'p>(
             match &entry.node.value {
                 Value::Table(inner) => walk(model, edition, inner, &path, reserved, out, diags),
                 other => diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!("`{path}` must be a table, found {}", other.type_name()),
-                    )
-                    .at(entry.node.origin)
-                    .label("expected a table")
-                    .help(format!(
-                        "write its keys under [{path}]: {}",
-                        children(model, edition, &path).join(", ")
-                    )),
+                    Diagnostic::wrong_type(&path, "a table", other.type_name())
+                        .at(entry.node.origin)
+                        .help(format!(
+                            "write its keys under [{path}]: {}",
+                            children(model, edition, &path).join(", ")
+                        )),
                 ),
             }
             continue;

@@ -9,12 +9,16 @@ use crate::model::{Address, Consumer};
 pub struct Problem {
     pub message: String,
     pub suggestion: Option<String>,
+    /// A value of the wrong TOML type: what was expected and what was found (the message says
+    /// the same), for [`crate::diag::Diagnostic::wrong_type`].
+    pub wrong_type: Option<(String, &'static str)>,
 }
 
 fn problem(message: impl Into<String>) -> Problem {
     Problem {
         message: message.into(),
         suggestion: None,
+        wrong_type: None,
     }
 }
 
@@ -22,6 +26,7 @@ fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Pr
     Problem {
         message: message.into(),
         suggestion: Some(suggestion.into()),
+        wrong_type: None,
     }
 }
 

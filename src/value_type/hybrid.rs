@@ -223,11 +223,8 @@ fn category_backend(
         }
         other => {
             diags.push(backend_not_a_string(
-                format!(
-                    "`{}.{category}` must be a backend name, found {}",
-                    var.key,
-                    other.type_name()
-                ),
+                &format!("{}.{category}", var.key),
+                other.type_name(),
                 entry.node.origin,
                 allowed,
             ));
@@ -237,8 +234,8 @@ fn category_backend(
 }
 
 /// A value of the hybrid mapping that is not a string (read from a profile or from JSON text).
-pub fn backend_not_a_string(message: String, at: Origin, allowed: &[String]) -> Diagnostic {
-    Diagnostic::new(Code::WrongType, message)
+pub fn backend_not_a_string(key: &str, found: &str, at: Origin, allowed: &[String]) -> Diagnostic {
+    Diagnostic::wrong_type(key, "a backend name", found)
         .at(at)
         .label("expected a string")
         .help(format!("backends: {}", allowed.join(", ")))

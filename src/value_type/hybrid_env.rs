@@ -42,7 +42,8 @@ pub(super) fn table(var: &Var, at: &EnvText, diags: &mut Diagnostics) -> Option<
         };
         let Some(value) = member(value) else {
             diags.push(backend_not_a_string(
-                format!("`{}`: `{key}` must name a backend, found null", at.name),
+                &format!("{}.{key}", at.name),
+                "null",
                 origin,
                 var.allowed.as_deref().unwrap_or_default(),
             ));

@@ -177,6 +177,7 @@ fn in_range(n: i64, min: i64, max: i64) -> Result<(), Problem> {
     Err(Problem {
         message,
         suggestion: None,
+        wrong_type: None,
     })
 }
 

@@ -251,6 +251,7 @@ fn expected(what: &str, value: &Value) -> Problem {
     Problem {
         message: format!("expected {what}, found {}", value.type_name()),
         suggestion: None,
+        wrong_type: Some((what.to_string(), value.type_name())),
     }
 }
 

@@ -119,13 +119,10 @@ fn item_name<'n>(
 ) -> Option<&'n String> {
     let Value::String(name) = &item.value else {
         diags.push(
-            Diagnostic::new(
-                Code::WrongType,
-                format!(
-                    "each of `{}` must be a string, found {}",
-                    var.key,
-                    item.value.type_name()
-                ),
+            Diagnostic::wrong_type(
+                &var.key,
+                "a list of strings",
+                &format!("{} in it", item.value.type_name()),
             )
             .at(item.origin)
             .label("expected a plugin name"),

@@ -30,15 +30,17 @@ impl TypeRules for Secret {
             Value::Table(table) if table.entries.len() == 1 => {
                 reference(var, &table.entries[0], cx, diags)
             }
-            _ => {
+            other => {
+                // A reference is a table of one key: say how many this one has.
+                let found = match other {
+                    Value::Table(table) => format!("a table of {} keys", table.entries.len()),
+                    other => other.type_name().to_string(),
+                };
                 diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!("`{}` must be {}", var.key, self.describe()),
-                    )
-                    .at(node.origin)
-                    .label(format!("found {}", node.value.type_name()))
-                    .help(REFERENCE_HELP),
+                    Diagnostic::wrong_type(&var.key, self.describe(), &found)
+                        .at(node.origin)
+                        .label(format!("found {found}"))
+                        .help(REFERENCE_HELP),
                 );
                 None
             }
@@ -174,32 +176,27 @@ fn reference(
 /// A reference whose `env` is not an environment variable's name, or whose `file` is not a
 /// path: what was found, and what is accepted.
 fn bad_reference(var: &Var, entry: &Entry) -> Diagnostic {
-    let (code, accepted, label) = match entry.key.as_str() {
-        "env" => (
-            Code::EnvName,
-            "name an environment variable",
-            "expected a name like MY_PASSPHRASE",
-        ),
-        _ => (Code::WrongType, "be a path", "expected a path string"),
-    };
     let found = match &entry.node.value {
         Value::String(text) if text.is_empty() => "an empty string".to_string(),
         Value::String(text) => format!("\"{text}\""),
         other => other.type_name().to_string(),
     };
-    let mut d = Diagnostic::new(
-        code,
+    if entry.key != "env" {
+        let key = format!("{}.{}", var.key, entry.key);
+        return Diagnostic::wrong_type(&key, "a path", &found)
+            .at(entry.node.origin)
+            .label("expected a path string");
+    }
+    Diagnostic::new(
+        Code::EnvName,
         format!(
-            "`{}`: `{}` must {accepted}, found {found}",
+            "`{}`: `{}` must name an environment variable, found {found}",
             var.key, entry.key
         ),
     )
     .at(entry.node.origin)
-    .label(label);
-    if code == Code::EnvName {
-        d = d.help("a name is letters, digits and `_`, not starting with a digit");
-    }
-    d
+    .label("expected a name like MY_PASSPHRASE")
+    .help("a name is letters, digits and `_`, not starting with a digit")
 }
 
 /// The rule of environment variable names is the model's (the loader needs it too).

@@ -210,6 +210,7 @@ impl Form {
         let Err(Problem {
             message,
             suggestion,
+            ..
         }) = (self.check)(text)
         else {
             return consumed_raw(var, text, origin, diags);

@@ -171,7 +171,7 @@ fn mount_path(file: &FileSource, diags: &mut Diagnostics) {
 
 /// The Service takes the Deployment's name, and a Service name must start with a letter.
 fn service_name(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
-    if deploy.name.starts_with(|c: char| c.is_ascii_digit()) {
+    if !super::names::is_service_name(&deploy.name) {
         diags.push(
             Diagnostic::new(
                 Code::K8sLimit,
@@ -180,7 +180,7 @@ fn service_name(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnos
                     deploy.name
                 ),
             )
-            .at_opt(reader.origin("deploy.name"))
+            .at_opt(reader.origin(super::names::DEPLOYMENT_NAME_KEY))
             .label("not a Service name (DNS-1035 label)")
             .help("start the name with a lower-case letter"),
         );

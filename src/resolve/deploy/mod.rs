@@ -18,7 +18,6 @@ use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
 
 use super::{Extra, ResolvedVar};
-use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
@@ -112,9 +111,10 @@ pub fn deploy(
     table: Option<&Entry>,
     vars: &[ResolvedVar],
     extras: &[Extra],
-    sources: &Sources,
+    options: crate::resolve::Options<'_>,
     diags: &mut Diagnostics,
 ) -> Deploy {
+    let sources = options.sources;
     let empty = Table::default();
     let table_entry = table;
     let table = match table.map(|e| (&e.node.value, e)) {
@@ -131,7 +131,7 @@ pub fn deploy(
     check_keys(model, table, diags);
     let reader = SettingReader { model, table };
     let text = |key: &str, diags: &mut Diagnostics| reader.text(key, diags);
-    let name = text("deploy.name", diags).unwrap_or_default();
+    let name = text(names::DEPLOYMENT_NAME_KEY, diags).unwrap_or_default();
     let namespace = text("deploy.namespace", diags);
     let repository = text("deploy.image.repository", diags).unwrap_or_default();
     let tag =
@@ -148,7 +148,7 @@ pub fn deploy(
         edition,
         table.get(PLUGINS),
         vars,
-        sources,
+        options,
         &mut files,
         diags,
     );

@@ -10,6 +10,22 @@
 use super::{FileSource, K8sKind};
 use sha2::{Digest, Sha256};
 
+/// The setting that names the deployment.
+pub const DEPLOYMENT_NAME_KEY: &str = "deploy.name";
+
+/// The deployment's name when the profile gives none: the model's default of `deploy.name`.
+pub fn default_deployment_name(model: &crate::model::Model) -> &str {
+    (model.setting(DEPLOYMENT_NAME_KEY))
+        .and_then(|s| s.default.value())
+        .unwrap_or_default()
+}
+
+/// True when the Service, which takes the Deployment's name, can be named `deployment`: a
+/// Service name (DNS-1035 label) must not start with a digit.
+pub fn is_service_name(deployment: &str) -> bool {
+    !deployment.starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// The Secret of the secret variables when `deploy.secret_name` is not given.
 pub fn default_secret_name(deployment: &str) -> String {
     format!("{deployment}-secrets")

@@ -2,7 +2,7 @@
 //! field it lands in), else its default.
 
 use crate::diag::source::Origin;
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Model, Setting};
 use crate::profile::Table;
 use crate::value_type::Problem;
@@ -59,12 +59,14 @@ impl SettingReader<'_> {
 }
 
 fn problem_diagnostic(setting: &Setting, problem: Problem, origin: Origin) -> Diagnostic {
-    let code = if problem.message.starts_with("expected") {
-        Code::WrongType
-    } else {
-        setting.ty.rules().setting_code()
+    let d = match &problem.wrong_type {
+        Some((expected, found)) => Diagnostic::wrong_type(&setting.key, expected, found),
+        None => Diagnostic::new(
+            setting.ty.rules().setting_code(),
+            format!("`{}`: {}", setting.key, problem.message),
+        ),
     };
-    let mut d = Diagnostic::new(code, format!("`{}`: {}", setting.key, problem.message))
+    let mut d = d
         .at(origin)
         .label(format!("expected {}", setting.ty.describe()))
         .help(setting.meaning.clone());

@@ -58,12 +58,9 @@ pub(super) fn read_source(
 fn read_fields(source: &Entry, key: &str, diags: &mut Diagnostics) -> Option<Fields> {
     let Value::Table(table) = &source.node.value else {
         diags.push(
-            Diagnostic::new(
-                Code::WrongType,
-                format!("the source of `{key}` must be a table"),
-            )
-            .at(source.node.origin)
-            .label("expected { host = \"...\", secret = \"...\", key = \"...\" }"),
+            Diagnostic::wrong_type(key, "a table (its source)", source.node.value.type_name())
+                .at(source.node.origin)
+                .label("expected { host = \"...\", secret = \"...\", key = \"...\" }"),
         );
         return None;
     };
@@ -73,16 +70,13 @@ fn read_fields(source: &Entry, key: &str, diags: &mut Diagnostics) -> Option<Fie
         match &field.node.value {
             Value::String(s) if !s.is_empty() => Some((s.clone(), field.node.origin)),
             other => {
+                let found = match other {
+                    Value::String(_) => "an empty string",
+                    other => other.type_name(),
+                };
                 diags.push(
-                    Diagnostic::new(
-                        Code::WrongType,
-                        format!(
-                            "`{key}.{name}` must be a non-empty string, found {}",
-                            other.type_name()
-                        ),
-                    )
-                    .at(field.node.origin)
-                    .label("expected a string"),
+                    Diagnostic::wrong_type(&format!("{key}.{name}"), "a non-empty string", found)
+                        .at(field.node.origin),
                 );
                 ok = false;
                 None

@@ -21,9 +21,8 @@ pub(super) fn file_sources(
 ) {
     let Value::Table(table) = &entry.node.value else {
         diags.push(
-            Diagnostic::new(Code::WrongType, "`deploy.files` must be a table of file sources")
+            Diagnostic::wrong_type("deploy.files", "a table of file sources", entry.node.value.type_name())
                 .at(entry.node.origin)
-                .label("expected a table")
                 .help("write [deploy.files] then \"<profile key>\" = { host = \"...\", secret = \"...\" }"),
         );
         return;
@@ -94,10 +93,11 @@ pub(super) fn plugin_sources(
     edition: Edition,
     entry: Option<&Entry>,
     vars: &[ResolvedVar],
-    sources: &Sources,
+    options: crate::resolve::Options<'_>,
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
 ) {
+    let sources = options.sources;
     let plugins_var = model.vars_of(edition).find(|v| v.ty == VarType::PluginList);
     let listed: Vec<String> = vars
         .iter()
@@ -109,14 +109,11 @@ pub(super) fn plugin_sources(
     let table = match entry.map(|e| (&e.node.value, e)) {
         None => None,
         Some((Value::Table(t), _)) => Some(t),
-        Some((_, e)) => {
+        Some((other, e)) => {
             diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    "`deploy.plugins` must be a table: <name> = { host = \"...\" }",
-                )
-                .at(e.node.origin)
-                .label("expected a table"),
+                Diagnostic::wrong_type("deploy.plugins", "a table", other.type_name())
+                    .at(e.node.origin)
+                    .help("write [deploy.plugins] then <name> = { host = \"...\" }"),
             );
             return;
         }
@@ -141,7 +138,8 @@ pub(super) fn plugin_sources(
     };
     let table = table.map(|t| t.entries.as_slice()).unwrap_or_default();
     let by_name = declared_archives(var, &listed, table, sources, diags);
-    in_list_order(var, &listed, by_name, vars, out, diags);
+    let asks_archives = options.mode.asks_plugin_archives();
+    in_list_order(var, &listed, by_name, vars, (out, asks_archives), diags);
 }
 
 /// The archive sources of `[deploy.plugins]` for listed plugins, by name; reports the others.
@@ -187,18 +185,19 @@ fn declared_archives(
 }
 
 /// Appends the archives in the order the plugin list names them; reports a listed plugin
-/// without an archive.
+/// without an archive when the archives are asked for (`asks_archives`).
 fn in_list_order(
     var: &Var,
     listed: &[String],
     by_name: HashMap<String, FileSource>,
     vars: &[ResolvedVar],
-    out: &mut Vec<FileSource>,
+    (out, asks_archives): (&mut Vec<FileSource>, bool),
     diags: &mut Diagnostics,
 ) {
     for name in listed {
         match by_name.get(name).cloned() {
             Some(file) => out.push(file),
+            None if !asks_archives => {}
             None => {
                 let origin = vars
                     .iter()
