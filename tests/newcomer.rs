@@ -1038,7 +1038,8 @@ fn diagnostic_lines(stderr: &str) -> Vec<&str> {
 /// its error and the very warnings it meant to acknowledge (gone once it is fixed).
 #[test]
 fn class9_one_cause_gives_one_diagnostic() {
-    let host_missing = "edition = \"B\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
+    // A secret adapter that reads no credential file: the missing host file is the one cause.
+    let host_missing = "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
     for args in [
         &["validate", "profile.toml"][..],
         &["render", "profile.toml", "--out-dir", "out"],
