@@ -15,6 +15,7 @@ mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
 mod paths;
+mod plain;
 pub mod targets;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
@@ -128,20 +129,34 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Formats one target whose values the check stage ([`checks::target`]) has passed.
+/// Formats one target whose values the check stage ([`checks::target`]) has passed: by its
+/// plain-Rust renderer when it has one and the user has not replaced its template (see
+/// `plain`), else by its template.
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
+    let row = targets::row(target);
+    if let (Some(plain), Some((template, _))) = (row.plain, row.template)
+        && !templates.is_overridden(template)
+        && let Some(text) = plain(input)
+    {
+        return Ok(text);
+    }
     let Some((template, context)) = template_context(target, input) else {
         return match target {
             Target::Docs => crate::docs::reference(Some(input.resolved.edition), templates),
             _ => Ok(crate::schema::profile_schema_text()),
         };
     };
-    let mut text = templates.render(template, context)?;
-    // The template engine drops a template's last newline; the kustomize base's readers want one.
+    let text = templates.render(template, context)?;
+    Ok(finish(template, text))
+}
+
+/// A template's output as the target's file: the template engine drops a template's last
+/// newline, and the kustomize base's readers want one.
+fn finish(template: &str, mut text: String) -> String {
     if k8s::TEMPLATES.contains(&template) && !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok(text)
+    text
 }
 
 /// The template of a target that renders the environment, and the context it is given (see

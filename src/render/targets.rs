@@ -10,6 +10,10 @@ use minijinja::Value;
 /// How a target's template is given its context.
 type ContextFn = fn(&Input) -> Value;
 
+/// A target's plain-Rust renderer: its template's text, written without the template engine;
+/// `None` leaves a case it does not expect to the template (see `plain`).
+type PlainFn = fn(&Input) -> Option<String>;
+
 /// One target's row.
 pub struct TargetDef {
     pub target: Target,
@@ -24,6 +28,9 @@ pub struct TargetDef {
     /// Its template and the context it is given; `None` for the schema and docs, which render
     /// from the spec model alone.
     pub(super) template: Option<(&'static str, ContextFn)>,
+    /// Its plain-Rust renderer, used while the user has not replaced its template; byte-identical
+    /// to the template (a test compares them on every example and fixture).
+    pub(super) plain: Option<PlainFn>,
 }
 
 /// Every target, in the order of `--help` and of `--out-dir`.
@@ -35,6 +42,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: ".env",
         deployable: true,
         template: Some((dotenv::TEMPLATE, dotenv::context)),
+        plain: Some(dotenv::plain),
     },
     TargetDef {
         target: Target::Compose,
@@ -43,6 +51,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "docker-compose.yml",
         deployable: true,
         template: Some((compose::TEMPLATE, compose::context)),
+        plain: Some(compose::plain),
     },
     TargetDef {
         target: Target::K8sEnv,
@@ -51,6 +60,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "k8s-env.yaml",
         deployable: true,
         template: Some((k8s_env::TEMPLATE, k8s_env::context)),
+        plain: Some(k8s_env::plain),
     },
     TargetDef {
         target: Target::K8s,
@@ -60,6 +70,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: k8s_plan::MANIFESTS,
         deployable: true,
         template: Some((k8s::MANIFESTS_TEMPLATE, k8s::context)),
+        plain: None,
     },
     TargetDef {
         target: Target::Kustomization,
@@ -69,6 +80,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "kustomization.yaml",
         deployable: true,
         template: Some((k8s::KUSTOMIZATION_TEMPLATE, k8s::context)),
+        plain: None,
     },
     TargetDef {
         target: Target::DeployNotes,
@@ -77,6 +89,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "DEPLOY.md",
         deployable: true,
         template: Some((k8s::NOTES_TEMPLATE, k8s::context)),
+        plain: None,
     },
     TargetDef {
         target: Target::Schema,
@@ -85,6 +98,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "profile.schema.json",
         deployable: false,
         template: None,
+        plain: None,
     },
     TargetDef {
         target: Target::Docs,
@@ -93,6 +107,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "reference.md",
         deployable: false,
         template: None,
+        plain: None,
     },
 ];
 
