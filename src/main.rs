@@ -1,4 +1,4 @@
-/// The static (musl) build allocates with mimalloc: musl's malloc is the slowest part of a run
+/// The static (musl) build allocates with dlmalloc: musl's malloc is the slowest part of a run
 /// there (see the Cargo.toml entry); the glibc build keeps glibc's.
 #[cfg(target_env = "musl")]
 #[global_allocator]
