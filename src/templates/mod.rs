@@ -45,15 +45,24 @@ pub(crate) fn double_quoted(value: &str, other: impl FnMut(char, &mut String)) -
 }
 
 /// [`double_quoted`] appended to `out` (no text of its own: the plain-Rust renderers write
-/// every value straight into their output).
+/// every value straight into their output). Runs of printable ASCII other than `\\`, `"` and `$`
+/// are copied as they are, without `other`: every format writes them unchanged.
 pub(crate) fn double_quoted_into(
     out: &mut String,
     value: &str,
     mut other: impl FnMut(char, &mut String),
 ) {
+    let copied_as_is = |b: u8| (0x20..0x7f).contains(&b) && !matches!(b, b'\\' | b'"' | b'$');
     out.reserve(value.len() + 2);
     out.push('"');
-    for c in value.chars() {
+    let mut rest = value;
+    while !rest.is_empty() {
+        let run = rest.bytes().take_while(|&b| copied_as_is(b)).count();
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
@@ -62,6 +71,7 @@ pub(crate) fn double_quoted_into(
             '\t' => out.push_str("\\t"),
             c => other(c, out),
         }
+        rest = &rest[c.len_utf8()..];
     }
     out.push('"');
 }
