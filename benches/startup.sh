@@ -95,8 +95,8 @@ instructions() { # argv... -> instructions of the whole process (callgrind)
 {
   echo "### Start-up against a bare spawn ($ROUNDS interleaved rounds, medians; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
   echo
-  echo "| command | wall ms | above /bin/true, ms | ÷ /bin/true (wall) | instructions | ÷ /bin/true (instructions) |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  echo "| command | wall ms | above /bin/true, ms | ÷ /bin/true (wall) | CPU ms (user+sys) | above /bin/true, ms | instructions | ÷ /bin/true (instructions) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
   true_ir=$(instructions /bin/true)
   for i in "${!NAMES[@]}"; do
     # shellcheck disable=SC2207 # the argv is a JSON list of plain words
@@ -110,20 +110,22 @@ import json, sys
 ms = json.load(open(sys.argv[1]))
 name, ir, true_ir = sys.argv[2], sys.argv[3], sys.argv[4]
 wall, base = ms[name], ms["/bin/true"]
+cpu, cpu_base = ms["cpu:" + name], ms["cpu:/bin/true"]
 irs = f"{int(ir):,}" if ir else "-"
 ir_ratio = f"{int(ir) / int(true_ir):.1f}×" if ir and true_ir else "-"
-print(f"| `{name}` | {wall:.2f} | {wall - base:+.2f} | {wall / base:.1f}× | {irs} | {ir_ratio} |")
+print(f"| `{name}` | {wall:.2f} | {wall - base:+.2f} | {wall / base:.1f}× | {cpu:.2f} | {cpu - cpu_base:+.2f} | {irs} | {ir_ratio} |")
 EOF
   done
   if [[ -n $PKL ]]; then
     echo
-    echo "Pkl $PKL_VERSION evaluating the same environment map to YAML, against one target (wall, medians of the same run):"
+    echo "Pkl $PKL_VERSION evaluating the same environment map to YAML, against one target (medians of the same run; on a loaded machine wall times round up to the scheduler's slices, CPU time does not):"
     for b in "${BUILDS[@]}"; do
       python3 - "$WORK/startup-ms.json" "$b render -t k8s-env" <<'EOF'
 import json, sys
 ms = json.load(open(sys.argv[1]))
-pkl, ours, base = ms["pkl eval (env map to YAML)"], ms[sys.argv[2]], ms["/bin/true"]
-print(f"- `pkl eval` ÷ `{sys.argv[2]}`: {pkl / ours:.1f}× ({(pkl - base) / (ours - base):.1f}× above a bare spawn)")
+for kind, pre in (("wall", ""), ("CPU", "cpu:")):
+    pkl, ours, base = ms[pre + "pkl eval (env map to YAML)"], ms[pre + sys.argv[2]], ms[pre + "/bin/true"]
+    print(f"- {kind}: `pkl eval` ÷ `{sys.argv[2]}`: {pkl / ours:.1f}× ({(pkl - base) / (ours - base):.1f}× above a bare spawn)")
 EOF
     done
   fi
