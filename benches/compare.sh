@@ -273,5 +273,5 @@ echo "(table saved as $OUT/table.md)" >&2
 # benches/startup.sh, its own interleaved run (issue 26). SKIP_STARTUP=1 leaves it out.
 if [[ -z ${SKIP_STARTUP:-} ]]; then
   say "start-up against /bin/true (benches/startup.sh)"
-  OUT=$OUT ROUNDS=$ROUNDS "$BENCHES/startup.sh"
+  OUT=$OUT ROUNDS=$ROUNDS PKL_VERSION=$PKL_VERSION SKIP_PEERS=$SKIP_PEERS "$BENCHES/startup.sh"
 fi

@@ -13,7 +13,8 @@ use crate::output::write_in_place;
 use clap::Args;
 use std::path::PathBuf;
 
-/// What `import` and `lint` read.
+// What `import` and `lint` read. (not a doc comment: under
+// `defer`, clap would make it the about text of every subcommand that flattens it).
 #[derive(Args, Debug)]
 pub struct InputArgs {
     /// The file: .env, compose YAML or Kubernetes YAML

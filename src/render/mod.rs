@@ -15,6 +15,7 @@ mod k8s;
 mod k8s_env;
 pub mod k8s_plan;
 mod paths;
+mod plain;
 pub mod targets;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
@@ -133,18 +134,32 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Formats one target whose values the check stage ([`checks::target`]) has passed.
+/// Formats one target whose values the check stage ([`checks::target`]) has passed: by its
+/// plain-Rust renderer when it has one and the user has not replaced its template (see
+/// `plain`), else by its template.
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
-    let (template, context) = match targets::row(target).renders {
-        targets::Renders::Template(template, context) => (template, context(input)),
+    let row = targets::row(target);
+    let (template, context) = match row.renders {
+        targets::Renders::Template(template, context) => (template, context),
         targets::Renders::Model(render) => return render(input.resolved.edition, templates),
     };
-    let mut text = templates.render(template, context)?;
-    // The template engine drops a template's last newline; the kustomize base's readers want one.
+    if let Some(plain) = row.plain
+        && !templates.is_overridden(template)
+        && let Some(text) = plain(input)
+    {
+        return Ok(text);
+    }
+    let text = templates.render(template, context(input))?;
+    Ok(finish(template, text))
+}
+
+/// A template's output as the target's file: the template engine drops a template's last
+/// newline, and the kustomize base's readers want one.
+fn finish(template: &str, mut text: String) -> String {
     if k8s::TEMPLATES.contains(&template) && !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok(text)
+    text
 }
 
 /// The template of a target that renders the environment, and the context it is given (see

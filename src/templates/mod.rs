@@ -39,21 +39,42 @@ pub const BUILTIN: &[(&str, &str)] = &[
 /// `value` in double quotes, with the backslash escapes that YAML, JSON, compose v2 and
 /// python-dotenv all decode alike (`\\`, `\"`, `\n`, `\r`, `\t`); `other` writes every other
 /// character as its format needs (`$$` for compose, `\uXXXX` for a YAML control character).
-pub(crate) fn double_quoted(value: &str, mut other: impl FnMut(char, &mut String)) -> String {
+pub(crate) fn double_quoted(value: &str, other: impl FnMut(char, &mut String)) -> String {
     let mut out = String::with_capacity(value.len() + 2);
+    double_quoted_into(&mut out, value, other);
+    out
+}
+
+/// [`double_quoted`] appended to `out` (no text of its own: the plain-Rust renderers write
+/// every value straight into their output). Runs of printable ASCII other than `\\`, `"` and `$`
+/// are copied as they are, without `other`: every format writes them unchanged.
+pub(crate) fn double_quoted_into(
+    out: &mut String,
+    value: &str,
+    mut other: impl FnMut(char, &mut String),
+) {
+    let copied_as_is = |b: u8| (0x20..0x7f).contains(&b) && !matches!(b, b'\\' | b'"' | b'$');
+    out.reserve(value.len() + 2);
     out.push('"');
-    for c in value.chars() {
+    let mut rest = value;
+    while !rest.is_empty() {
+        let run = rest.bytes().take_while(|&b| copied_as_is(b)).count();
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c => other(c, &mut out),
+            c => other(c, out),
         }
+        rest = &rest[c.len_utf8()..];
     }
     out.push('"');
-    out
 }
 
 /// The custom auto-escape of `.env` templates.
@@ -99,11 +120,36 @@ pub const TEMPLATE_MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// The compiled templates of one run.
 pub struct Templates {
+    /// The template engine, made on first use: a run whose targets are all written by plain
+    /// Rust (the built-in ones, see `render::plain`) never makes it.
+    engines: std::sync::OnceLock<Engines>,
+    overrides: Vec<(String, PathBuf)>,
+}
+
+/// The template environments of one run.
+struct Engines {
     env: Environment<'static>,
     /// The same templates with the limits of a user's template (fuel, recursion, output), used
     /// to render every template the user overrides; the built-in ones run without them.
     bounded: Environment<'static>,
-    overrides: Vec<(String, PathBuf)>,
+}
+
+impl Engines {
+    /// `env` (the user's templates already added) with the built-ins loaded on first use, and
+    /// its bounded twin.
+    fn new(mut env: Environment<'static>) -> Engines {
+        env.set_loader(|name| {
+            Ok(BUILTIN
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, text)| text.to_string()))
+        });
+        let mut bounded = env.clone();
+        bounded.set_fuel(Some(TEMPLATE_FUEL));
+        bounded.set_recursion_limit(TEMPLATE_RECURSION_LIMIT);
+        bounded.add_function("range", range_within_budget);
+        Engines { env, bounded }
+    }
 }
 
 thread_local! {
@@ -270,17 +316,22 @@ impl Templates {
     /// read); a built-in one is compiled on its first use, so a command compiles only the
     /// templates it renders.
     pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let engines = std::sync::OnceLock::new();
+        let Some(dir) = dir else {
+            return Ok(Templates {
+                engines,
+                overrides: Vec::new(),
+            });
+        };
         let mut env = environment();
         let mut overrides = Vec::new();
         for (name, _) in BUILTIN {
             // A link that leads nowhere is the user's file too: reading it says so, rather
             // than the built-in standing in for it unseen.
-            let Some(path) = dir
-                .map(|d| d.join(name))
-                .filter(|p| std::fs::symlink_metadata(p).is_ok())
-            else {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_err() {
                 continue;
-            };
+            }
             let file = path.display().to_string();
             let text = crate::profile::read_text(&path).map_err(|e| TemplateError {
                 file: file.clone(),
@@ -294,21 +345,15 @@ impl Templates {
             }
             overrides.push((name.to_string(), path));
         }
-        env.set_loader(|name| {
-            Ok(BUILTIN
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, text)| text.to_string()))
-        });
-        let mut bounded = env.clone();
-        bounded.set_fuel(Some(TEMPLATE_FUEL));
-        bounded.set_recursion_limit(TEMPLATE_RECURSION_LIMIT);
-        bounded.add_function("range", range_within_budget);
-        Ok(Templates {
-            env,
-            bounded,
-            overrides,
-        })
+        if !overrides.is_empty() {
+            let _ = engines.set(Engines::new(env));
+        }
+        Ok(Templates { engines, overrides })
+    }
+
+    /// Whether the user replaced the built-in template `name`.
+    pub fn is_overridden(&self, name: &str) -> bool {
+        self.overrides.iter().any(|(n, _)| n == name)
     }
 
     /// The user's template files in use (the command records them as its inputs).
@@ -322,7 +367,8 @@ impl Templates {
             Some((_, path)) => (path.display().to_string(), true),
             None => (format!("templates/{name}"), false),
         };
-        let env = if user { &self.bounded } else { &self.env };
+        let engines = self.engines.get_or_init(|| Engines::new(environment()));
+        let env = if user { &engines.bounded } else { &engines.env };
         let template = env
             .get_template(name)
             .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;

@@ -12,9 +12,18 @@
 
 /// `value` as a double-quoted YAML (and JSON) scalar.
 pub fn quote(value: &str) -> String {
-    super::double_quoted(value, |c, out| {
+    let mut out = String::with_capacity(value.len() + 2);
+    quote_into(&mut out, value);
+    out
+}
+
+/// [`quote`] appended to `out`.
+pub fn quote_into(out: &mut String, value: &str) {
+    use std::fmt::Write;
+    super::double_quoted_into(out, value, |c, out| {
         if needs_escape(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\u{:04x}", c as u32);
         } else {
             out.push(c);
         }
