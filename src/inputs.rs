@@ -22,11 +22,106 @@ pub struct Inputs {
     /// Every input and every file the profile names, by canonical path (its folder resolved
     /// when the file is not there), with the name it was given.
     named: Arc<Mutex<Vec<(PathBuf, PathBuf)>>>,
+    /// The output folders of a batch (canonical, with the name to show), all known before any
+    /// profile is read: a profile whose input lies inside one is refused, whichever profile
+    /// owns the folder and whenever it is written.
+    fences: Arc<Vec<(PathBuf, PathBuf)>>,
+    /// What one profile read or named, in order (see [`Inputs::for_profile`]).
+    log: Option<Arc<Mutex<Vec<Logged>>>>,
+}
+
+/// One file a profile read or named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logged {
+    /// As the profile (or command line) names it.
+    pub path: PathBuf,
+    /// The SHA-256 of the content this run read, taken as it was read; `None` for a file that
+    /// was named and not read (a host file of a target not rendered, a secret's `{ file }`).
+    pub digest: Option<[u8; 32]>,
+    /// The batch output folder it lies inside (shown as given), if any: the profile is refused.
+    pub fenced: Option<PathBuf>,
 }
 
 impl Inputs {
+    /// The inputs of a batch whose profiles write into `folders` (as given): each profile's
+    /// inputs are checked against all of them as they are read ([`Inputs::fenced`]).
+    pub fn with_fences(folders: &[PathBuf]) -> Inputs {
+        let fences = folders
+            .iter()
+            .filter_map(|f| Some((canonical_path(f)?, f.clone())))
+            .collect();
+        Inputs {
+            fences: Arc::new(fences),
+            ..Inputs::default()
+        }
+    }
+
+    /// A view of the same set for one profile, which also logs every file recorded through it
+    /// (for the output folder's record) and keeps a file inside a batch output folder out of
+    /// the shared set: that profile is refused, and its inputs must not refuse the others.
+    pub fn for_profile(&self) -> Inputs {
+        Inputs {
+            log: Some(Arc::default()),
+            ..self.clone()
+        }
+    }
+
+    /// What this profile's view logged (empty for a command's own set).
+    pub fn logged(&self) -> Vec<Logged> {
+        self.log.as_ref().map_or_else(Vec::new, |log| {
+            log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        })
+    }
+
+    /// An error naming the first input of this profile that lies inside a batch output folder.
+    pub fn fenced(&self) -> Result<(), String> {
+        let logged = self.logged();
+        match logged.iter().find_map(|l| Some((&l.path, l.fenced.as_ref()?))) {
+            Some((input, folder)) => Err(format!(
+                "{}: lies inside {}, an output folder of this batch; refusing to read an input there (move it out of the output folders)",
+                crate::escape::one_line(&input.display().to_string()),
+                crate::escape::one_line(&folder.display().to_string())
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Inputs::record`] for a file read whole: its content's digest is logged as read.
+    pub fn record_read(&self, path: &Path, bytes: &[u8]) {
+        let digest = self.log.as_ref().map(|_| {
+            use sha2::Digest;
+            sha2::Sha256::digest(bytes).into()
+        });
+        self.record_with(path, digest);
+    }
+
     /// Notes that `path` is an input of this command: by identity when it exists, and by path.
     pub fn record(&self, path: &Path) {
+        self.record_with(path, None);
+    }
+
+    fn record_with(&self, path: &Path, digest: Option<[u8; 32]>) {
+        if let Some(log) = &self.log {
+            let canonical = canonical_path(path);
+            let fenced = canonical.as_ref().and_then(|c| {
+                self.fences
+                    .iter()
+                    .filter(|(fence, _)| c.starts_with(fence))
+                    .max_by_key(|(fence, _)| fence.as_os_str().len())
+                    .map(|(_, shown)| shown.clone())
+            });
+            let is_fenced = fenced.is_some();
+            log.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(Logged {
+                    path: path.to_path_buf(),
+                    digest,
+                    fenced,
+                });
+            if is_fenced {
+                return;
+            }
+        }
         if let Ok(meta) = std::fs::metadata(path) {
             let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
             read.entry(identity(&meta))

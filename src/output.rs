@@ -8,6 +8,7 @@
 mod cleanup;
 mod journal;
 mod names;
+pub mod record;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
