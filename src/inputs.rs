@@ -9,7 +9,7 @@
 //! given it to refuse. Clones share one set, so the worker threads of a batch see each other's
 //! inputs.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 #[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,9 @@ pub struct Inputs {
     read: Arc<Mutex<HashMap<(u64, u64), PathBuf>>>,
     /// Every input and every file the profile names, by canonical path (its folder resolved
     /// when the file is not there), with the name it was given.
-    named: Arc<Mutex<Vec<(PathBuf, PathBuf)>>>,
+    /// (A map, not a list: a batch of thousands of profiles records thousands of files, and
+    /// each record and each refusal is one look-up, not a scan.)
+    named: Arc<Mutex<BTreeMap<PathBuf, PathBuf>>>,
     /// The output folders of a batch (canonical, with the name to show), all known before any
     /// profile is read: a profile whose input lies inside one is refused, whichever profile
     /// owns the folder and whenever it is written.
@@ -35,6 +37,8 @@ pub struct Inputs {
 pub struct Logged {
     /// As the profile (or command line) names it.
     pub path: PathBuf,
+    /// Its canonical path (see [`canonical_path`]), when there is one.
+    pub canonical: Option<PathBuf>,
     /// The SHA-256 of the content this run read, taken as it was read; `None` for a file that
     /// was named and not read (a host file of a target not rendered, a secret's `{ file }`).
     pub digest: Option<[u8; 32]>,
@@ -101,8 +105,8 @@ impl Inputs {
     }
 
     fn record_with(&self, path: &Path, digest: Option<[u8; 32]>) {
+        let canonical = canonical_path(path);
         if let Some(log) = &self.log {
-            let canonical = canonical_path(path);
             let fenced = canonical.as_ref().and_then(|c| {
                 self.fences
                     .iter()
@@ -115,6 +119,7 @@ impl Inputs {
                 .unwrap_or_else(|e| e.into_inner())
                 .push(Logged {
                     path: path.to_path_buf(),
+                    canonical: canonical.clone(),
                     digest,
                     fenced,
                 });
@@ -127,11 +132,9 @@ impl Inputs {
             read.entry(identity(&meta))
                 .or_insert_with(|| path.to_path_buf());
         }
-        if let Some(canonical) = canonical_path(path) {
+        if let Some(canonical) = canonical {
             let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-            if !named.iter().any(|(c, _)| *c == canonical) {
-                named.push((canonical, path.to_path_buf()));
-            }
+            named.entry(canonical).or_insert_with(|| path.to_path_buf());
         }
     }
 
@@ -151,10 +154,9 @@ impl Inputs {
             return Ok(());
         };
         let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-        match named
-            .iter()
-            .find(|(canonical, _)| canonical.starts_with(&root))
-        {
+        // Paths order component by component: those below `root` come right after it.
+        let first = named.range(root.clone()..).next();
+        match first.filter(|(canonical, _)| canonical.starts_with(&root)) {
             Some((_, input)) => Err(format!(
                 "{}: refusing to write into this folder: {} is an input of this command (choose an output folder that holds no input)",
                 dir.display(),
@@ -166,12 +168,18 @@ impl Inputs {
 
     /// An error when `path` (not there yet) is a file the profile names.
     pub fn refuse_named(&self, path: &Path) -> Result<(), String> {
-        let Some(canonical) = canonical_path(path) else {
-            return Ok(());
-        };
+        match canonical_path(path) {
+            Some(canonical) => self.refuse_named_canonical(path, &canonical),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Inputs::refuse_named`] for a path already known in its canonical form (`canonical`:
+    /// inside an output folder, every folder on the way checked not to be a link).
+    pub fn refuse_named_canonical(&self, path: &Path, canonical: &Path) -> Result<(), String> {
         let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-        match named.iter().find(|(c, _)| *c == canonical) {
-            Some((_, input)) => Err(format!(
+        match named.get(canonical) {
+            Some(input) => Err(format!(
                 "{}: is an input of this command ({}); refusing to write over it: choose another output",
                 path.display(),
                 input.display()

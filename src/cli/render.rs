@@ -147,8 +147,8 @@ fn batch_folders(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Vec<Pa
 }
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
-/// of an output folder's record (see `output::record`): the options, the current folder
-/// (relative paths), and the templates folder's listing and contents. `None` when no record may
+/// of an output folder's record (see `output::record`): the options, where the output folder
+/// is, and the templates folder's listing and contents. `None` when no record may
 /// be kept: not an `--out-dir` render, secrets read from the environment (`--include-secrets`),
 /// or a templates folder that cannot be read again.
 fn record_options(
@@ -160,11 +160,24 @@ fn record_options(
     if args.out_dir.is_none() || args.include_secrets {
         return None;
     }
-    let cwd = std::env::current_dir().ok()?;
+    // Where the outputs go (host paths in them are relative to it), wherever the command runs.
+    let out_dir = args.out_dir.as_deref()?;
+    let place = crate::inputs::canonical_path(out_dir)?;
     let mut text = format!(
-        "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {:?}\nbatch {batch}\ncwd {cwd:?}\n",
-        args.profile.layers, args.minimal, args.out_dir
+        "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {out_dir:?} {place:?}\nbatch {batch}\n",
+        args.profile.layers, args.minimal
     );
+    // A relative path on the command line names another file from another folder.
+    let layers = &args.profile.layers;
+    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
+    let named = (args.profile.profiles.iter().map(PathBuf::as_path))
+        .chain(layers.overlays.iter().map(PathBuf::as_path))
+        .chain(set_files.map(|(_, path)| Path::new(path)))
+        .chain(args.templates.as_deref())
+        .chain([out_dir]);
+    if named.into_iter().any(Path::is_relative) {
+        text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
+    }
     if let Some(dir) = &args.templates {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .ok()?
@@ -359,7 +372,8 @@ fn record_key(job: &Job<'_>, profile: &Path) -> Option<String> {
 }
 
 /// The profile's outcome without checking or rendering it when its output folder's record
-/// holds and the render reported nothing (see `output::record`). Otherwise its destination, if
+/// holds and the render reported nothing, or only warnings that `-q` hides (see
+/// `output::record`). Otherwise its destination, if
 /// it was locked on the way, and the record, when it holds only after checking the profile
 /// again to report its diagnostics. The inputs the record names become inputs of this run, as a
 /// render would have made them.
@@ -371,18 +385,19 @@ fn from_record(
     let folder = output_folder(job, profile).ok_or((None, None))?;
     let found = Record::load(&folder).ok_or((None, None))?;
     let dest = destination(job, profile).ok().flatten().ok_or((None, None))?;
-    if !found.quiet {
+    // Warnings need reporting unless `-q` hides them and they cannot fail the run.
+    let hidden = job.args.diagnostics.quiet && !job.args.diagnostics.deny_warnings;
+    if !found.quiet && !hidden {
         return Err((Some(dest), Some(found)));
     }
-    let Some(folder) = dest.folder.clone().filter(|f| found.holds(key, f)) else {
+    if !dest.folder.as_deref().is_some_and(|f| found.holds(key, f)) {
         return Err((Some(dest), None));
-    };
+    }
     let view = job.inputs.for_profile();
     found.input_paths().for_each(|path| view.record(path));
     if view.fenced().is_err() {
         return Err((Some(dest), None));
     }
-    let _ = folder;
     Ok(Outcome {
         sources: Sources::new(),
         diagnostics: Diagnostics::default(),
@@ -431,7 +446,10 @@ fn write_out(
         inputs: Some(job.inputs),
     };
     let within = job.out_dir.map(|d| d.root.as_path());
-    if let Some(root) = within {
+    // A batch checked each profile's inputs against every output folder as they were read
+    // (`Inputs::fenced`), and the command's own at `OutDir::open`; one profile has only its own
+    // to check here (the inputs read after the folder was opened).
+    if let (Some(root), false) = (within, job.batch) {
         job.inputs.refuse_inside(root)?;
     }
     let mut paths = dest.paths(files);

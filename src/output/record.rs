@@ -2,8 +2,8 @@
 //! so that the next render of the same inputs does nothing and `--check` passes without
 //! rendering.
 //!
-//! It holds a key (a digest of svcgen's build and every option that changes outputs), one line
-//! per file the profile read or named (the SHA-256 of the content read and the file's mode, or
+//! It holds a key (a digest of svcgen's build, every option that changes outputs and where the
+//! output folder is), one line per file the profile read or named (by canonical path) (the SHA-256 of the content read and the file's mode, or
 //! that it was absent) and one line per output (its SHA-256 and size, and whether it must be
 //! private). A render is skipped only when the key is the same, every input still has the
 //! recorded digest and mode, and every output is still a regular file (not a link) of the
@@ -120,18 +120,17 @@ impl Record {
     ) -> Option<Record> {
         let mut inputs: Vec<(PathBuf, bool, String)> = Vec::with_capacity(logged.len());
         for l in logged {
-            if l.fenced.is_some() {
-                return None;
-            }
-            if let Some(seen) = inputs.iter_mut().find(|(p, _, _)| *p == l.path) {
+            // By canonical path: the record holds wherever the command runs from.
+            let path = l.canonical.as_ref().filter(|_| l.fenced.is_none())?;
+            if let Some(seen) = inputs.iter_mut().find(|(p, _, _)| p == path) {
                 // Read after being named: the read counts.
                 if l.digest.is_some() && !seen.1 {
-                    *seen = (l.path.clone(), true, input_state(&l.path, l.digest));
+                    *seen = (path.clone(), true, input_state(path, l.digest));
                 }
                 continue;
             }
-            let state = input_state(&l.path, l.digest);
-            inputs.push((l.path.clone(), l.digest.is_some(), state));
+            let state = input_state(path, l.digest);
+            inputs.push((path.clone(), l.digest.is_some(), state));
         }
         let mut files = Vec::with_capacity(outputs.len());
         for (path, bytes, private) in outputs {
@@ -306,6 +305,7 @@ mod tests {
         std::fs::write(dir.join(".env"), "A=1\n").unwrap();
         let logged = [Logged {
             path: input.clone(),
+            canonical: Some(input.canonicalize().unwrap()),
             digest: Some(Sha256::digest(b"a = 1\n").into()),
             fenced: None,
         }];
