@@ -27,9 +27,34 @@ pub struct Inputs {
     /// The output folders of a batch (canonical, with the name to show), all known before any
     /// profile is read: a profile whose input lies inside one is refused, whichever profile
     /// owns the folder and whenever it is written.
-    fences: Arc<Vec<(PathBuf, PathBuf)>>,
+    fences: Arc<Option<Fence>>,
     /// What one profile read or named, in order (see [`Inputs::for_profile`]).
     log: Option<Arc<Mutex<Vec<Logged>>>>,
+}
+
+/// The output folders of a batch: `--out-dir` and its folders of the batch's profile names.
+#[derive(Debug)]
+struct Fence {
+    /// `--out-dir`'s canonical path, and as given.
+    root: PathBuf,
+    shown: PathBuf,
+    /// The folder names of the batch's profiles (a set: one look-up per input, whatever the
+    /// size of the batch).
+    names: std::collections::HashSet<std::ffi::OsString>,
+}
+
+impl Fence {
+    /// The output folder (as given) that holds the canonical path `path`, if any: a profile's
+    /// own when one does, else `--out-dir`.
+    fn around(&self, path: &Path) -> Option<PathBuf> {
+        let rest = path.strip_prefix(&self.root).ok()?;
+        match rest.components().next() {
+            Some(std::path::Component::Normal(name)) if self.names.contains(name) => {
+                Some(self.shown.join(name))
+            }
+            _ => Some(self.shown.clone()),
+        }
+    }
 }
 
 /// One file a profile read or named.
@@ -47,15 +72,17 @@ pub struct Logged {
 }
 
 impl Inputs {
-    /// The inputs of a batch whose profiles write into `folders` (as given): each profile's
-    /// inputs are checked against all of them as they are read ([`Inputs::fenced`]).
-    pub fn with_fences(folders: &[PathBuf]) -> Inputs {
-        let fences = folders
-            .iter()
-            .filter_map(|f| Some((canonical_path(f)?, f.clone())))
-            .collect();
+    /// The inputs of a batch whose profiles write into the folders `names` of `out_dir` (as
+    /// given): each profile's inputs are checked against all of them, and against `out_dir`
+    /// itself, as they are read ([`Inputs::fenced`]).
+    pub fn with_fences(out_dir: &Path, names: impl IntoIterator<Item = String>) -> Inputs {
+        let fence = canonical_path(out_dir).map(|root| Fence {
+            root,
+            shown: out_dir.to_path_buf(),
+            names: names.into_iter().map(std::ffi::OsString::from).collect(),
+        });
         Inputs {
-            fences: Arc::new(fences),
+            fences: Arc::new(fence),
             ..Inputs::default()
         }
     }
@@ -80,7 +107,10 @@ impl Inputs {
     /// An error naming the first input of this profile that lies inside a batch output folder.
     pub fn fenced(&self) -> Result<(), String> {
         let logged = self.logged();
-        match logged.iter().find_map(|l| Some((&l.path, l.fenced.as_ref()?))) {
+        match logged
+            .iter()
+            .find_map(|l| Some((&l.path, l.fenced.as_ref()?)))
+        {
             Some((input, folder)) => Err(format!(
                 "{}: lies inside {}, an output folder of this batch; refusing to read an input there (move it out of the output folders)",
                 crate::escape::one_line(&input.display().to_string()),
@@ -107,22 +137,15 @@ impl Inputs {
     fn record_with(&self, path: &Path, digest: Option<[u8; 32]>) {
         let canonical = canonical_path(path);
         if let Some(log) = &self.log {
-            let fenced = canonical.as_ref().and_then(|c| {
-                self.fences
-                    .iter()
-                    .filter(|(fence, _)| c.starts_with(fence))
-                    .max_by_key(|(fence, _)| fence.as_os_str().len())
-                    .map(|(_, shown)| shown.clone())
-            });
+            let fenced =
+                (self.fences.as_ref().as_ref()).and_then(|f| f.around(canonical.as_deref()?));
             let is_fenced = fenced.is_some();
-            log.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(Logged {
-                    path: path.to_path_buf(),
-                    canonical: canonical.clone(),
-                    digest,
-                    fenced,
-                });
+            log.lock().unwrap_or_else(|e| e.into_inner()).push(Logged {
+                path: path.to_path_buf(),
+                canonical: canonical.clone(),
+                digest,
+                fenced,
+            });
             if is_fenced {
                 return;
             }

@@ -176,7 +176,10 @@ fn class5_base_inside_a_batch_folder(owner: &str, reader: &str) {
             );
         }
         assert!(!ran.path(&format!("out/{reader}/.env")).exists());
-        assert_eq!(ran.read(&format!("out/{owner}/base.toml")), "edition = \"B\"\n");
+        assert_eq!(
+            ran.read(&format!("out/{owner}/base.toml")),
+            "edition = \"B\"\n"
+        );
     }
 }
 

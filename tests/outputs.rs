@@ -338,7 +338,12 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
         render_into(&[p], &folder).arg("-q").run();
         let files: Vec<(String, Vec<u8>)> = names(&folder)
             .into_iter()
-            .map(|n| (n.clone(), without_key(&n, std::fs::read(folder.join(&n)).unwrap())))
+            .map(|n| {
+                (
+                    n.clone(),
+                    without_key(&n, std::fs::read(folder.join(&n)).unwrap()),
+                )
+            })
             .collect();
         files
     };
@@ -346,7 +351,12 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     assert_ne!(only_a, only_b);
     let contested: Vec<(String, Vec<u8>)> = names(&out)
         .into_iter()
-        .map(|n| (n.clone(), without_key(&n, std::fs::read(out.join(&n)).unwrap())))
+        .map(|n| {
+            (
+                n.clone(),
+                without_key(&n, std::fs::read(out.join(&n)).unwrap()),
+            )
+        })
         .collect();
     assert!(
         contested == only_a || contested == only_b,

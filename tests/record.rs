@@ -83,7 +83,9 @@ fn record_an_edited_output_of_the_same_size_and_time_is_still_caught() {
     let ran = rendered();
     let path = ran.path("out/k8s.yaml");
     let before = std::fs::metadata(&path).unwrap();
-    let text = ran.read("out/k8s.yaml").replacen("admin-ui-a", "admin-ui-b", 1);
+    let text = ran
+        .read("out/k8s.yaml")
+        .replacen("admin-ui-a", "admin-ui-b", 1);
     std::fs::write(&path, &text).unwrap();
     let file = std::fs::File::options().write(true).open(&path).unwrap();
     file.set_modified(before.modified().unwrap()).unwrap();
@@ -112,7 +114,10 @@ fn record_an_edited_host_file_is_copied_again() {
         .stderr_lacks("nothing written")
         .run();
     assert_eq!(std::fs::read(&copy).unwrap(), b"zip two");
-    assert!(ran.read(RECORD).contains("plugin.zip"), "the host file is an input");
+    assert!(
+        ran.read(RECORD).contains("plugin.zip"),
+        "the host file is an input"
+    );
 }
 
 #[test]

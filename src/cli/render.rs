@@ -93,7 +93,7 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    let inputs = crate::inputs::Inputs::with_fences(&batch_folders(args, batch, &profiles));
+    let inputs = command_inputs(args, batch, &profiles);
     record_named_inputs(args, &profiles, &inputs);
     let targets = targets(args);
     let templates = match load_templates(args.templates.as_deref(), &inputs) {
@@ -133,17 +133,18 @@ pub fn run(args: &RenderArgs) -> u8 {
     report_all(&job, &profiles)
 }
 
-/// The output folders of a batch (`--out-dir` and each profile's folder in it), known from the
-/// profile list before any profile is read: no profile of the batch may read an input inside
-/// one of them, whichever profile writes it and whenever (issue 20, class 5).
-fn batch_folders(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Vec<PathBuf> {
-    let Some(dir) = args.out_dir.as_ref().filter(|_| batch) else {
-        return Vec::new();
-    };
-    let names = profiles.iter().filter_map(|p| batch_folder_name(p).ok());
-    std::iter::once(dir.clone())
-        .chain(names.map(|name| dir.join(name)))
-        .collect()
+/// The command's inputs. For a batch into `--out-dir`, its output folders (`--out-dir` and each
+/// profile's folder in it) are known from the profile list before any profile is read: no
+/// profile of the batch may read an input inside one of them, whichever profile writes it and
+/// whenever (issue 20, class 5).
+fn command_inputs(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> crate::inputs::Inputs {
+    match args.out_dir.as_deref().filter(|_| batch) {
+        Some(dir) => crate::inputs::Inputs::with_fences(
+            dir,
+            profiles.iter().filter_map(|p| batch_folder_name(p).ok()),
+        ),
+        None => crate::inputs::Inputs::default(),
+    }
 }
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
@@ -312,13 +313,14 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
     let mut replay = None;
     if let Some(key) = &key {
         match from_record(job, profile, key) {
-            Ok(outcome) => return outcome,
-            Err(found) => (early, replay) = found,
+            FromRecord::Held(outcome) => return *outcome,
+            FromRecord::Render { dest, replay: r } => (early, replay) = (dest, r),
         }
     }
-    let held_by = replay.as_ref().zip(early.as_ref()).and_then(|(record, dest)| {
-        Some((record, key.as_deref()?, dest.folder.as_deref()?))
-    });
+    let held_by = replay
+        .as_ref()
+        .zip(early.as_ref())
+        .and_then(|(record, dest)| Some((record, key.as_deref()?, dest.folder.as_deref()?)));
     let mut outcome = render_one(job, profile, held_by);
     let blocked =
         outcome.exit != EXIT_OK || exit_code(&outcome.diagnostics, &args.diagnostics) != EXIT_OK;
@@ -377,28 +379,31 @@ fn record_key(job: &Job<'_>, profile: &Path) -> Option<String> {
 /// it was locked on the way, and the record, when it holds only after checking the profile
 /// again to report its diagnostics. The inputs the record names become inputs of this run, as a
 /// render would have made them.
-fn from_record(
-    job: &Job<'_>,
-    profile: &Path,
-    key: &str,
-) -> Result<Outcome, (Option<Destination>, Option<Record>)> {
-    let folder = output_folder(job, profile).ok_or((None, None))?;
-    let found = Record::load(&folder).ok_or((None, None))?;
-    let dest = destination(job, profile).ok().flatten().ok_or((None, None))?;
+fn from_record(job: &Job<'_>, profile: &Path, key: &str) -> FromRecord {
+    let render = |dest, replay| FromRecord::Render { dest, replay };
+    let Some(folder) = output_folder(job, profile) else {
+        return render(None, None);
+    };
+    let Some(found) = Record::load(&folder) else {
+        return render(None, None);
+    };
+    let Ok(Some(dest)) = destination(job, profile) else {
+        return render(None, None);
+    };
     // Warnings need reporting unless `-q` hides them and they cannot fail the run.
     let hidden = job.args.diagnostics.quiet && !job.args.diagnostics.deny_warnings;
     if !found.quiet && !hidden {
-        return Err((Some(dest), Some(found)));
+        return render(Some(dest), Some(found));
     }
     if !dest.folder.as_deref().is_some_and(|f| found.holds(key, f)) {
-        return Err((Some(dest), None));
+        return render(Some(dest), None);
     }
     let view = job.inputs.for_profile();
     found.input_paths().for_each(|path| view.record(path));
     if view.fenced().is_err() {
-        return Err((Some(dest), None));
+        return render(Some(dest), None);
     }
-    Ok(Outcome {
+    FromRecord::Held(Box::new(Outcome {
         sources: Sources::new(),
         diagnostics: Diagnostics::default(),
         files: None,
@@ -411,7 +416,19 @@ fn from_record(
         logged: Vec::new(),
         replayable: true,
         held: true,
-    })
+    }))
+}
+
+/// What an output folder's record says of a profile before it is rendered.
+enum FromRecord {
+    /// It holds: the profile's outcome, nothing to render or write.
+    Held(Box<Outcome>),
+    /// Render (or, with `replay`, a record to check again once the profile's diagnostics are
+    /// known), into `dest` when it was locked on the way.
+    Render {
+        dest: Option<Destination>,
+        replay: Option<Record>,
+    },
 }
 
 /// "DIR/: up to date, nothing written", for a profile whose record holds (nothing with --check).
@@ -466,9 +483,8 @@ fn write_out(
             .and_then(|r| r.to_text());
         if let Some(text) = text {
             let path = folder.join(record::FILE_NAME);
-            record_unchanged = Some(
-                crate::profile::read_regular(&path).is_ok_and(|old| old == text.as_bytes()),
-            );
+            record_unchanged =
+                Some(crate::profile::read_regular(&path).is_ok_and(|old| old == text.as_bytes()));
             paths.push((path, Contents::Text(text)));
         }
     }
@@ -672,9 +688,8 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
     if let Err(e) = view.fenced() {
         return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);
     }
-    let held = held_by.is_some_and(|(record, key, folder)| {
-        !diags.has_errors() && record.holds(key, folder)
-    });
+    let held = held_by
+        .is_some_and(|(record, key, folder)| !diags.has_errors() && record.holds(key, folder));
     let (Some(resolved), false) = (checked.resolved, held) else {
         let mut o = outcome(diags, None, Vec::new(), EXIT_OK);
         o.sources = sources;
