@@ -24,7 +24,7 @@ fn several_profiles_render_into_one_folder_each() {
             std::fs::read_to_string(out.join(stem).join("kustomization.yaml")).unwrap();
         let mut files: Vec<&str> = support::OUT_DIR_FILES.to_vec();
         if kustomization.contains("=files/") {
-            files.insert(3, "files");
+            files.insert(4, "files");
         }
         assert_eq!(entries(&out.join(stem)), files, "{stem}");
     }
@@ -152,4 +152,47 @@ fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
         .stderr_has("c.toml")
         .stderr_has("rendered 1 profile(s), 2 failed")
         .run();
+}
+
+/// Issue 20, class 5: a batch profile whose `extends` base lies inside the output folder of
+/// another profile of the batch is refused as it is read, naming the base and the folder,
+/// whatever the order in which the workers reach the two; the other profiles render.
+fn class5_base_inside_a_batch_folder(owner: &str, reader: &str) {
+    for _ in 0..4 {
+        let ran = Test::new()
+            .file(&format!("profiles/{owner}.toml"), "edition = \"B\"\n")
+            .file("profiles/m.toml", "edition = \"B\"\n")
+            .file(
+                &format!("profiles/{reader}.toml"),
+                &format!("extends = \"../out/{owner}/base.toml\"\n"),
+            )
+            .file(&format!("out/{owner}/base.toml"), "edition = \"B\"\n")
+            .args(["render", "profiles", "--out-dir", "out"])
+            .code(2)
+            .stderr_has("base.toml: lies inside ")
+            .stderr_has(&format!("out/{owner}, an output folder of this batch"))
+            .stderr_has("rendered 2 profile(s), 1 failed")
+            .run();
+        for rendered in [owner, "m"] {
+            assert!(
+                ran.path(&format!("out/{rendered}/.env")).is_file(),
+                "{rendered} renders whatever the order"
+            );
+        }
+        assert!(!ran.path(&format!("out/{reader}/.env")).exists());
+        assert_eq!(
+            ran.read(&format!("out/{owner}/base.toml")),
+            "edition = \"B\"\n"
+        );
+    }
+}
+
+#[test]
+fn class5_a_base_in_an_earlier_profile_s_folder_is_refused() {
+    class5_base_inside_a_batch_folder("a", "z");
+}
+
+#[test]
+fn class5_a_base_in_a_later_profile_s_folder_is_refused() {
+    class5_base_inside_a_batch_folder("z", "a");
 }

@@ -33,6 +33,7 @@ mod outputs;
 mod plan;
 mod readers;
 mod real_image;
+mod record;
 mod roundtrip;
 mod schema;
 mod secrets;

@@ -11,7 +11,10 @@ use super::report::{Reporter, exit_code, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK, ProfileArg};
 use crate::diag::Diagnostics;
 use crate::diag::source::Sources;
-use crate::output::{Contents, Durability, OutDir, WriteOptions, batch_folder_name, write_files};
+use crate::output::record::{self, Record};
+use crate::output::{
+    Contents, Durability, OutDir, Payload, WriteOptions, batch_folder_name, write_files,
+};
 use crate::render::{EnvOptions, HostCopy, Target, Templates, render_checked};
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -69,6 +72,13 @@ struct Outcome {
     wrote: Option<String>,
     /// The targets `--out-dir` left out, and why (see [`chosen_targets`]).
     left_out: Option<String>,
+    /// The files the profile read or named (for its output folder's record).
+    logged: Vec<crate::support::inputs::Logged>,
+    /// Its diagnostics all come from checking the profile (none from rendering it), so checking
+    /// it again reproduces them (an output folder's record may then hold them).
+    replayable: bool,
+    /// Its output folder's record holds: checked, not rendered, nothing to write.
+    held: bool,
 }
 
 /// Results in flight per worker thread: enough to keep every thread busy while the main thread
@@ -85,13 +95,14 @@ pub fn run(args: &RenderArgs) -> u8 {
         io_error(&problem);
         return EXIT_IO;
     }
-    let inputs = crate::support::inputs::Inputs::default();
+    let inputs = command_inputs(args, batch, &profiles);
     record_named_inputs(args, &profiles, &inputs);
     let targets = targets(args);
     let templates = match load_templates(args.templates.as_deref(), &inputs) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    let record_options = record_options(args, batch, &targets, &templates);
     let out_dir = match (&args.out_dir, args.check) {
         (Some(dir), false) => match OutDir::open(dir, &inputs) {
             Ok(d) => Some(d),
@@ -119,8 +130,75 @@ pub fn run(args: &RenderArgs) -> u8 {
         templates: &templates,
         out_dir: out_dir.as_ref(),
         inputs: &inputs,
+        record_options: record_options.as_deref(),
     };
     report_all(&job, &profiles)
+}
+
+/// The command's inputs. For a batch into `--out-dir`, its output folders (`--out-dir` and each
+/// profile's folder in it) are known from the profile list before any profile is read: no
+/// profile of the batch may read an input inside one of them, whichever profile writes it and
+/// whenever (issue 20, class 5).
+fn command_inputs(
+    args: &RenderArgs,
+    batch: bool,
+    profiles: &[PathBuf],
+) -> crate::support::inputs::Inputs {
+    match args.out_dir.as_deref().filter(|_| batch) {
+        Some(dir) => crate::support::inputs::Inputs::with_fences(
+            dir,
+            profiles.iter().filter_map(|p| batch_folder_name(p).ok()),
+        ),
+        None => crate::support::inputs::Inputs::default(),
+    }
+}
+
+/// Everything besides the files a profile reads that changes its outputs, as text for the key
+/// of an output folder's record (see `output::record`): the options, where the output folder
+/// is, and the templates folder's listing and contents. `None` when no record may
+/// be kept: not an `--out-dir` render, secrets read from the environment (`--include-secrets`),
+/// or a templates folder that cannot be read again.
+fn record_options(
+    args: &RenderArgs,
+    batch: bool,
+    targets: &[Target],
+    templates: &Templates,
+) -> Option<String> {
+    if args.out_dir.is_none() || args.include_secrets {
+        return None;
+    }
+    // Where the outputs go (host paths in them are relative to it), wherever the command runs.
+    let out_dir = args.out_dir.as_deref()?;
+    let place = crate::support::inputs::canonical_path(out_dir)?;
+    let mut text = format!(
+        "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {out_dir:?} {place:?}\nbatch {batch}\n",
+        args.profile.layers, args.minimal
+    );
+    // A relative path on the command line names another file from another folder.
+    let layers = &args.profile.layers;
+    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
+    let named = (args.profile.profiles.iter().map(PathBuf::as_path))
+        .chain(layers.overlays.iter().map(PathBuf::as_path))
+        .chain(set_files.map(|(_, path)| Path::new(path)))
+        .chain(args.templates.as_deref())
+        .chain([out_dir]);
+    if named.into_iter().any(Path::is_relative) {
+        text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
+    }
+    if let Some(dir) = &args.templates {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .ok()?
+            .map(|e| e.map(|e| e.file_name()))
+            .collect::<Result<_, _>>()
+            .ok()?;
+        names.sort();
+        text.push_str(&format!("templates {dir:?} {names:?}\n"));
+        for file in templates.files() {
+            let bytes = crate::profile::read_regular(file).ok()?;
+            text.push_str(&format!("{file:?} {}\n", record::digest(&bytes)));
+        }
+    }
+    Some(text)
 }
 
 /// Everything a worker needs to render and deliver one profile.
@@ -132,6 +210,8 @@ struct Job<'a> {
     out_dir: Option<&'a OutDir>,
     /// The command's inputs, shared by the workers: no profile's output replaces any of them.
     inputs: &'a crate::support::inputs::Inputs,
+    /// The options part of each output folder's record key; `None`: no record is kept.
+    record_options: Option<&'a str>,
 }
 
 /// The targets to render: those of `-t` (one without --out-dir), else the default one, or every
@@ -249,13 +329,33 @@ fn report_all(job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
 /// worker thread; what must be printed is kept in the outcome, printed in order by the caller.
 fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
     let args = job.args;
-    let mut outcome = render_one(job, profile);
+    let key = record_key(job, profile);
+    let mut early = None;
+    let mut replay = None;
+    if let Some(key) = &key {
+        match from_record(job, profile, key) {
+            FromRecord::Held(outcome) => return *outcome,
+            FromRecord::Render { dest, replay: r } => (early, replay) = (dest, r),
+        }
+    }
+    let held_by = replay
+        .as_ref()
+        .zip(early.as_ref())
+        .and_then(|(record, dest)| Some((record, key.as_deref()?, dest.folder.as_deref()?)));
+    let mut outcome = render_one(job, profile, held_by);
     let blocked =
         outcome.exit != EXIT_OK || exit_code(&outcome.diagnostics, &args.diagnostics) != EXIT_OK;
+    if outcome.held {
+        if !blocked && let Some(dest) = &early {
+            outcome.rendered = true;
+            outcome.wrote = up_to_date(job, dest, replay.as_ref());
+        }
+        return outcome;
+    }
     let Some(files) = outcome.files.take().filter(|_| !blocked) else {
         return outcome;
     };
-    let dest = match destination(job, profile) {
+    let dest = match early.map_or_else(|| destination(job, profile), |d| Ok(Some(d))) {
         Ok(d) => d,
         Err(e) => {
             outcome.errors.push(e);
@@ -275,50 +375,156 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
             outcome.stale = check_files(&dest.paths(files), args.include_secrets)
         }
         Some(dest) => {
-            let options = WriteOptions {
-                private: args.include_secrets,
-                durability: if args.fsync {
-                    Durability::Fsync
-                } else {
-                    Durability::Rename
-                },
-                in_place: false,
-                inputs: Some(job.inputs),
-            };
-            let within = job.out_dir.map(|d| d.root.as_path());
-            if let Some(Err(e)) = within.map(|root| job.inputs.refuse_inside(root)) {
+            let clean = outcome.replayable && outcome.errors.is_empty();
+            let key = key.filter(|_| clean);
+            if let Err(e) = write_out(job, &dest, files, key.as_deref(), &mut outcome) {
                 outcome.errors.push(e);
                 outcome.exit = EXIT_IO;
                 return outcome;
-            }
-            let paths = dest.paths(files);
-            // `-o FILE` into a folder that does not exist yet creates it, as `--out-dir` does
-            // (and removes it again when the write fails).
-            let made = match dest.file.as_deref().map(create_parents) {
-                Some(Err(e)) => {
-                    outcome.errors.push(e);
-                    outcome.exit = EXIT_IO;
-                    return outcome;
-                }
-                Some(Ok(made)) => made,
-                None => Vec::new(),
-            };
-            match write_files(&paths, within, options) {
-                Ok(written) => {
-                    let shown = args.out_dir.as_deref().filter(|_| !job.batch);
-                    outcome.wrote = Some(wrote_line(&dest, shown, &paths, &written));
-                }
-                Err(e) => {
-                    remove_made(&made);
-                    outcome.errors.push(e);
-                    outcome.exit = EXIT_IO;
-                    return outcome;
-                }
             }
         }
     }
     outcome.rendered = true;
     outcome
+}
+
+/// The key of `profile`'s output folder record, when one is kept (see [`record_options`]).
+fn record_key(job: &Job<'_>, profile: &Path) -> Option<String> {
+    let options = job.record_options?;
+    (!super::is_stdio(profile)).then(|| record::key(&[options, &format!("{profile:?}")]))
+}
+
+/// The profile's outcome without checking or rendering it when its output folder's record
+/// holds and the render reported nothing, or only warnings that `-q` hides (see
+/// `output::record`). Otherwise its destination, if
+/// it was locked on the way, and the record, when it holds only after checking the profile
+/// again to report its diagnostics. The inputs the record names become inputs of this run, as a
+/// render would have made them.
+fn from_record(job: &Job<'_>, profile: &Path, key: &str) -> FromRecord {
+    let render = |dest, replay| FromRecord::Render { dest, replay };
+    let Some(folder) = output_folder(job, profile) else {
+        return render(None, None);
+    };
+    let Some(found) = Record::load(&folder) else {
+        return render(None, None);
+    };
+    let Ok(Some(dest)) = destination(job, profile) else {
+        return render(None, None);
+    };
+    // Warnings need reporting unless `-q` hides them and they cannot fail the run.
+    let hidden = job.args.diagnostics.quiet && !job.args.diagnostics.deny_warnings;
+    if !found.quiet && !hidden {
+        return render(Some(dest), Some(found));
+    }
+    if !dest.folder.as_deref().is_some_and(|f| found.holds(key, f)) {
+        return render(Some(dest), None);
+    }
+    let view = job.inputs.for_profile();
+    found.input_paths().for_each(|path| view.record(path));
+    if view.fenced().is_err() {
+        return render(Some(dest), None);
+    }
+    FromRecord::Held(Box::new(Outcome {
+        sources: Sources::new(),
+        diagnostics: Diagnostics::default(),
+        files: None,
+        errors: Vec::new(),
+        exit: EXIT_OK,
+        stdout: String::new(),
+        stale: Vec::new(),
+        rendered: true,
+        wrote: up_to_date(job, &dest, Some(&found)),
+        logged: Vec::new(),
+        replayable: true,
+        held: true,
+        left_out: None,
+    }))
+}
+
+/// What an output folder's record says of a profile before it is rendered.
+enum FromRecord {
+    /// It holds: the profile's outcome, nothing to render or write.
+    Held(Box<Outcome>),
+    /// Render (or, with `replay`, a record to check again once the profile's diagnostics are
+    /// known), into `dest` when it was locked on the way.
+    Render {
+        dest: Option<Destination>,
+        replay: Option<Record>,
+    },
+}
+
+/// "DIR/: up to date, nothing written", for a profile whose record holds (nothing with --check).
+fn up_to_date(job: &Job<'_>, dest: &Destination, found: Option<&Record>) -> Option<String> {
+    let folder = dest.folder.as_deref()?;
+    let unchanged = crate::output::Written {
+        written: 0,
+        unchanged: found.map_or(0, |r| r.output_paths(folder).len()),
+    };
+    let shown = job.args.out_dir.as_deref().filter(|_| !job.batch);
+    (!job.args.check).then(|| wrote_line(dest, shown, &[], &unchanged))
+}
+
+/// Writes one profile's files to `dest`, with its output folder's record when `key` is given
+/// (in the same commit, so the record never names files that are not there).
+fn write_out(
+    job: &Job<'_>,
+    dest: &Destination,
+    files: Vec<(String, Contents)>,
+    key: Option<&str>,
+    outcome: &mut Outcome,
+) -> Result<(), String> {
+    let args = job.args;
+    let options = WriteOptions {
+        private: args.include_secrets,
+        durability: if args.fsync {
+            Durability::Fsync
+        } else {
+            Durability::Rename
+        },
+        in_place: false,
+        inputs: Some(job.inputs),
+    };
+    let within = job.out_dir.map(|d| d.root.as_path());
+    // A batch checked each profile's inputs against every output folder as they were read
+    // (`Inputs::fenced`), and the command's own at `OutDir::open`; one profile has only its own
+    // to check here (the inputs read after the folder was opened).
+    if let (Some(root), false) = (within, job.batch) {
+        job.inputs.refuse_inside(root)?;
+    }
+    let mut paths = dest.paths(files);
+    let outputs = paths.len();
+    // Whether the record on disk already holds this text (then it is not rewritten).
+    let mut record_unchanged = None;
+    if let (Some(key), Some(folder)) = (key, &dest.folder) {
+        let listed: Vec<(PathBuf, &[u8], bool)> = paths
+            .iter()
+            .map(|(p, c)| (p.clone(), c.as_ref(), c.private() || options.private))
+            .collect();
+        let quiet = outcome.diagnostics.is_empty();
+        let text = Record::new(key.to_string(), quiet, &outcome.logged, folder, &listed)
+            .and_then(|r| r.to_text());
+        if let Some(text) = text {
+            let path = folder.join(record::FILE_NAME);
+            record_unchanged =
+                Some(crate::profile::read_regular(&path).is_ok_and(|old| old == text.as_bytes()));
+            paths.push((path, Contents::Text(text)));
+        }
+    }
+    // `-o FILE` into a folder that does not exist yet creates it, as `--out-dir` does
+    // (and removes it again when the write fails).
+    let made = match dest.file.as_deref().map(create_parents) {
+        Some(made) => made?,
+        None => Vec::new(),
+    };
+    let mut written = write_files(&paths, within, options).inspect_err(|_| remove_made(&made))?;
+    match record_unchanged {
+        Some(true) => written.unchanged -= 1,
+        Some(false) => written.written -= 1,
+        None => {}
+    }
+    let shown = args.out_dir.as_deref().filter(|_| !job.batch);
+    outcome.wrote = Some(wrote_line(dest, shown, &paths[..outputs], &written));
+    Ok(())
 }
 
 /// The missing folders above `file`, created outermost first; returns them (to remove again).
@@ -474,9 +680,12 @@ fn usage_problem(args: &RenderArgs, batch: bool, profiles: &[PathBuf]) -> Option
 }
 
 /// Checks and renders one profile (with the command line's layers).
-fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
+/// With `held_by` (a record whose profile reported diagnostics, its key and folder), the profile
+/// is only checked when the record holds: its diagnostics are reported, nothing is rendered.
+fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Path)>) -> Outcome {
     let args = job.args;
-    let mut sources = Sources::with_inputs(job.inputs.clone());
+    let view = job.inputs.for_profile();
+    let mut sources = Sources::with_inputs(view.clone());
     let outcome = |diagnostics, files, errors: Vec<String>, exit| Outcome {
         sources: Sources::new(),
         diagnostics,
@@ -487,6 +696,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         stale: Vec::new(),
         rendered: false,
         wrote: None,
+        logged: Vec::new(),
+        replayable: false,
+        held: false,
         left_out: None,
     };
     let checked = match check_layers(&args.profile.layers.layers(profile), &mut sources) {
@@ -495,11 +707,18 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     };
     let mut diags = checked.diagnostics;
     if let Some(resolved) = &checked.resolved {
-        record_named_files(resolved, job.inputs);
+        record_named_files(resolved, &view);
     }
-    let Some(resolved) = checked.resolved else {
+    // Issue 20, class 5: an input inside any output folder of the batch.
+    if let Err(e) = view.fenced() {
+        return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);
+    }
+    let held = held_by
+        .is_some_and(|(record, key, folder)| !diags.has_errors() && record.holds(key, folder));
+    let (Some(resolved), false) = (checked.resolved, held) else {
         let mut o = outcome(diags, None, Vec::new(), EXIT_OK);
         o.sources = sources;
+        o.held = held;
         return o;
     };
     let options = EnvOptions {
@@ -516,10 +735,13 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
         &targets,
         job.templates,
         folder.as_deref(),
-        Some(&|path| super::read_host_file(path, job.inputs)),
+        Some(&|path| super::read_host_file(path, &view)),
     );
+    if let Err(e) = view.fenced() {
+        return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);
+    }
     let errors = crate::templates::messages(&rendered.template_errors);
-    rendered.drop_superseded(&mut diags);
+    let replayable = rendered.diagnostics.is_empty();
     diags.extend(rendered.diagnostics);
     let files = (!diags.has_errors()).then(|| {
         let mut files = named(rendered.files);
@@ -528,6 +750,8 @@ fn render_one(job: &Job<'_>, profile: &Path) -> Outcome {
     });
     let mut o = outcome(diags, files, errors, EXIT_OK);
     o.sources = sources;
+    o.logged = view.logged();
+    o.replayable = replayable;
     o.left_out = left_out;
     o
 }

@@ -8,6 +8,7 @@
 mod cleanup;
 mod journal;
 mod names;
+pub mod record;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
@@ -156,13 +157,13 @@ pub fn write_files<C: Payload>(
     within: Option<&Path>,
     options: WriteOptions<'_>,
 ) -> Result<Written, String> {
+    // The folders checked, and whether each is its own canonical path.
+    let mut checked: Vec<(&Path, bool)> = Vec::new();
     if let Some(root) = within {
-        let mut checked: Vec<&Path> = Vec::new();
         for (path, _) in files {
             let folder = folder_of(path);
-            if !checked.contains(&folder) {
-                names::create_inside(root, folder)?;
-                checked.push(folder);
+            if !checked.iter().any(|(f, _)| *f == folder) {
+                checked.push((folder, names::create_inside(root, folder)?));
             }
         }
     }
@@ -172,7 +173,8 @@ pub fn write_files<C: Payload>(
     for (path, contents) in files {
         let mut file_options = options;
         file_options.private |= contents.private();
-        match plan(path, contents.as_ref(), within, file_options)? {
+        let plain_folder = checked.contains(&(folder_of(path), true));
+        match plan(path, contents.as_ref(), within, plain_folder, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
             Plan::Special(path, bytes) => special.push((path, bytes)),
             Plan::Stage(stage) => staged.push(stage),
@@ -240,10 +242,12 @@ fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), Stri
 /// points to is replaced, the link kept) only when its target lies inside `within`, or without
 /// it inside the link's own folder (`migrate --in-place` follows the link it read through); a
 /// link to a FIFO or device (`/dev/stdout`) is written to.
+/// `plain_folder`: the path's folder is its own canonical path (checked on the way).
 fn plan<'a>(
     path: &'a Path,
     contents: &'a [u8],
     within: Option<&Path>,
+    plain_folder: bool,
     options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
@@ -271,7 +275,11 @@ fn plan<'a>(
     };
     let Some(meta) = meta else {
         if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
-            inputs.refuse_named(&real)?;
+            // Not there, in a folder that is its own canonical path: so is the file's path.
+            match plain_folder {
+                true => inputs.refuse_named_canonical(&real, &real)?,
+                false => inputs.refuse_named(&real)?,
+            }
         }
         return Ok(Plan::Stage(stage(None)));
     };

@@ -96,15 +96,20 @@ fn plainly_inside(root: &Path, path: &Path) -> bool {
 /// Like [`ensure_inside`] for a folder, creating it and any missing folder above it below `root`
 /// first (a host file copied into `OUT/files/<object>/`): each part must be a plain folder name,
 /// and each folder, once there, must still resolve inside `root` (a link planted on the way is
-/// refused before anything is written through it).
-pub fn create_inside(root: &Path, folder: &Path) -> Result<(), String> {
+/// refused before anything is written through it). Returns whether the folder is plainly
+/// inside (no link on the way below `root`): then `folder` is its own canonical path.
+pub fn create_inside(root: &Path, folder: &Path) -> Result<bool, String> {
     if folder.is_dir() {
-        return ensure_inside(root, folder);
+        if plainly_inside(root, folder) {
+            return Ok(true);
+        }
+        return ensure_inside(root, folder).map(|()| false);
     }
     let Ok(rest) = folder.strip_prefix(root) else {
-        return ensure_inside(root, folder);
+        return ensure_inside(root, folder).map(|()| false);
     };
     let mut at = root.to_path_buf();
+    let mut plain = true;
     for part in rest.components() {
         let name = part.as_os_str().to_string_lossy();
         if let (Component::Normal(_), None) = (part, folder_name_problem(&name)) {
@@ -121,9 +126,12 @@ pub fn create_inside(root: &Path, folder: &Path) -> Result<(), String> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(format!("{}: cannot create the folder: {e}", at.display())),
         }
-        ensure_inside(root, &at)?;
+        if !plainly_inside(root, &at) {
+            ensure_inside(root, &at)?;
+            plain = false;
+        }
     }
-    Ok(())
+    Ok(plain)
 }
 
 /// The canonical form of a folder that exists.

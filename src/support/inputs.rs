@@ -9,7 +9,7 @@
 //! given it to refuse. Clones share one set, so the worker threads of a batch see each other's
 //! inputs.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 #[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -21,22 +21,143 @@ pub struct Inputs {
     read: Arc<Mutex<HashMap<(u64, u64), PathBuf>>>,
     /// Every input and every file the profile names, by canonical path (its folder resolved
     /// when the file is not there), with the name it was given.
-    named: Arc<Mutex<Vec<(PathBuf, PathBuf)>>>,
+    /// (A map, not a list: a batch of thousands of profiles records thousands of files, and
+    /// each record and each refusal is one look-up, not a scan.)
+    named: Arc<Mutex<BTreeMap<PathBuf, PathBuf>>>,
+    /// The output folders of a batch (canonical, with the name to show), all known before any
+    /// profile is read: a profile whose input lies inside one is refused, whichever profile
+    /// owns the folder and whenever it is written.
+    fences: Arc<Option<Fence>>,
+    /// What one profile read or named, in order (see [`Inputs::for_profile`]).
+    log: Option<Arc<Mutex<Vec<Logged>>>>,
+}
+
+/// The output folders of a batch: `--out-dir` and its folders of the batch's profile names.
+#[derive(Debug)]
+struct Fence {
+    /// `--out-dir`'s canonical path, and as given.
+    root: PathBuf,
+    shown: PathBuf,
+    /// The folder names of the batch's profiles (a set: one look-up per input, whatever the
+    /// size of the batch).
+    names: std::collections::HashSet<std::ffi::OsString>,
+}
+
+impl Fence {
+    /// The output folder (as given) that holds the canonical path `path`, if any: a profile's
+    /// own when one does, else `--out-dir`.
+    fn around(&self, path: &Path) -> Option<PathBuf> {
+        let rest = path.strip_prefix(&self.root).ok()?;
+        match rest.components().next() {
+            Some(std::path::Component::Normal(name)) if self.names.contains(name) => {
+                Some(self.shown.join(name))
+            }
+            _ => Some(self.shown.clone()),
+        }
+    }
+}
+
+/// One file a profile read or named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logged {
+    /// As the profile (or command line) names it.
+    pub path: PathBuf,
+    /// Its canonical path (see [`canonical_path`]), when there is one.
+    pub canonical: Option<PathBuf>,
+    /// The SHA-256 of the content this run read, taken as it was read; `None` for a file that
+    /// was named and not read (a host file of a target not rendered, a secret's `{ file }`).
+    pub digest: Option<[u8; 32]>,
+    /// The batch output folder it lies inside (shown as given), if any: the profile is refused.
+    pub fenced: Option<PathBuf>,
 }
 
 impl Inputs {
+    /// The inputs of a batch whose profiles write into the folders `names` of `out_dir` (as
+    /// given): each profile's inputs are checked against all of them, and against `out_dir`
+    /// itself, as they are read ([`Inputs::fenced`]).
+    pub fn with_fences(out_dir: &Path, names: impl IntoIterator<Item = String>) -> Inputs {
+        let fence = canonical_path(out_dir).map(|root| Fence {
+            root,
+            shown: out_dir.to_path_buf(),
+            names: names.into_iter().map(std::ffi::OsString::from).collect(),
+        });
+        Inputs {
+            fences: Arc::new(fence),
+            ..Inputs::default()
+        }
+    }
+
+    /// A view of the same set for one profile, which also logs every file recorded through it
+    /// (for the output folder's record) and keeps a file inside a batch output folder out of
+    /// the shared set: that profile is refused, and its inputs must not refuse the others.
+    pub fn for_profile(&self) -> Inputs {
+        Inputs {
+            log: Some(Arc::default()),
+            ..self.clone()
+        }
+    }
+
+    /// What this profile's view logged (empty for a command's own set).
+    pub fn logged(&self) -> Vec<Logged> {
+        self.log.as_ref().map_or_else(Vec::new, |log| {
+            log.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        })
+    }
+
+    /// An error naming the first input of this profile that lies inside a batch output folder.
+    pub fn fenced(&self) -> Result<(), String> {
+        let logged = self.logged();
+        match logged
+            .iter()
+            .find_map(|l| Some((&l.path, l.fenced.as_ref()?)))
+        {
+            Some((input, folder)) => Err(format!(
+                "{}: lies inside {}, an output folder of this batch; refusing to read an input there (move it out of the output folders)",
+                crate::support::escape::one_line(&input.display().to_string()),
+                crate::support::escape::one_line(&folder.display().to_string())
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Inputs::record`] for a file read whole: its content's digest is logged as read.
+    pub fn record_read(&self, path: &Path, bytes: &[u8]) {
+        let digest = self.log.as_ref().map(|_| {
+            use sha2::Digest;
+            sha2::Sha256::digest(bytes).into()
+        });
+        self.record_with(path, digest);
+    }
+
     /// Notes that `path` is an input of this command: by identity when it exists, and by path.
     pub fn record(&self, path: &Path) {
+        self.record_with(path, None);
+    }
+
+    fn record_with(&self, path: &Path, digest: Option<[u8; 32]>) {
+        let canonical = canonical_path(path);
+        if let Some(log) = &self.log {
+            let fenced =
+                (self.fences.as_ref().as_ref()).and_then(|f| f.around(canonical.as_deref()?));
+            let is_fenced = fenced.is_some();
+            log.lock().unwrap_or_else(|e| e.into_inner()).push(Logged {
+                path: path.to_path_buf(),
+                canonical: canonical.clone(),
+                digest,
+                fenced,
+            });
+            if is_fenced {
+                return;
+            }
+        }
         if let Ok(meta) = std::fs::metadata(path) {
             let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
             read.entry(identity(&meta))
                 .or_insert_with(|| path.to_path_buf());
         }
-        if let Some(canonical) = canonical_path(path) {
+        if let Some(canonical) = canonical {
             let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-            if !named.iter().any(|(c, _)| *c == canonical) {
-                named.push((canonical, path.to_path_buf()));
-            }
+            named.entry(canonical).or_insert_with(|| path.to_path_buf());
         }
     }
 
@@ -56,10 +177,9 @@ impl Inputs {
             return Ok(());
         };
         let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-        match named
-            .iter()
-            .find(|(canonical, _)| canonical.starts_with(&root))
-        {
+        // Paths order component by component: those below `root` come right after it.
+        let first = named.range(root.clone()..).next();
+        match first.filter(|(canonical, _)| canonical.starts_with(&root)) {
             Some((_, input)) => Err(format!(
                 "{}: refusing to write into this folder: {} is an input of this command (choose an output folder that holds no input)",
                 dir.display(),
@@ -71,12 +191,18 @@ impl Inputs {
 
     /// An error when `path` (not there yet) is a file the profile names.
     pub fn refuse_named(&self, path: &Path) -> Result<(), String> {
-        let Some(canonical) = canonical_path(path) else {
-            return Ok(());
-        };
+        match canonical_path(path) {
+            Some(canonical) => self.refuse_named_canonical(path, &canonical),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Inputs::refuse_named`] for a path already known in its canonical form (`canonical`:
+    /// inside an output folder, every folder on the way checked not to be a link).
+    pub fn refuse_named_canonical(&self, path: &Path, canonical: &Path) -> Result<(), String> {
         let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
-        match named.iter().find(|(c, _)| *c == canonical) {
-            Some((_, input)) => Err(format!(
+        match named.get(canonical) {
+            Some(input) => Err(format!(
                 "{}: is an input of this command ({}); refusing to write over it: choose another output",
                 path.display(),
                 input.display()

@@ -24,9 +24,11 @@ pub fn svcgen() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("svcgen").expect("the svcgen binary is built")
 }
 
-/// The files `render --out-dir` writes for one profile, sorted.
-pub const OUT_DIR_FILES: [&str; 6] = [
+/// The files `render --out-dir` writes for one profile, sorted (with the folder's record of
+/// what it read and wrote, `.svcgen-record`).
+pub const OUT_DIR_FILES: [&str; 7] = [
     ".env",
+    ".svcgen-record",
     "DEPLOY.md",
     "docker-compose.yml",
     "k8s-env.yaml",

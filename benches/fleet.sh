@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The fleet loop alone: fresh, unchanged and --check renders of COUNT generated profiles in one
+# process each, with wall time, CPU (user+sys, and its ratio to wall: both cores busy is ~200 %)
+# and peak RSS from /usr/bin/time. Runs in a memory-backed folder by default (WORK=/dev/shm/...);
+# give WORK=/some/disk/folder to measure on disk.
+#   benches/fleet.sh [COUNT...]          # default: 1000 3000
+#   SVCGEN=path/to/svcgen ROUNDS=5 benches/fleet.sh 1000
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SVCGEN=${SVCGEN:-$ROOT/target/release/svcgen}
+ROUNDS=${ROUNDS:-5}
+WORK=${WORK:-/dev/shm/svcgen-fleet-$$}
+mkdir -p "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+counts=("$@")
+[[ ${#counts[@]} -gt 0 ]] || counts=(1000 3000)
+
+# One run: prints "wall_s cpu_s rss_kb".
+measure() {
+  /usr/bin/time -f '%e %U %S %M' -o "$WORK/t" "$@" >/dev/null 2>&1 || true
+  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$WORK/t"
+}
+
+# The median of the first fields of the lines on stdin, with the matching CPU and RSS.
+median() { sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
+
+for count in "${counts[@]}"; do
+  profiles=$WORK/profiles-$count
+  python3 "$ROOT/benches/support/profiles.py" generate "$ROOT/examples" "$profiles" "$count" >/dev/null
+  ln -sfn "$ROOT/examples/files" "$profiles/files"
+  for kind in fresh unchanged check; do
+    : >"$WORK/runs"
+    for _ in $(seq "$ROUNDS"); do
+      out=$WORK/out-$count
+      case $kind in
+        fresh) rm -rf "$out" ;;
+        *) [[ -d $out ]] || "$SVCGEN" render "$profiles" --out-dir "$out" -q ;;
+      esac
+      args=(render "$profiles" --out-dir "$out" -q)
+      [[ $kind == check ]] && args+=(--check)
+      measure "$SVCGEN" "${args[@]}" >>"$WORK/runs"
+    done
+    read -r wall cpu rss < <(median <"$WORK/runs")
+    awk -v k="$kind" -v n="$count" -v w="$wall" -v c="$cpu" -v r="$rss" 'BEGIN {
+      printf "%-9s %5d profiles: %6.2f s wall, %7.0f profiles/s, CPU %5.2f s (%3.0f %% of wall), peak RSS %5.1f MB\n",
+        k, n, w, (w > 0 ? n / w : 0), c, (w > 0 ? 100 * c / w : 0), r / 1024 }'
+  done
+done

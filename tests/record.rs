@@ -1,0 +1,203 @@
+//! Issue 26: the record of an output folder (`.svcgen-record`) lets an unchanged profile skip
+//! its render, and never hides a change: an edited output, an edited host file, another
+//! templates folder, another svcgen build and another `--set` each cause a render, and `--check`
+//! reports each; a record that does not parse is ignored.
+
+use crate::support;
+
+use sha2::Digest;
+use support::scenario::{Ran, Test};
+
+/// A profile that copies a host file (a plugin archive) into its kustomize base.
+const PROFILE: &str = "edition = \"A\"\n[config]\nadapter = \"consul\"\n\
+    consul = { host = \"consul\", port = 8500 }\n[deploy]\nname = \"admin-ui-a\"\n\
+    [admin_ui]\nplugins = [\"mine\"]\n[deploy.plugins]\nmine = { host = \"plugin.zip\", configmap = \"admin-ui-plugins\", key = \"mine.zip\" }\n";
+
+const RECORD: &str = "out/.svcgen-record";
+
+/// The profile rendered into `out/`, whose record vouches for its outputs.
+fn rendered() -> Ran {
+    let ran = Test::new()
+        .file("p.toml", PROFILE)
+        .file("plugin.zip", "zip one")
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("wrote out/")
+        .run();
+    let env = ran.read("out/.env");
+    let line = output_line(&ran.read(RECORD), ".env").to_string();
+    assert!(line.contains(&format!("{:x}", sha2::Sha256::digest(env.as_bytes()))));
+    ran
+}
+
+/// The record's output line of `name`.
+fn output_line<'a>(record: &'a str, name: &str) -> &'a str {
+    let quoted = format!(" \"{name}\"");
+    record
+        .lines()
+        .find(|l| l.starts_with("output ") && l.ends_with(&quoted))
+        .unwrap_or_else(|| panic!("no output line for {name} in:\n{record}"))
+}
+
+/// Runs `--check`, which must find a stale file, then a render, which must write.
+fn check_then_render(ran: Ran, extra: &[&str]) -> Ran {
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .args(extra)
+        .code(1)
+        .stderr_has("stale")
+        .run();
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .args(extra)
+        .stderr_has("wrote out/: ")
+        .stderr_lacks("nothing written")
+        .run()
+}
+
+#[test]
+fn record_an_unchanged_folder_is_left_alone_and_passes_check() {
+    let ran = rendered();
+    assert!(ran.read(RECORD).starts_with("svcgen output record v1\n"));
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("out/: up to date, nothing written")
+        .run();
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .run();
+}
+
+#[test]
+fn record_an_edited_output_is_reported_by_check_and_repaired() {
+    let ran = rendered();
+    let env = ran.read("out/.env");
+    std::fs::write(ran.path("out/.env"), env.replace('=', "= ")).unwrap();
+    let ran = check_then_render(ran, &[]);
+    assert_eq!(ran.read("out/.env"), env);
+}
+
+#[test]
+fn record_an_edited_output_of_the_same_size_and_time_is_still_caught() {
+    let ran = rendered();
+    let path = ran.path("out/k8s.yaml");
+    let before = std::fs::metadata(&path).unwrap();
+    let text = ran
+        .read("out/k8s.yaml")
+        .replacen("admin-ui-a", "admin-ui-b", 1);
+    std::fs::write(&path, &text).unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(before.modified().unwrap()).unwrap();
+    let ran = check_then_render(ran, &[]);
+    assert!(!ran.read("out/k8s.yaml").contains("admin-ui-b"));
+}
+
+#[test]
+fn record_an_edited_host_file_is_copied_again() {
+    let ran = rendered();
+    let copy = support::walk(&ran.path("out"))
+        .into_iter()
+        .find(|p| std::fs::read(p).is_ok_and(|b| b == b"zip one"))
+        .expect("the host file's copy in the base");
+    std::fs::write(ran.path("plugin.zip"), "zip two").unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .code(1)
+        .stderr_has("stale")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("wrote out/")
+        .stderr_lacks("nothing written")
+        .run();
+    assert_eq!(std::fs::read(&copy).unwrap(), b"zip two");
+    assert!(
+        ran.read(RECORD).contains("plugin.zip"),
+        "the host file is an input"
+    );
+}
+
+#[test]
+fn record_another_templates_folder_renders() {
+    let ran = rendered();
+    std::fs::create_dir(ran.path("tpl")).unwrap();
+    std::fs::write(ran.path("tpl/dotenv.env.j2"), "# mine\n").unwrap();
+    let ran = check_then_render(ran, &["--templates", "tpl"]);
+    assert_eq!(ran.read("out/.env"), "# mine");
+    // The same folder with other contents is another templates folder too.
+    std::fs::write(ran.path("tpl/dotenv.env.j2"), "# mine, edited\n").unwrap();
+    let ran = check_then_render(ran, &["--templates", "tpl"]);
+    assert_eq!(ran.read("out/.env"), "# mine, edited");
+}
+
+#[test]
+fn record_a_changed_set_renders() {
+    let ran = rendered();
+    let set = ["--set", "deploy.name=admin-ui-z"];
+    let ran = check_then_render(ran, &set);
+    assert!(ran.read("out/k8s.yaml").contains("admin-ui-z"));
+}
+
+/// A record written by another build of svcgen is not trusted, even when it is right about the
+/// folder: here it vouches for an edited output (its digest rewritten to match), and only its
+/// version line says it is not this build's.
+#[test]
+fn record_of_another_svcgen_version_is_not_trusted() {
+    let ran = rendered();
+    let env = ran.read("out/.env");
+    let edited = format!("{env}# edited by another build\n");
+    std::fs::write(ran.path("out/.env"), &edited).unwrap();
+    let record = ran.read(RECORD);
+    let line = output_line(&record, ".env");
+    let forged_line = format!(
+        "output {:x} {} shared \".env\"",
+        sha2::Sha256::digest(edited.as_bytes()),
+        edited.len()
+    );
+    let forged = record.replace(line, &forged_line);
+    // The same record with this build's key would be trusted (the test's control)...
+    std::fs::write(ran.path(RECORD), &forged).unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .run();
+    // ...with another build's key (what another version writes), it is not.
+    let key = forged.lines().nth(1).unwrap();
+    let other = forged.replace(key, &format!("key {}", "0".repeat(64)));
+    std::fs::write(ran.path(RECORD), &other).unwrap();
+    let ran = check_then_render(ran, &[]);
+    assert_eq!(ran.read("out/.env"), env);
+}
+
+/// A record that does not parse (garbage, cut short, a path leading out, a malformed line) is
+/// ignored: each time it vouches for an edited output, `--check` renders and reports it, and
+/// the render repairs the output and writes a whole record again.
+#[test]
+fn record_that_is_corrupted_is_ignored_and_replaced() {
+    let mut ran = rendered();
+    let good = ran.read(RECORD);
+    let env = ran.read("out/.env");
+    let edited = "EDITED=1\n";
+    let forged_line = format!(
+        "output {:x} {} shared \".env\"",
+        sha2::Sha256::digest(edited.as_bytes()),
+        edited.len()
+    );
+    let vouching = good.replace(output_line(&good, ".env"), &forged_line);
+    for broken in [
+        "not a record".to_string(),
+        vouching.replace("\nend\n", "\n"),
+        vouching.replace(" \"k8s.yaml\"", " \"../k8s.yaml\""),
+        vouching.replacen("input ", "input x", 1),
+        vouching.replacen("diagnostics ", "diagnostics x", 1),
+    ] {
+        std::fs::write(ran.path("out/.env"), edited).unwrap();
+        std::fs::write(ran.path(RECORD), &broken).unwrap();
+        ran = check_then_render(ran, &[]);
+        assert_eq!(ran.read("out/.env"), env);
+        assert_eq!(ran.read(RECORD), good, "a whole record again");
+    }
+}
