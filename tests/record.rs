@@ -201,3 +201,30 @@ fn record_that_is_corrupted_is_ignored_and_replaced() {
         assert_eq!(ran.read(RECORD), good, "a whole record again");
     }
 }
+
+/// A profile whose rendering warns only of what its deployment lacks (a credential file without
+/// a source, a host left at loopback: warnings that checking the profile alone reproduces) is
+/// still held by its record, and a held run reports those warnings again, as a render would:
+/// `--deny-warnings` fails on them whether or not the folder is up to date.
+#[test]
+fn record_a_held_folder_reports_the_deployment_warnings_again() {
+    let profile = "edition = \"B\"\n[wait]\nmax_time = 100\n";
+    let ran = Test::new()
+        .file("p.toml", profile)
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("warning[W0331]")
+        .stderr_has("wrote out/")
+        .run();
+    assert!(ran.read(RECORD).contains("output "), "a record is kept");
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("warning[W0331]")
+        .stderr_has("up to date")
+        .run();
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out", "--deny-warnings"])
+        .code(1)
+        .stderr_has("warning[W0331]")
+        .run();
+}

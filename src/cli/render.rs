@@ -715,6 +715,9 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
     }
     let held = held_by
         .is_some_and(|(record, key, folder)| !diags.has_errors() && record.holds(key, folder));
+    if let (Some(resolved), true) = (&checked.resolved, held) {
+        diags.extend(replayed(resolved, &chosen_targets(job, resolved).0));
+    }
     let (Some(resolved), false) = (checked.resolved, held) else {
         let mut o = outcome(diags, None, Vec::new(), EXIT_OK);
         o.sources = sources;
@@ -741,7 +744,13 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
         return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);
     }
     let errors = crate::templates::messages(&rendered.template_errors);
-    let replayable = rendered.diagnostics.is_empty();
+    let replay = replayed(&resolved, &targets);
+    let replayable = rendered
+        .diagnostics
+        .items
+        .iter()
+        .all(|d| replay.items.contains(d));
+    rendered.drop_superseded(&mut diags);
     diags.extend(rendered.diagnostics);
     let files = (!diags.has_errors()).then(|| {
         let mut files = named(rendered.files);
@@ -754,6 +763,22 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
     o.replayable = replayable;
     o.left_out = left_out;
     o
+}
+
+/// The diagnostics of rendering `targets` that checking the profile alone reproduces: what a
+/// deployment lacks (`checks::deployed`, for targets that start the container), as the profile
+/// acknowledges them. A profile whose rendering reported only these may be held by its folder's
+/// record (see `output::record`): its replay reports them again without rendering.
+fn replayed(resolved: &crate::resolve::Resolved, targets: &[Target]) -> Diagnostics {
+    let runs = targets
+        .iter()
+        .any(|t| crate::render::targets::row(*t).runs_container);
+    if !runs {
+        return Diagnostics::default();
+    }
+    let mut found = crate::render::checks::deployed(resolved);
+    crate::resolve::allow::acknowledge(&mut found, &resolved.allow);
+    found
 }
 
 /// The targets to render for this profile. `--out-dir` without `-t` writes what `validate`

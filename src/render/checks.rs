@@ -50,8 +50,8 @@ pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
 }
 
 /// What a deployment of `resolved` lacks (warnings): a credential file the image opens at start
-/// with no source, a host its users reach left at loopback. Run for every target of
-/// target whose row `runs_container` (`validate` renders them all: it says what `render --out-dir` says).
+/// with no source, a host its users reach left at loopback. Run for every target whose row says
+/// `runs_container` (`validate` renders them all: it says what `render --out-dir` says).
 pub fn deployed(resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     crate::resolve::deploy::credentials::check(resolved, &mut diags);
