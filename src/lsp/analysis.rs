@@ -59,12 +59,12 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents, templates: &Templat
 fn check(doc: &Document, name: &str, open: &Documents) -> Analysis {
     let mut sources = Sources::new();
     sources.share_unsaved(open.unsaved());
-    if doc.text.len() as u64 > MAX_PROFILE_BYTES {
+    if doc.too_large() {
         return Analysis {
             sources,
             checked: Err(format!(
                 "{name}: is {} bytes; a profile may have at most {MAX_PROFILE_BYTES}",
-                doc.text.len()
+                doc.size()
             )),
             doc: None,
             layering: Layering::Alone,

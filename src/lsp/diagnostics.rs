@@ -194,6 +194,7 @@ mod tests {
             version: 1,
             path: None,
             reads: Default::default(),
+            oversized: None,
         };
         let analysis = super::super::analysis::analyze(
             &doc,

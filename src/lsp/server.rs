@@ -395,7 +395,7 @@ impl Server<'_> {
         let uri = &position.text_document.uri;
         let doc = self.documents.get(uri)?;
         // A text too large to check is not parsed for each request either.
-        if doc.text.len() as u64 > crate::profile::MAX_PROFILE_BYTES {
+        if doc.too_large() {
             return None;
         }
         let offset = LineIndex::new(&doc.text).offset(position.position);
@@ -432,7 +432,7 @@ impl Server<'_> {
 
     fn definition(&self, position: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
         let doc = self.documents.get(&position.text_document.uri)?;
-        if doc.text.len() as u64 > crate::profile::MAX_PROFILE_BYTES {
+        if doc.too_large() {
             return None;
         }
         let path = doc.path.as_ref()?;
