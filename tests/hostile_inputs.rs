@@ -433,6 +433,21 @@ fn fuzz_regressions_do_not_panic() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// `svcgen render PROFILE -t k8s-env --templates TEMPLATES -o OUT`, under the memory limit.
+fn render_k8s_env_with(profile: &Path, templates: &Path, out: &Path) -> Run {
+    let args = [
+        Path::new("render"),
+        profile,
+        Path::new("-t"),
+        Path::new("k8s-env"),
+        Path::new("--templates"),
+        templates,
+        Path::new("-o"),
+        out,
+    ];
+    svcgen_limited(&args, DEADLINE)
+}
+
 /// A `--templates` folder holding `k8s-env.yaml.j2` written as `text`.
 fn custom_k8s_env(dir: &Path, text: &str) -> PathBuf {
     let templates = dir.join("templates");
@@ -484,17 +499,7 @@ fn class8_template_memory_a_growing_loop_is_an_error_naming_template_and_line() 
         "# doubling\n{% set ns = namespace(x='ab') %}{% for i in range(60) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}\n",
     );
     let out = dir.path().join("env.yaml");
-    let args = [
-        Path::new("render"),
-        &profile,
-        Path::new("-t"),
-        Path::new("k8s-env"),
-        Path::new("--templates"),
-        &templates,
-        Path::new("-o"),
-        &out,
-    ];
-    let run = svcgen_limited(&args, DEADLINE);
+    let run = render_k8s_env_with(&profile, &templates, &out);
     assert_stopped_by_the_memory_limit(
         &run,
         "a string doubled in a loop",
@@ -517,17 +522,7 @@ fn class8_template_memory_the_hard_limit_ends_cleanly_and_keeps_the_old_file() {
     let profile = write(dir.path(), "p.toml", VALID);
     let templates = custom_k8s_env(dir.path(), DOUBLING_MACRO);
     let out = write(dir.path(), "env.yaml", "old: true\n");
-    let args = [
-        Path::new("render"),
-        &profile,
-        Path::new("-t"),
-        Path::new("k8s-env"),
-        Path::new("--templates"),
-        &templates,
-        Path::new("-o"),
-        &out,
-    ];
-    let run = svcgen_limited(&args, DEADLINE);
+    let run = render_k8s_env_with(&profile, &templates, &out);
     assert_stopped_by_the_memory_limit(
         &run,
         "a string doubled in a macro's arguments",

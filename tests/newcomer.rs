@@ -597,32 +597,7 @@ fn class9_smaller_ones() {
         .stderr_has("write a TOML table, not JSON text: hybrid = { default = \"sql\", user = \"BACKEND\"")
         .stderr_has("`user` is 1 in that JSON: it must name a backend")
         .run();
-    for command in [None, Some("render"), Some("import")] {
-        let mut help = Test::new();
-        let man = Test::new().args(["man", "--out-dir", "man"]);
-        if let Some(command) = command {
-            help = help.arg(command);
-        }
-        let usage = help.arg("-h").run().stdout();
-        let usage = usage
-            .lines()
-            .find_map(|l| l.strip_prefix("Usage: "))
-            .expect("a usage line")
-            .to_string();
-        let ran = man.run();
-        let page = match command {
-            None => "man/svcgen.1".to_string(),
-            Some(c) => format!("man/svcgen-{c}.1"),
-        };
-        let roff = ran.read(&page);
-        let synopsis = roff
-            .split(".SH SYNOPSIS\n")
-            .nth(1)
-            .and_then(|s| s.lines().next())
-            .expect("a synopsis")
-            .replace("\\-", "-");
-        assert_eq!(synopsis, usage, "{page}");
-    }
+    // The man pages' synopses: `class9_every_man_page_synopsis_matches_help`, every command.
 }
 
 /// Class 1: a deploy-time `[env]` value that the RBAC would name (the secret name the image

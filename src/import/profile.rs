@@ -485,12 +485,11 @@ mod tests {
     /// A Deployment naming the deployment, its namespace and the Secret of a secret reference.
     const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: portal\n  namespace: identity\nspec:\n  template:\n    spec:\n      containers:\n        - name: admin-ui\n          image: svc/admin-ui:1\n          env:\n            - name: CN_CONFIG_ADAPTER\n              value: consul\n            - name: CN_SECRET_ADAPTER\n              value: vault\n            - name: CN_PERSISTENCE_TYPE\n              value: ldap\n            - name: CN_LDAP_PASSWORD\n              valueFrom:\n                secretKeyRef: {name: identity-secrets, key: pw}\n";
 
-    /// Import resolves the profile of a file once, with every deployment name it takes (the
-    /// Secret's default follows the name, so it was resolved again per name before).
-    #[test]
-    fn class2_import_resolves_once_with_the_names_read_along() {
+    /// The profile imported (as edition A) from the manifest `text`, and how many times the
+    /// import resolved it.
+    fn import_counting(text: &str) -> (String, usize) {
         let mut sources = Sources::new();
-        let read = read_text("d.yaml", DEPLOYMENT, &ReadOptions::default(), &mut sources);
+        let read = read_text("d.yaml", text, &ReadOptions::default(), &mut sources);
         let options = ImportOptions {
             edition: Some(Edition::A),
             keep_defaults: false,
@@ -498,13 +497,21 @@ mod tests {
         let mut imported = None;
         let count = resolves(|| imported = Some(import(&read, options, &sources)));
         let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        (imported.profile, count)
+    }
+
+    /// Import resolves the profile of a file once, with every deployment name it takes (the
+    /// Secret's default follows the name, so it was resolved again per name before).
+    #[test]
+    fn class2_import_resolves_once_with_the_names_read_along() {
+        let (profile, count) = import_counting(DEPLOYMENT);
         assert_eq!(count, 1);
         for line in [
             "name = \"portal\"",
             "namespace = \"identity\"",
             "secret_name = \"identity-secrets\"",
         ] {
-            assert!(imported.profile.contains(line), "{}", imported.profile);
+            assert!(profile.contains(line), "{profile}");
         }
     }
 
@@ -513,27 +520,12 @@ mod tests {
     #[test]
     fn class2_a_name_the_profile_refuses_is_left_out_without_resolving_again() {
         let text = DEPLOYMENT.replace("name: portal", "name: 1portal");
-        let mut sources = Sources::new();
-        let read = read_text("d.yaml", &text, &ReadOptions::default(), &mut sources);
-        let options = ImportOptions {
-            edition: Some(Edition::A),
-            keep_defaults: false,
-        };
-        let mut imported = None;
-        let count = resolves(|| imported = Some(import(&read, options, &sources)));
-        let imported = imported.unwrap().unwrap_or_else(|d| panic!("{d:?}"));
+        let (profile, count) = import_counting(&text);
         assert_eq!(count, 1);
+        assert!(!profile.contains("1portal"), "{profile}");
         assert!(
-            !imported.profile.contains("1portal"),
-            "{}",
-            imported.profile
-        );
-        assert!(
-            imported
-                .profile
-                .contains("secret_name = \"identity-secrets\""),
-            "{}",
-            imported.profile
+            profile.contains("secret_name = \"identity-secrets\""),
+            "{profile}"
         );
     }
 }
