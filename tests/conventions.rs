@@ -416,3 +416,48 @@ fn import_lint_and_migrate_read_standard_input() {
         .stderr_has("not standard input")
         .run();
 }
+
+/// `-o` naming a link that leads nowhere, in the current folder: the write goes through (the
+/// link is replaced, as in any folder) or the error names the path; never an empty name.
+#[test]
+fn dash_o_to_a_dangling_link_in_the_current_folder_names_it() {
+    let test = Test::new().profile("edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n");
+    std::os::unix::fs::symlink("nowhere.env", test.path().join("dl")).unwrap();
+    let ran = test
+        .args(["render", "profile.toml", "-t", "dotenv", "-o", "dl"])
+        .stderr_lacks("error: : ")
+        .run();
+    assert!(
+        ran.read("dl").contains("CN_SECRET_ADAPTER"),
+        "{}",
+        ran.stderr()
+    );
+}
+
+/// The advice for a deploy-time `[env]` value names the key `--set` takes (`env.NAME`), and
+/// `explain` shows a query with a control character escaped, on one line.
+#[test]
+fn advice_names_keys_that_work_and_echoes_no_control_characters() {
+    let ran = Test::new()
+        .profile("edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n[env]\nTZ = { deploy_env = \"TZ\" }\n")
+        .args(["render", "profile.toml", "-t", "k8s-env"])
+        .code(1)
+        .stderr_has("--set env.TZ=VALUE")
+        .run();
+    ran.again()
+        .args([
+            "render",
+            "profile.toml",
+            "-t",
+            "k8s-env",
+            "--set",
+            "env.TZ=UTC",
+        ])
+        .stdout_has("UTC")
+        .run();
+    Test::new()
+        .args(["explain", "a\nb"])
+        .code(1)
+        .stderr_has("`a\\nb` is neither")
+        .run();
+}

@@ -215,3 +215,56 @@ fn class7_an_unknown_env_file_format_is_refused() {
         .stderr_has("unsupported env_file format `dotenv`")
         .run();
 }
+
+/// An env_file that names a file which is not one (a private key, a password file) is one error
+/// at its first line, and no line of that file is shown or imported: a compose file must not be
+/// a way to print any file through `svcgen import`.
+#[test]
+fn an_env_file_that_is_not_one_is_one_error_and_its_text_is_never_shown() {
+    let key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nroot:$6$salt$hash:19000:0:99999:7:::\n-----END PRIVATE KEY-----\n";
+    for format in ["", "\n        format: raw"] {
+        let compose = format!(
+            "services:\n  admin-ui:\n    image: x/admin-ui:1.0.0_dev\n    env_file:\n      - path: id_key{format}\n    environment:\n      CN_CONFIG_ADAPTER: consul\n"
+        );
+        let ran = Test::new()
+            .file("id_key", key)
+            .file("compose.yml", &compose)
+            .args(["import", "compose.yml"])
+            .code(1)
+            .stderr_has("id_key:1:1")
+            .stderr_has("does not read as an env_file")
+            .run();
+        let stderr = ran.stderr();
+        for secret in [
+            "BEGIN PRIVATE",
+            "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+            "$6$salt",
+        ] {
+            assert!(
+                !stderr.contains(secret),
+                "{format:?}: {secret} shown:\n{stderr}"
+            );
+        }
+        assert_eq!(stderr.matches("error[").count(), 1, "{stderr}");
+    }
+}
+
+/// A YAML file beyond the reader's budget (here an alias bomb) is not called a syntax error: the
+/// one error says what ran out and the limit, in words, not the parser's debug text.
+#[test]
+fn a_yaml_file_beyond_the_budget_names_the_limit() {
+    let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
+    for level in 1..9u8 {
+        let (this, prev) = ((b'a' + level) as char, (b'a' + level - 1) as char);
+        let items = vec![format!("*{prev}"); 9].join(",");
+        bomb.push_str(&format!("{this}: &{this} [{items}]\n"));
+    }
+    Test::new()
+        .file("bomb.yml", &bomb)
+        .args(["import", "bomb.yml"])
+        .code(1)
+        .stderr_has("the YAML has more than 250000 nodes, the most svcgen reads")
+        .stderr_lacks("budget breached")
+        .stderr_lacks("YAML syntax")
+        .run();
+}

@@ -20,12 +20,14 @@ pub fn lookup(query: &str, edition: Option<Edition>) -> Result<Vec<&'static Var>
     if let Some(e) = edition
         && model.vars.iter().any(|v| v.env == upper || v.key == query)
     {
-        return Err(format!("`{query}` does not exist in edition {e}"));
+        let shown = crate::support::escape::one_line(query);
+        return Err(format!("`{shown}` does not exist in edition {e}"));
     }
     let names = model.env_names();
     let keys = model.keys();
     let near = did_you_mean(query, names.iter().chain(keys.iter()).copied());
-    let mut message = format!("`{query}` is neither a variable name nor a profile key of the spec");
+    let shown = crate::support::escape::one_line(query);
+    let mut message = format!("`{shown}` is neither a variable name nor a profile key of the spec");
     if let Some(near) = near {
         let _ = write!(message, "; did you mean `{near}`?");
     }

@@ -303,6 +303,16 @@ fn read_env_files(
                 } else {
                     dotenv::read(&text, id)
                 };
+                if let Some(error) = d.items.iter().find(|x| x.code == Code::InputSyntax) {
+                    // Not an env_file (a private key, a password file): one error, and none of
+                    // its lines imported or shown.
+                    sources.mark_secret(Origin::new(id, 0..text.len()));
+                    diags.push(error.clone().help(format!(
+                        "`{}` does not read as an env_file (NAME=value lines): none of its lines is imported or shown",
+                        crate::support::escape::one_line(path)
+                    )));
+                    continue;
+                }
                 entries.extend(found);
                 diags.extend(d);
             }

@@ -29,6 +29,16 @@ pub fn read(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
     (parser.entries, parser.diags)
 }
 
+/// A line's first word as a message names it: quoted when it is a variable name, else not at
+/// all (an env_file may name any file, a private key or a password file: its text is not shown).
+fn shown_name(name: &str) -> String {
+    if crate::model::is_env_name(name) {
+        format!("`{name}`")
+    } else {
+        "a line that is not a variable".to_string()
+    }
+}
+
 /// Reads an env_file of `format: raw` as docker compose v2 does: one `NAME=value` a line, the
 /// value every character after the first `=` (no quotes, escapes, comments or `$` expansion); a
 /// line is left-trimmed of blanks, and skipped when empty or starting with `#`. A name holding a
@@ -54,8 +64,8 @@ pub fn read_raw(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
                 Diagnostic::new(
                     Code::InputSyntax,
                     format!(
-                        "`{}` is not a variable name: docker compose refuses this raw env_file",
-                        name.escape_debug()
+                        "{} is not a variable name: docker compose refuses this raw env_file",
+                        shown_name(name)
                     ),
                 )
                 .at(if name.is_empty() {
@@ -72,7 +82,7 @@ pub fn read_raw(text: &str, source: SourceId) -> (Vec<EnvEntry>, Diagnostics) {
             diags.push(
                 Diagnostic::new(
                     Code::NotImported,
-                    format!("`{name}` has no `=value`: it is not imported"),
+                    format!("{} has no `=value`: it is not imported", shown_name(name)),
                 )
                 .at(name_origin)
                 .label("no value")
@@ -152,7 +162,7 @@ impl Parser<'_> {
             } else {
                 Diagnostic::new(
                     Code::NotImported,
-                    format!("`{name}` has no `=value`: it is not imported"),
+                    format!("{} has no `=value`: it is not imported", shown_name(&name)),
                 )
                 .at(name_origin)
                 .label("no value")

@@ -126,9 +126,17 @@ pub fn parse(text: &str, source: SourceId) -> Result<Vec<Node>, Diagnostics> {
                 .and_then(|l| l.span().byte_offset())
                 .map_or(0, |o| o as usize)
                 .min(text.len());
+            let mut diags = Diagnostics::default();
+            if let serde_saphyr::Error::Budget { breach, .. } = innermost(&err) {
+                diags.push(
+                    Diagnostic::new(Code::InputSyntax, budget_message(breach))
+                        .at(Origin::new(source, at..at))
+                        .label("the limit is reached here"),
+                );
+                return Err(diags);
+            }
             let message = err.to_string();
             let first = clean(message.lines().next().unwrap_or("invalid YAML"));
-            let mut diags = Diagnostics::default();
             diags.push(
                 Diagnostic::new(Code::InputSyntax, format!("invalid YAML: {first}"))
                     .at(Origin::new(source, at..at))
@@ -137,6 +145,41 @@ pub fn parse(text: &str, source: SourceId) -> Result<Vec<Node>, Diagnostics> {
             Err(diags)
         }
     }
+}
+
+/// The parser's error itself, out of the wrappers that add a snippet or an alias's place.
+fn innermost(mut err: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    while let serde_saphyr::Error::AliasError { error, .. }
+    | serde_saphyr::Error::WithSnippet { error, .. } = err
+    {
+        err = error;
+    }
+    err
+}
+
+/// A YAML text beyond the reader's budget (serde-saphyr's defaults, listed in SECURITY.md): not
+/// a syntax error, so it says what ran out and the limit.
+fn budget_message(breach: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::{Budget, BudgetBreach as B};
+    let limits = Budget::default();
+    let (what, limit) = match breach {
+        B::Events { .. } => ("parser events", limits.max_events),
+        B::Aliases { .. } => ("aliases", limits.max_aliases),
+        B::Anchors { .. } => ("anchors", limits.max_anchors),
+        B::Depth { .. } => ("levels of nesting", limits.max_depth),
+        B::Documents { .. } => ("documents", limits.max_documents),
+        B::Nodes { .. } => ("nodes", limits.max_nodes),
+        B::ScalarBytes { .. } => ("bytes of scalars", limits.max_total_scalar_bytes),
+        B::MergeKeys { .. } => ("merge keys", limits.max_merge_keys),
+        _ => {
+            return "the YAML is larger or more nested than svcgen reads (SECURITY.md lists the \
+                    limits)"
+                .to_string();
+        }
+    };
+    format!(
+        "the YAML has more than {limit} {what}, the most svcgen reads (SECURITY.md lists the limits)"
+    )
 }
 
 /// The parser's message without its own position (the diagnostic has it) and library advice.

@@ -323,7 +323,7 @@ fn keep_private(path: &Path, meta: &std::fs::Metadata, private: bool) -> Result<
     Ok(())
 }
 
-fn folder_of(path: &Path) -> &Path {
+pub(crate) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -53,9 +53,14 @@ pub fn ensure_inside(root: &Path, path: &Path) -> Result<(), String> {
         Ok(real) => real,
         // Not there yet: its folder must be inside, and its name a plain one.
         Err(_) => {
-            let parent = path.parent().unwrap_or(Path::new("."));
-            let parent = std::fs::canonicalize(parent)
-                .map_err(|e| format!("{}: cannot resolve: {e}", parent.display()))?;
+            let parent = super::folder_of(path);
+            let parent = std::fs::canonicalize(parent).map_err(|e| {
+                format!(
+                    "{}: cannot resolve its folder {}: {e}",
+                    path.display(),
+                    parent.display()
+                )
+            })?;
             parent.join(path.file_name().unwrap_or_default())
         }
     };

@@ -95,7 +95,11 @@ fn points_at_pod(resolved: &Resolved, diags: &mut Diagnostics) {
 /// A deploy-time value (`{ deploy_env = "X" }`) asked of a Kubernetes target: a pod expands
 /// `$(X)` only from its own variables, never from the deploying shell, so no spelling carries it.
 fn deploy_time_refused(var: &EnvVar, from: &str) -> Diagnostic {
-    let key = var.key.as_deref().unwrap_or(&var.name);
+    // An `[env]` entry's profile key is `env.NAME` (what `--set` takes).
+    let key = var
+        .key
+        .clone()
+        .unwrap_or_else(|| format!("env.{}", var.name));
     Diagnostic::new(
         Code::Unwritable,
         format!(
