@@ -155,16 +155,17 @@ fn command_inputs(
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
 /// of an output folder's record (see `output::record`): the options, where the output folder
-/// is, and the templates folder's listing and contents. `None` when no record may
-/// be kept: not an `--out-dir` render, secrets read from the environment (`--include-secrets`),
-/// or a templates folder that cannot be read again.
+/// is, the current folder, and the templates folder's listing and contents. `None` when no
+/// record may be kept: not an `--out-dir` render, secrets read from the environment
+/// (`--include-secrets`), a layer read from standard input, or a templates folder that cannot
+/// be read again.
 fn record_options(
     args: &RenderArgs,
     batch: bool,
     targets: &[Target],
     templates: &Templates,
 ) -> Option<String> {
-    if args.out_dir.is_none() || args.include_secrets {
+    if args.out_dir.is_none() || args.include_secrets || reads_stdin(args) {
         return None;
     }
     // Where the outputs go (host paths in them are relative to it), wherever the command runs.
@@ -174,17 +175,11 @@ fn record_options(
         "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {out_dir:?} {place:?}\nbatch {batch}\n",
         args.profile.layers, args.minimal
     );
-    // A relative path on the command line names another file from another folder.
-    let layers = &args.profile.layers;
-    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
-    let named = (args.profile.profiles.iter().map(PathBuf::as_path))
-        .chain(layers.overlays.iter().map(PathBuf::as_path))
-        .chain(set_files.map(|(_, path)| Path::new(path)))
-        .chain(args.templates.as_deref())
-        .chain([out_dir]);
-    if named.into_iter().any(Path::is_relative) {
-        text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
-    }
+    // A relative name (of a profile, an overlay, a `--set` or `--set-file` value, an input's
+    // name as the record keeps it) is another file from another folder: the current folder is
+    // always part of the key. Listing every way a relative path can reach the profile is the
+    // rule that misses one (a host path given with `--set` did).
+    text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
     if let Some(dir) = &args.templates {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .ok()?
@@ -199,6 +194,17 @@ fn record_options(
         }
     }
     Some(text)
+}
+
+/// Whether a layer or a `--set-file` value is read from standard input, which no record can
+/// vouch for: such runs neither trust nor write one.
+fn reads_stdin(args: &RenderArgs) -> bool {
+    let layers = &args.profile.layers;
+    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
+    (args.profile.profiles.iter().map(PathBuf::as_path))
+        .chain(layers.overlays.iter().map(PathBuf::as_path))
+        .chain(set_files.map(|(_, path)| Path::new(path)))
+        .any(super::is_stdio)
 }
 
 /// Everything a worker needs to render and deliver one profile.
