@@ -333,35 +333,33 @@ fn record_a_relative_set_path_from_another_folder_renders() {
 }
 
 /// Defect 4: a host file replaced by a folder with the same permission bits is another input
-/// (its type is part of its recorded state): the profile is rendered again, and its error shown.
+/// (its type is part of its recorded state): the warning a render gives of it comes back, and
+/// `--deny-warnings` fails on it.
 #[test]
 fn record_a_host_file_replaced_by_a_folder_renders() {
+    let profile = format!(
+        "{PROFILE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"role\" }}\n"
+    );
     let args = ["render", "p.toml", "--out-dir", "out", "-t", "dotenv"];
     let ran = Test::new()
-        .file("p.toml", PROFILE)
+        .file("p.toml", &profile)
         .file("plugin.zip", "zip one")
+        .file("role", "role one")
         .args(args)
-        .stderr_lacks("warning")
+        .stderr_lacks("W0310")
         .run();
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(ran.path("plugin.zip"))
-        .unwrap()
-        .permissions();
-    std::fs::remove_file(ran.path("plugin.zip")).unwrap();
-    std::fs::create_dir(ran.path("plugin.zip")).unwrap();
-    std::fs::set_permissions(ran.path("plugin.zip"), mode.clone()).unwrap();
-    let now = std::fs::metadata(ran.path("plugin.zip"))
-        .unwrap()
-        .permissions();
-    assert_eq!(
-        now.mode() & 0o7777,
-        mode.mode() & 0o7777,
-        "the same permission bits"
-    );
+    let mode = std::fs::metadata(ran.path("role")).unwrap().permissions();
+    std::fs::remove_file(ran.path("role")).unwrap();
+    std::fs::create_dir(ran.path("role")).unwrap();
+    std::fs::set_permissions(ran.path("role"), mode.clone()).unwrap();
+    let now = std::fs::metadata(ran.path("role")).unwrap().permissions();
+    assert_eq!(now.mode() & 0o7777, mode.mode() & 0o7777, "the same permission bits");
     ran.again()
         .args(args)
+        .arg("--deny-warnings")
         .code(1)
-        .stderr_has("is a directory")
+        .stderr_has("warning[W0310]")
         .stderr_lacks("up to date")
         .run();
 }
