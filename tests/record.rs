@@ -337,9 +337,8 @@ fn record_a_relative_set_path_from_another_folder_renders() {
 /// `--deny-warnings` fails on it.
 #[test]
 fn record_a_host_file_replaced_by_a_folder_renders() {
-    let profile = format!(
-        "{PROFILE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"role\" }}\n"
-    );
+    let profile =
+        format!("{PROFILE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"role\" }}\n");
     let args = ["render", "p.toml", "--out-dir", "out", "-t", "dotenv"];
     let ran = Test::new()
         .file("p.toml", &profile)
@@ -354,12 +353,59 @@ fn record_a_host_file_replaced_by_a_folder_renders() {
     std::fs::create_dir(ran.path("role")).unwrap();
     std::fs::set_permissions(ran.path("role"), mode.clone()).unwrap();
     let now = std::fs::metadata(ran.path("role")).unwrap().permissions();
-    assert_eq!(now.mode() & 0o7777, mode.mode() & 0o7777, "the same permission bits");
+    assert_eq!(
+        now.mode() & 0o7777,
+        mode.mode() & 0o7777,
+        "the same permission bits"
+    );
     ran.again()
         .args(args)
         .arg("--deny-warnings")
         .code(1)
         .stderr_has("warning[W0310]")
         .stderr_lacks("up to date")
+        .run();
+}
+
+/// Defect 5: a profile that gains a deploy-time value leaves the Kubernetes targets out of
+/// `--out-dir`; their files from the earlier render (listed in the folder's record) are stale:
+/// `--check` reports them, and the render removes them in its commit, so `kubectl apply -k`
+/// finds no stale base. A file the record does not list is never removed.
+#[test]
+fn record_a_target_left_out_is_removed_and_reported_by_check() {
+    let ran = rendered();
+    std::fs::write(ran.path("out/notes.md"), "mine").unwrap();
+    let profile = format!("{PROFILE}[env]\nTZ = {{ deploy_env = \"TZ\" }}\n");
+    std::fs::write(ran.path("p.toml"), profile).unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .code(1)
+        .stdout_has("out/k8s.yaml: svcgen wrote it earlier and no longer renders it")
+        .stdout_has("out/kustomization.yaml: svcgen wrote it earlier")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("left out")
+        .stderr_has("removed")
+        .run();
+    for gone in [
+        "k8s.yaml",
+        "kustomization.yaml",
+        "DEPLOY.md",
+        "k8s-env.yaml",
+    ] {
+        assert!(!ran.path("out").join(gone).exists(), "{gone} is stale");
+    }
+    let left = support::walk(&ran.path("out"));
+    assert!(
+        !left
+            .iter()
+            .any(|p| std::fs::read(p).is_ok_and(|b| b == b"zip one"))
+    );
+    assert_eq!(ran.read("out/notes.md"), "mine", "not svcgen's: kept");
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
         .run();
 }

@@ -378,7 +378,10 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
             }
         }
         Some(dest) if args.check => {
-            outcome.stale = check_files(&dest.paths(files), args.include_secrets)
+            let paths = dest.paths(files);
+            outcome.stale = check_files(&paths, args.include_secrets);
+            let gone = no_longer_rendered(job, &dest, &paths);
+            outcome.stale.extend(super::check::extra_files(&gone));
         }
         Some(dest) => {
             let clean = outcome.replayable && outcome.errors.is_empty();
@@ -465,6 +468,7 @@ fn up_to_date(job: &Job<'_>, dest: &Destination, found: Option<&Record>) -> Opti
     let unchanged = crate::output::Written {
         written: 0,
         unchanged: found.map_or(0, |r| r.output_paths(folder).len()),
+        removed: 0,
     };
     let shown = job.args.out_dir.as_deref().filter(|_| !job.batch);
     (!job.args.check).then(|| wrote_line(dest, shown, &[], &unchanged))
@@ -489,6 +493,7 @@ fn write_out(
         },
         in_place: false,
         inputs: Some(job.inputs),
+        remove: &[],
     };
     let within = job.out_dir.map(|d| d.root.as_path());
     // A batch checked each profile's inputs against every output folder as they were read
@@ -499,6 +504,11 @@ fn write_out(
     }
     let mut paths = dest.paths(files);
     let outputs = paths.len();
+    let gone = no_longer_rendered(job, dest, &paths);
+    let options = WriteOptions {
+        remove: &gone,
+        ..options
+    };
     // Whether the record on disk already holds this text (then it is not rewritten).
     let mut record_unchanged = None;
     if let (Some(key), Some(folder)) = (key, &dest.folder) {
@@ -531,6 +541,35 @@ fn write_out(
     let shown = args.out_dir.as_deref().filter(|_| !job.batch);
     outcome.wrote = Some(wrote_line(dest, shown, &paths[..outputs], &written));
     Ok(())
+}
+
+/// The files an earlier render wrote into `dest`'s folder (its `.svcgen-record` lists them)
+/// that this one does not produce, and that are still there: a render of the whole folder (no
+/// `-t`) removes them in its commit, and `--check` reports them, so a target left out (a
+/// profile that gained a deploy-time value) never leaves its stale files behind. With `-t`,
+/// the other targets' files are not this render's business and stay. Only the record's own
+/// list is ever removed (plain names below the folder, see `output::record`).
+fn no_longer_rendered(
+    job: &Job<'_>,
+    dest: &Destination,
+    paths: &[(PathBuf, Contents)],
+) -> Vec<PathBuf> {
+    let Some(folder) = dest
+        .folder
+        .as_deref()
+        .filter(|_| job.args.target.is_empty())
+    else {
+        return Vec::new();
+    };
+    let Some(found) = Record::load(folder) else {
+        return Vec::new();
+    };
+    found
+        .output_paths(folder)
+        .into_iter()
+        .filter(|old| !paths.iter().any(|(p, _)| p == old))
+        .filter(|old| std::fs::symlink_metadata(old).is_ok())
+        .collect()
 }
 
 /// The missing folders above `file`, created outermost first; returns them (to remove again).
@@ -593,6 +632,12 @@ fn wrote_line(
     };
     if written.written > 0 && written.unchanged > 0 {
         line.push_str(&format!(" ({} already up to date)", written.unchanged));
+    }
+    if written.removed > 0 {
+        line.push_str(&format!(
+            "; removed {} file(s) it no longer renders",
+            written.removed
+        ));
     }
     crate::support::escape::one_line(&line)
 }

@@ -39,6 +39,9 @@ pub struct WriteOptions<'a> {
     pub in_place: bool,
     /// The command's inputs, none of which a write may replace (`None`: the command read none).
     pub inputs: Option<&'a Inputs>,
+    /// Outputs of an earlier render into the folder that this one no longer produces (listed in
+    /// the folder's `.svcgen-record`), removed in the same commit; only with an output folder.
+    pub remove: &'a [PathBuf],
 }
 
 /// What one output holds: text (every rendered target) or bytes (a host file copied into the
@@ -67,6 +70,8 @@ pub struct Written {
     pub written: usize,
     /// Files whose content was already on disk: not rewritten.
     pub unchanged: usize,
+    /// Outputs of an earlier render removed ([`WriteOptions::remove`]).
+    pub removed: usize,
 }
 
 /// Writes `contents` to `path` atomically, fsynced: the single-file commands (`import -o`,
@@ -107,6 +112,7 @@ pub fn write_all_atomic(
         durability: Durability::Fsync,
         in_place: false,
         inputs: Some(inputs),
+        remove: &[],
     };
     write_files(files, None, options).map(|_| ())
 }
@@ -181,8 +187,15 @@ pub fn write_files<C: Payload>(
         }
     }
     done.written += staged.len();
+    let removals = match within {
+        Some(root) => removals(root, options)?,
+        None => Vec::new(),
+    };
+    done.removed = removals.len();
     match within {
-        Some(root) if !staged.is_empty() => commit_journaled(root, &staged, options.durability)?,
+        Some(root) if !staged.is_empty() || !removals.is_empty() => {
+            commit_journaled(root, &staged, &removals, options.durability)?
+        }
         _ => commit_each(&staged, options.durability)?,
     }
     for (path, contents) in special {
@@ -193,15 +206,39 @@ pub fn write_files<C: Payload>(
     Ok(done)
 }
 
+/// The outputs of an earlier render to remove that are there: each a file or a link (a folder is
+/// left alone) in a folder inside `root`, and none an input of the command.
+fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    for path in options.remove {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            continue;
+        };
+        if !(meta.file_type().is_file() || meta.file_type().is_symlink()) {
+            continue;
+        }
+        names::ensure_inside(root, folder_of(path))?;
+        if let (Some(inputs), true) = (options.inputs, meta.file_type().is_file()) {
+            inputs
+                .refuse_file(path, &meta)
+                .map_err(|e| e.replace("refusing to write over it", "refusing to remove it"))?;
+        }
+        found.push(path.clone());
+    }
+    Ok(found)
+}
+
 /// The commit of an output folder: its record first, then the temporary files it names, then
-/// the renames (see `journal`).
+/// the renames and removals (see `journal`).
 fn commit_journaled(
     root: &Path,
     staged: &[Staged<'_>],
+    removals: &[PathBuf],
     durability: Durability,
 ) -> Result<(), String> {
     let destinations: Vec<PathBuf> = staged.iter().map(|s| s.dest.clone()).collect();
-    let journal = journal::Journal::begin(root, &destinations, durability == Durability::Fsync)?;
+    let durable = durability == Durability::Fsync;
+    let journal = journal::Journal::begin(root, &destinations, removals, durable)?;
     let mut temps = Vec::with_capacity(staged.len());
     for (n, stage) in staged.iter().enumerate() {
         temps.push(write_temp(stage, Some(journal.temp_path(n)))?);
