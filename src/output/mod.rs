@@ -139,7 +139,7 @@ enum Plan<'a> {
     /// `-o /dev/stdout`, a FIFO: written to as it is, never replaced by a file.
     Special(&'a Path, &'a [u8]),
     /// Written to a temporary file, then renamed over `dest` (the file a link points to).
-    Stage(Staged<'a>),
+    Stage(Box<Staged<'a>>),
 }
 
 /// A file to write in full beside its destination before the commit renames it into place.
@@ -183,7 +183,7 @@ pub fn write_files<C: Payload>(
         match plan(path, contents.as_ref(), within, plain_folder, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
             Plan::Special(path, bytes) => special.push((path, bytes)),
-            Plan::Stage(stage) => staged.push(stage),
+            Plan::Stage(stage) => staged.push(*stage),
         }
     }
     done.written += staged.len();
@@ -318,7 +318,7 @@ fn plan<'a>(
                 false => inputs.refuse_named(&real)?,
             }
         }
-        return Ok(Plan::Stage(stage(None)));
+        return Ok(Plan::Stage(Box::new(stage(None))));
     };
     if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
         inputs.refuse_file(path, &meta)?;
@@ -342,7 +342,7 @@ fn plan<'a>(
         keep_private(&real, &meta, options.private)?;
         return Ok(Plan::Unchanged);
     }
-    Ok(Plan::Stage(stage(Some(meta))))
+    Ok(Plan::Stage(Box::new(stage(Some(meta)))))
 }
 
 /// Whether the file on disk already holds exactly `contents` (read only when the sizes agree).
