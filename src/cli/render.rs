@@ -155,7 +155,7 @@ fn command_inputs(
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
 /// of an output folder's record (see `output::record`): the options, where the output folder
-/// is, the current folder, and the templates folder's listing and contents. `None` when no
+/// is, the current folder (when a relative path could be read), and the templates folder's listing and contents. `None` when no
 /// record may be kept: not an `--out-dir` render, secrets read from the environment
 /// (`--include-secrets`), a layer read from standard input, or a templates folder that cannot
 /// be read again.
@@ -175,11 +175,22 @@ fn record_options(
         "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {out_dir:?} {place:?}\nbatch {batch}\n",
         args.profile.layers, args.minimal
     );
-    // A relative name (of a profile, an overlay, a `--set` or `--set-file` value, an input's
-    // name as the record keeps it) is another file from another folder: the current folder is
-    // always part of the key. Listing every way a relative path can reach the profile is the
-    // rule that misses one (a host path given with `--set` did).
-    text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
+    // A relative path on the command line names another file from another folder, and so may a
+    // `--set` or `--set-file` value (a host path given with `--set` resolves against the current
+    // folder): then the current folder is part of the key. Paths a profile names resolve against
+    // its own folder; each input's name as given is re-resolved by the record (`output::record`),
+    // so a relative name leading elsewhere from another folder never holds either.
+    let layers = &args.profile.layers;
+    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
+    let named = (args.profile.profiles.iter().map(PathBuf::as_path))
+        .chain(layers.overlays.iter().map(PathBuf::as_path))
+        .chain(set_files.map(|(_, path)| Path::new(path)))
+        .chain(args.templates.as_deref())
+        .chain([out_dir]);
+    let values = !layers.sets.is_empty() || !layers.set_files.is_empty();
+    if values || named.into_iter().any(Path::is_relative) {
+        text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
+    }
     if let Some(dir) = &args.templates {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .ok()?

@@ -3,7 +3,7 @@
 //! rendering.
 //!
 //! It holds a key (a digest of svcgen's build, every option that changes outputs and where the
-//! output folder is, and the current folder: a name given relative is another file elsewhere),
+//! output folder is, and the current folder when a relative path could be read through it),
 //! one line per file the profile read or named (by its name as given and the canonical path it
 //! led to, which must still be the same; the SHA-256 of the content read and the file's type and
 //! mode, or that it was absent) and one line per output (its SHA-256 and size, and whether it must be
