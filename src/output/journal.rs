@@ -353,6 +353,25 @@ mod tests {
         assert_eq!(names(&root.join("sub")), [".svcgen-x2-0", "b"]);
     }
 
+    /// An output the commit removes (no longer rendered) goes only once the commit has begun.
+    #[test]
+    fn a_removal_is_done_by_a_begun_commit_only() {
+        for committed in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = std::fs::canonicalize(dir.path()).unwrap();
+            std::fs::write(root.join("k8s.yaml"), "old").unwrap();
+            let prefix = if committed { COMMIT_PREFIX } else { RUN_PREFIX };
+            std::fs::write(
+                root.join(format!("{prefix}x1")),
+                format!("{MAGIC}\n[\"k8s.yaml\"]\n{END}\n"),
+            )
+            .unwrap();
+            assert_eq!(recover(&root).len(), 1);
+            assert_eq!(root.join("k8s.yaml").exists(), !committed, "{prefix}");
+            assert!(names(&root).iter().all(|n| !n.starts_with(prefix)));
+        }
+    }
+
     #[test]
     fn class4_a_record_cannot_name_a_file_svcgen_did_not_create() {
         let dir = tempfile::tempdir().unwrap();
