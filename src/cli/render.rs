@@ -155,10 +155,10 @@ fn command_inputs(
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
 /// of an output folder's record (see `output::record`): the options, where the output folder
-/// is, the current folder (when a relative path could be read), and the templates folder's listing and contents. `None` when no
-/// record may be kept: not an `--out-dir` render, secrets read from the environment
-/// (`--include-secrets`), a layer read from standard input, or a templates folder that cannot
-/// be read again.
+/// is, the current folder (when a relative path could be read through it), and the templates
+/// folder's listing and contents. `None` when no record may be kept: not an `--out-dir` render,
+/// secrets read from the environment (`--include-secrets`), a layer read from standard input,
+/// or a templates folder that cannot be read again.
 fn record_options(
     args: &RenderArgs,
     batch: bool,

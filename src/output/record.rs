@@ -6,9 +6,9 @@
 //! output folder is, and the current folder when a relative path could be read through it),
 //! one line per file the profile read or named (by its name as given and the canonical path it
 //! led to, which must still be the same; the SHA-256 of the content read and the file's type and
-//! mode, or that it was absent) and one line per output (its SHA-256 and size, and whether it must be
-//! private). A render is skipped only when the key is the same, every input still has the
-//! recorded digest and mode, and every output is still a regular file (not a link) of the
+//! mode, or that it was absent) and one line per output (its SHA-256 and size, and whether it
+//! must be private). A render is skipped only when the key is the same, every input's name still
+//! leads to the recorded file with the recorded digest, type and mode, and every output is still a regular file (not a link) of the
 //! recorded size whose content, read and hashed, has the recorded digest: outputs are always read
 //! (no size-and-mtime shortcut, which a same-size edit within the clock's granularity fools).
 //! A record that does not parse, is cut short, or names a path that is not plain is ignored,
@@ -16,8 +16,8 @@
 //!
 //! The render is a function of the key and the contents of the files it reads, and the set of
 //! files it reads is a function of their contents, so equal inputs give equal outputs. Secrets
-//! read from the environment (`--include-secrets`) are not files: such runs neither trust nor
-//! write a record, and no digest of a secret taken from the environment ever reaches the disk.
+//! read from the environment (`--include-secrets`) and layers read from standard input are not
+//! files: such runs neither trust nor write a record, and no digest of a secret taken from the environment ever reaches the disk.
 
 use crate::support::inputs::Logged;
 use sha2::{Digest, Sha256};
