@@ -196,3 +196,25 @@ fn class5_a_base_in_an_earlier_profile_s_folder_is_refused() {
 fn class5_a_base_in_a_later_profile_s_folder_is_refused() {
     class5_base_inside_a_batch_folder("z", "a");
 }
+
+/// Defect 6 of the record review: a batch folder may not take the name of one of svcgen's own
+/// files in an output folder (`.svcgen-record`, its commit records, its temporary files).
+#[test]
+fn batch_a_profile_named_like_svcgens_own_files_is_refused() {
+    let profile = "edition = \"B\"\n";
+    let ran = Test::new()
+        .file(".svcgen-record.toml", profile)
+        .file("x.toml", profile)
+        .args([
+            "render",
+            ".svcgen-record.toml",
+            "x.toml",
+            "--out-dir",
+            "out",
+        ])
+        .code(2)
+        .stderr_has(".svcgen-record.toml")
+        .stderr_has("rename the profile")
+        .run();
+    assert!(!ran.path("out/.svcgen-record").exists());
+}

@@ -58,7 +58,7 @@ fn check_then_render(ran: Ran, extra: &[&str]) -> Ran {
 #[test]
 fn record_an_unchanged_folder_is_left_alone_and_passes_check() {
     let ran = rendered();
-    assert!(ran.read(RECORD).starts_with("svcgen output record v1\n"));
+    assert!(ran.read(RECORD).starts_with("svcgen output record v2\n"));
     let ran = ran
         .again()
         .args(["render", "p.toml", "--out-dir", "out"])
@@ -226,5 +226,186 @@ fn record_a_held_folder_reports_the_deployment_warnings_again() {
         .args(["render", "p.toml", "--out-dir", "out", "--deny-warnings"])
         .code(1)
         .stderr_has("warning[W0331]")
+        .run();
+}
+
+/// Points the link `link` (in the test's folder) at `target` instead of what it pointed to.
+fn relink(ran: &Ran, target: &str, link: &str) {
+    let link = ran.path(link);
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(target, &link).unwrap();
+}
+
+/// Defect 1: an input named through a link that is retargeted (the profile, a host file, a
+/// folder on the way) is another input, even when the file it led to is unchanged.
+#[test]
+fn record_a_retargeted_link_renders() {
+    let b = PROFILE.replace("admin-ui-a", "admin-ui-b");
+    let profile = PROFILE.replace("plugin.zip", "cur/plugin.zip");
+    let test = Test::new()
+        .file("a.toml", &profile)
+        .file("b.toml", &b.replace("plugin.zip", "cur/plugin.zip"))
+        .file("v1/plugin.zip", "zip one")
+        .file("v2/plugin.zip", "zip two");
+    std::os::unix::fs::symlink("a.toml", test.path().join("p.toml")).unwrap();
+    std::os::unix::fs::symlink("v1", test.path().join("cur")).unwrap();
+    let ran = test
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("wrote out/")
+        .run();
+    // The profile's link retargeted.
+    relink(&ran, "b.toml", "p.toml");
+    let ran = check_then_render(ran, &[]);
+    assert!(ran.read("out/k8s.yaml").contains("admin-ui-b"));
+    // A linked folder on a host file's path retargeted.
+    relink(&ran, "v2", "cur");
+    let ran = check_then_render(ran, &[]);
+    let copies = support::walk(&ran.path("out"));
+    assert!(
+        copies
+            .iter()
+            .any(|p| std::fs::read(p).is_ok_and(|b| b == b"zip two"))
+    );
+}
+
+/// Defect 2: an overlay read from standard input is not a file a record can vouch for: such a
+/// run neither trusts nor writes a record.
+#[test]
+fn record_an_overlay_from_stdin_is_never_held() {
+    let args = [
+        "render",
+        "p.toml",
+        "-f",
+        "-",
+        "--out-dir",
+        "out",
+        "-t",
+        "dotenv",
+    ];
+    let ran = Test::new()
+        .file("p.toml", PROFILE)
+        .file("plugin.zip", "zip one")
+        .args(args)
+        .stdin("[env]\nTZ = \"one\"\n")
+        .stderr_has("wrote out/")
+        .run();
+    assert!(ran.read("out/.env").contains("one"));
+    let ran = ran
+        .again()
+        .args(args)
+        .stdin("[env]\nTZ = \"two\"\n")
+        .stderr_lacks("nothing written")
+        .run();
+    assert!(ran.read("out/.env").contains("two"));
+    assert!(!ran.path(RECORD).exists(), "no record of a stdin layer");
+}
+
+/// Defect 3: a relative host path given with `--set` resolves against the current folder; a
+/// run from another folder reads another file, and the record made in the first does not hold.
+#[test]
+fn record_a_relative_set_path_from_another_folder_renders() {
+    let test = Test::new()
+        .file("p.toml", PROFILE)
+        .file("plugin.zip", "zip one")
+        .file("d1/r", "role one")
+        .file("d2/r", "role two");
+    let p = test.path().join("p.toml").display().to_string();
+    let out = test.path().join("out").display().to_string();
+    let (d1, d2) = (test.path().join("d1"), test.path().join("d2"));
+    let set = "deploy.files.\"secret.vault.role_id_file\".host=r";
+    let args = ["render", &p, "--out-dir", &out, "--set", set];
+    let ran = test.current_dir(d1).args(args).stderr_has("wrote ").run();
+    let ran = ran
+        .again()
+        .current_dir(&d2)
+        .args(args)
+        .arg("--check")
+        .code(1)
+        .stderr_has("stale")
+        .run();
+    let ran = ran
+        .again()
+        .current_dir(&d2)
+        .args(args)
+        .stderr_lacks("nothing written")
+        .run();
+    assert!(ran.read("out/docker-compose.yml").contains("d2/r"));
+}
+
+/// Defect 4: a host file replaced by a folder with the same permission bits is another input
+/// (its type is part of its recorded state): the warning a render gives of it comes back, and
+/// `--deny-warnings` fails on it.
+#[test]
+fn record_a_host_file_replaced_by_a_folder_renders() {
+    let profile =
+        format!("{PROFILE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"role\" }}\n");
+    let args = ["render", "p.toml", "--out-dir", "out", "-t", "dotenv"];
+    let ran = Test::new()
+        .file("p.toml", &profile)
+        .file("plugin.zip", "zip one")
+        .file("role", "role one")
+        .args(args)
+        .stderr_lacks("W0310")
+        .run();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(ran.path("role")).unwrap().permissions();
+    std::fs::remove_file(ran.path("role")).unwrap();
+    std::fs::create_dir(ran.path("role")).unwrap();
+    std::fs::set_permissions(ran.path("role"), mode.clone()).unwrap();
+    let now = std::fs::metadata(ran.path("role")).unwrap().permissions();
+    assert_eq!(
+        now.mode() & 0o7777,
+        mode.mode() & 0o7777,
+        "the same permission bits"
+    );
+    ran.again()
+        .args(args)
+        .arg("--deny-warnings")
+        .code(1)
+        .stderr_has("warning[W0310]")
+        .stderr_lacks("up to date")
+        .run();
+}
+
+/// Defect 5: a profile that gains a deploy-time value leaves the Kubernetes targets out of
+/// `--out-dir`; their files from the earlier render (listed in the folder's record) are stale:
+/// `--check` reports them, and the render removes them in its commit, so `kubectl apply -k`
+/// finds no stale base. A file the record does not list is never removed.
+#[test]
+fn record_a_target_left_out_is_removed_and_reported_by_check() {
+    let ran = rendered();
+    std::fs::write(ran.path("out/notes.md"), "mine").unwrap();
+    let profile = format!("{PROFILE}[env]\nTZ = {{ deploy_env = \"TZ\" }}\n");
+    std::fs::write(ran.path("p.toml"), profile).unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .code(1)
+        .stdout_has("out/k8s.yaml: svcgen wrote it earlier and no longer renders it")
+        .stdout_has("out/kustomization.yaml: svcgen wrote it earlier")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .stderr_has("left out")
+        .stderr_has("removed")
+        .run();
+    for gone in [
+        "k8s.yaml",
+        "kustomization.yaml",
+        "DEPLOY.md",
+        "k8s-env.yaml",
+    ] {
+        assert!(!ran.path("out").join(gone).exists(), "{gone} is stale");
+    }
+    let left = support::walk(&ran.path("out"));
+    assert!(
+        !left
+            .iter()
+            .any(|p| std::fs::read(p).is_ok_and(|b| b == b"zip one"))
+    );
+    assert_eq!(ran.read("out/notes.md"), "mine", "not svcgen's: kept");
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
         .run();
 }

@@ -51,6 +51,21 @@ pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<
     stale
 }
 
+/// Files svcgen wrote earlier that this render no longer produces (see `render`): each is stale,
+/// as the render removes it.
+pub fn extra_files(paths: &[PathBuf]) -> Vec<Stale> {
+    paths
+        .iter()
+        .map(|path| Stale {
+            path: path.clone(),
+            diff: format!(
+                "{}: svcgen wrote it earlier and no longer renders it; a render removes it\n",
+                path.display()
+            ),
+        })
+        .collect()
+}
+
 /// A copied file (maybe binary, maybe a secret) compared byte-wise: what differs is never shown.
 fn check_bytes(path: &Path, bytes: &[u8]) -> Option<Stale> {
     let why = match crate::profile::read_regular(path) {

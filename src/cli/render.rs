@@ -155,8 +155,9 @@ fn command_inputs(
 
 /// Everything besides the files a profile reads that changes its outputs, as text for the key
 /// of an output folder's record (see `output::record`): the options, where the output folder
-/// is, and the templates folder's listing and contents. `None` when no record may
-/// be kept: not an `--out-dir` render, secrets read from the environment (`--include-secrets`),
+/// is, the current folder (when a relative path could be read through it), and the templates
+/// folder's listing and contents. `None` when no record may be kept: not an `--out-dir` render,
+/// secrets read from the environment (`--include-secrets`), a layer read from standard input,
 /// or a templates folder that cannot be read again.
 fn record_options(
     args: &RenderArgs,
@@ -164,7 +165,7 @@ fn record_options(
     targets: &[Target],
     templates: &Templates,
 ) -> Option<String> {
-    if args.out_dir.is_none() || args.include_secrets {
+    if args.out_dir.is_none() || args.include_secrets || reads_stdin(args) {
         return None;
     }
     // Where the outputs go (host paths in them are relative to it), wherever the command runs.
@@ -174,7 +175,11 @@ fn record_options(
         "targets {targets:?}\nlayers {:?}\nminimal {}\nout-dir {out_dir:?} {place:?}\nbatch {batch}\n",
         args.profile.layers, args.minimal
     );
-    // A relative path on the command line names another file from another folder.
+    // A relative path on the command line names another file from another folder, and so may a
+    // `--set` or `--set-file` value (a host path given with `--set` resolves against the current
+    // folder): then the current folder is part of the key. Paths a profile names resolve against
+    // its own folder; each input's name as given is re-resolved by the record (`output::record`),
+    // so a relative name leading elsewhere from another folder never holds either.
     let layers = &args.profile.layers;
     let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
     let named = (args.profile.profiles.iter().map(PathBuf::as_path))
@@ -182,7 +187,8 @@ fn record_options(
         .chain(set_files.map(|(_, path)| Path::new(path)))
         .chain(args.templates.as_deref())
         .chain([out_dir]);
-    if named.into_iter().any(Path::is_relative) {
+    let values = !layers.sets.is_empty() || !layers.set_files.is_empty();
+    if values || named.into_iter().any(Path::is_relative) {
         text.push_str(&format!("cwd {:?}\n", std::env::current_dir().ok()?));
     }
     if let Some(dir) = &args.templates {
@@ -199,6 +205,17 @@ fn record_options(
         }
     }
     Some(text)
+}
+
+/// Whether a layer or a `--set-file` value is read from standard input, which no record can
+/// vouch for: such runs neither trust nor write one.
+fn reads_stdin(args: &RenderArgs) -> bool {
+    let layers = &args.profile.layers;
+    let set_files = layers.set_files.iter().filter_map(|s| s.split_once('='));
+    (args.profile.profiles.iter().map(PathBuf::as_path))
+        .chain(layers.overlays.iter().map(PathBuf::as_path))
+        .chain(set_files.map(|(_, path)| Path::new(path)))
+        .any(super::is_stdio)
 }
 
 /// Everything a worker needs to render and deliver one profile.
@@ -372,7 +389,10 @@ fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
             }
         }
         Some(dest) if args.check => {
-            outcome.stale = check_files(&dest.paths(files), args.include_secrets)
+            let paths = dest.paths(files);
+            outcome.stale = check_files(&paths, args.include_secrets);
+            let gone = no_longer_rendered(job, &dest, &paths);
+            outcome.stale.extend(super::check::extra_files(&gone));
         }
         Some(dest) => {
             let clean = outcome.replayable && outcome.errors.is_empty();
@@ -459,6 +479,7 @@ fn up_to_date(job: &Job<'_>, dest: &Destination, found: Option<&Record>) -> Opti
     let unchanged = crate::output::Written {
         written: 0,
         unchanged: found.map_or(0, |r| r.output_paths(folder).len()),
+        removed: 0,
     };
     let shown = job.args.out_dir.as_deref().filter(|_| !job.batch);
     (!job.args.check).then(|| wrote_line(dest, shown, &[], &unchanged))
@@ -483,6 +504,7 @@ fn write_out(
         },
         in_place: false,
         inputs: Some(job.inputs),
+        remove: &[],
     };
     let within = job.out_dir.map(|d| d.root.as_path());
     // A batch checked each profile's inputs against every output folder as they were read
@@ -493,6 +515,11 @@ fn write_out(
     }
     let mut paths = dest.paths(files);
     let outputs = paths.len();
+    let gone = no_longer_rendered(job, dest, &paths);
+    let options = WriteOptions {
+        remove: &gone,
+        ..options
+    };
     // Whether the record on disk already holds this text (then it is not rewritten).
     let mut record_unchanged = None;
     if let (Some(key), Some(folder)) = (key, &dest.folder) {
@@ -525,6 +552,35 @@ fn write_out(
     let shown = args.out_dir.as_deref().filter(|_| !job.batch);
     outcome.wrote = Some(wrote_line(dest, shown, &paths[..outputs], &written));
     Ok(())
+}
+
+/// The files an earlier render wrote into `dest`'s folder (its `.svcgen-record` lists them)
+/// that this one does not produce, and that are still there: a render of the whole folder (no
+/// `-t`) removes them in its commit, and `--check` reports them, so a target left out (a
+/// profile that gained a deploy-time value) never leaves its stale files behind. With `-t`,
+/// the other targets' files are not this render's business and stay. Only the record's own
+/// list is ever removed (plain names below the folder, see `output::record`).
+fn no_longer_rendered(
+    job: &Job<'_>,
+    dest: &Destination,
+    paths: &[(PathBuf, Contents)],
+) -> Vec<PathBuf> {
+    let Some(folder) = dest
+        .folder
+        .as_deref()
+        .filter(|_| job.args.target.is_empty())
+    else {
+        return Vec::new();
+    };
+    let Some(found) = Record::load(folder) else {
+        return Vec::new();
+    };
+    found
+        .output_paths(folder)
+        .into_iter()
+        .filter(|old| !paths.iter().any(|(p, _)| p == old))
+        .filter(|old| std::fs::symlink_metadata(old).is_ok())
+        .collect()
 }
 
 /// The missing folders above `file`, created outermost first; returns them (to remove again).
@@ -587,6 +643,12 @@ fn wrote_line(
     };
     if written.written > 0 && written.unchanged > 0 {
         line.push_str(&format!(" ({} already up to date)", written.unchanged));
+    }
+    if written.removed > 0 {
+        line.push_str(&format!(
+            "; removed {} file(s) it no longer renders",
+            written.removed
+        ));
     }
     crate::support::escape::one_line(&line)
 }

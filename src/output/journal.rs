@@ -14,9 +14,13 @@
 //! - a `.svcgen-commit-` record: the commit began; every temporary file still there is renamed
 //!   into place (the new set wins).
 //!
+//! A commit may also remove outputs svcgen wrote earlier and no longer renders (listed in the
+//! folder's `.svcgen-record`, see `record`): the commit record names each (a line of one path),
+//! and they are removed after the renames, or by the next run when the commit had begun.
+//!
 //! Nothing else is ever removed: a file is touched only when a record names it, and a record
 //! names only files called `.svcgen-<its id>-<n>` below the folder (a user's `.svcgen-notes`
-//! stays). Records are read in the folder's root only, never in a folder below it (which may be
+//! stays), and outputs the folder's own record listed. Records are read in the folder's root only, never in a folder below it (which may be
 //! another run's output folder).
 
 use super::cleanup::{self, Temp};
@@ -38,13 +42,21 @@ pub struct Journal {
     record: Temp,
     /// (temporary file, destination), both absolute, below `root`.
     entries: Vec<(PathBuf, PathBuf)>,
+    /// Outputs of an earlier render to remove, absolute, below `root`.
+    removals: Vec<PathBuf>,
     durable: bool,
 }
 
 impl Journal {
-    /// Writes the record of a commit replacing `destinations` (absolute paths inside `root`, the
-    /// output folder's canonical path) in `root`, before any temporary file exists.
-    pub fn begin(root: &Path, destinations: &[PathBuf], durable: bool) -> Result<Journal, String> {
+    /// Writes the record of a commit replacing `destinations` and removing `removals` (absolute
+    /// paths inside `root`, the output folder's canonical path) in `root`, before any temporary
+    /// file exists.
+    pub fn begin(
+        root: &Path,
+        destinations: &[PathBuf],
+        removals: &[PathBuf],
+        durable: bool,
+    ) -> Result<Journal, String> {
         let record = Temp::create(root, RUN_PREFIX, 0o600)
             .map_err(|e| format!("{}: cannot create a file: {e}", root.display()))?;
         let id = record
@@ -64,6 +76,12 @@ impl Journal {
             text.push('\n');
             entries.push((temp, dest.clone()));
         }
+        for gone in removals {
+            let line = serde_json::to_string(&[relative(root, gone)?])
+                .map_err(|e| format!("{}: {e}", gone.display()))?;
+            text.push_str(&line);
+            text.push('\n');
+        }
         text.push_str(END);
         text.push('\n');
         let mut file = record.file();
@@ -75,6 +93,7 @@ impl Journal {
             id,
             record,
             entries,
+            removals: removals.to_vec(),
             durable,
         })
     }
@@ -110,13 +129,37 @@ impl Journal {
                 cleanup::test_commit_step();
             }
         }
+        if result.is_ok() {
+            for gone in &self.removals {
+                result = remove_output(gone).map_err(|e| {
+                    format!(
+                        "{}: cannot remove: {e} (the new files were written)",
+                        gone.display()
+                    )
+                });
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
         if self.durable {
-            for (_, dest) in &self.entries {
+            for dest in self.entries.iter().map(|(_, d)| d).chain(&self.removals) {
                 sync_folder(super::folder_of(dest))?;
             }
         }
         let _ = std::fs::remove_file(&committed);
         result
+    }
+}
+
+/// Removes an output of an earlier render: a file, or a link (never what it points to); a
+/// folder or a path no longer there is left as it is.
+fn remove_output(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_file() || meta.file_type().is_symlink() => {
+            std::fs::remove_file(path)
+        }
+        _ => Ok(()),
     }
 }
 
@@ -163,10 +206,16 @@ pub fn recover(root: &Path) -> Vec<String> {
         .collect();
     records.sort();
     for (record, id, committed) in records {
-        let Some(pairs) = read_record(root, &record, &id) else {
+        let Some((pairs, removals)) = read_record(root, &record, &id) else {
             continue;
         };
         let mut done = 0;
+        if committed {
+            for gone in &removals {
+                let inside = super::names::ensure_inside(root, super::folder_of(gone)).is_ok();
+                done += usize::from(inside && remove_output(gone).is_ok());
+            }
+        }
         for (temp, dest) in &pairs {
             let is_file = std::fs::symlink_metadata(temp).is_ok_and(|m| m.file_type().is_file());
             if !is_file {
@@ -196,11 +245,13 @@ pub fn recover(root: &Path) -> Vec<String> {
     notes
 }
 
-/// The (temporary file, destination) pairs of a record, or `None` when the file is not one of
-/// svcgen's records. A record cut short while it was written (no end line) names nothing: its
+/// The (temporary file, destination) pairs of a record and the outputs it removes, or `None`
+/// when the file is not one of svcgen's records. A record cut short while it was written (no end line) names nothing: its
 /// run had created no temporary file yet. Each pair must stay below `root`, and each temporary
 /// file must carry the record's own id, so no record can name a file svcgen did not create.
-fn read_record(root: &Path, record: &Path, id: &str) -> Option<Vec<(PathBuf, PathBuf)>> {
+type Entries = (Vec<(PathBuf, PathBuf)>, Vec<PathBuf>);
+
+fn read_record(root: &Path, record: &Path, id: &str) -> Option<Entries> {
     let bytes = crate::profile::read_regular(record).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let mut lines = text.lines();
@@ -208,9 +259,14 @@ fn read_record(root: &Path, record: &Path, id: &str) -> Option<Vec<(PathBuf, Pat
         return None;
     }
     let mut pairs = Vec::new();
+    let mut removals = Vec::new();
     for line in lines {
         if line == END {
-            return Some(pairs);
+            return Some((pairs, removals));
+        }
+        if let Ok([gone]) = serde_json::from_str::<[String; 1]>(line) {
+            removals.push(plain_below(root, &gone)?);
+            continue;
         }
         let [temp, dest]: [String; 2] = serde_json::from_str(line).ok()?;
         let (temp, dest) = (plain_below(root, &temp)?, plain_below(root, &dest)?);
@@ -223,7 +279,7 @@ fn read_record(root: &Path, record: &Path, id: &str) -> Option<Vec<(PathBuf, Pat
         }
         pairs.push((temp, dest));
     }
-    Some(Vec::new())
+    Some((Vec::new(), Vec::new()))
 }
 
 /// `root/relative` when `relative` is made of plain names only (no `..`, not absolute).
@@ -295,6 +351,25 @@ mod tests {
         );
         assert_eq!(names(&root), [".svcgen-notes", "a", "sub"]);
         assert_eq!(names(&root.join("sub")), [".svcgen-x2-0", "b"]);
+    }
+
+    /// An output the commit removes (no longer rendered) goes only once the commit has begun.
+    #[test]
+    fn a_removal_is_done_by_a_begun_commit_only() {
+        for committed in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let root = std::fs::canonicalize(dir.path()).unwrap();
+            std::fs::write(root.join("k8s.yaml"), "old").unwrap();
+            let prefix = if committed { COMMIT_PREFIX } else { RUN_PREFIX };
+            std::fs::write(
+                root.join(format!("{prefix}x1")),
+                format!("{MAGIC}\n[\"k8s.yaml\"]\n{END}\n"),
+            )
+            .unwrap();
+            assert_eq!(recover(&root).len(), 1);
+            assert_eq!(root.join("k8s.yaml").exists(), !committed, "{prefix}");
+            assert!(names(&root).iter().all(|n| !n.starts_with(prefix)));
+        }
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct WriteOptions<'a> {
     pub in_place: bool,
     /// The command's inputs, none of which a write may replace (`None`: the command read none).
     pub inputs: Option<&'a Inputs>,
+    /// Outputs of an earlier render into the folder that this one no longer produces (listed in
+    /// the folder's `.svcgen-record`), removed in the same commit; only with an output folder.
+    pub remove: &'a [PathBuf],
 }
 
 /// What one output holds: text (every rendered target) or bytes (a host file copied into the
@@ -67,6 +70,8 @@ pub struct Written {
     pub written: usize,
     /// Files whose content was already on disk: not rewritten.
     pub unchanged: usize,
+    /// Outputs of an earlier render removed ([`WriteOptions::remove`]).
+    pub removed: usize,
 }
 
 /// Writes `contents` to `path` atomically, fsynced: the single-file commands (`import -o`,
@@ -107,6 +112,7 @@ pub fn write_all_atomic(
         durability: Durability::Fsync,
         in_place: false,
         inputs: Some(inputs),
+        remove: &[],
     };
     write_files(files, None, options).map(|_| ())
 }
@@ -133,7 +139,7 @@ enum Plan<'a> {
     /// `-o /dev/stdout`, a FIFO: written to as it is, never replaced by a file.
     Special(&'a Path, &'a [u8]),
     /// Written to a temporary file, then renamed over `dest` (the file a link points to).
-    Stage(Staged<'a>),
+    Stage(Box<Staged<'a>>),
 }
 
 /// A file to write in full beside its destination before the commit renames it into place.
@@ -177,12 +183,19 @@ pub fn write_files<C: Payload>(
         match plan(path, contents.as_ref(), within, plain_folder, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
             Plan::Special(path, bytes) => special.push((path, bytes)),
-            Plan::Stage(stage) => staged.push(stage),
+            Plan::Stage(stage) => staged.push(*stage),
         }
     }
     done.written += staged.len();
+    let removals = match within {
+        Some(root) => removals(root, options)?,
+        None => Vec::new(),
+    };
+    done.removed = removals.len();
     match within {
-        Some(root) if !staged.is_empty() => commit_journaled(root, &staged, options.durability)?,
+        Some(root) if !staged.is_empty() || !removals.is_empty() => {
+            commit_journaled(root, &staged, &removals, options.durability)?
+        }
         _ => commit_each(&staged, options.durability)?,
     }
     for (path, contents) in special {
@@ -193,15 +206,39 @@ pub fn write_files<C: Payload>(
     Ok(done)
 }
 
+/// The outputs of an earlier render to remove that are there: each a file or a link (a folder is
+/// left alone) in a folder inside `root`, and none an input of the command.
+fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    for path in options.remove {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            continue;
+        };
+        if !(meta.file_type().is_file() || meta.file_type().is_symlink()) {
+            continue;
+        }
+        names::ensure_inside(root, folder_of(path))?;
+        if let (Some(inputs), true) = (options.inputs, meta.file_type().is_file()) {
+            inputs
+                .refuse_file(path, &meta)
+                .map_err(|e| e.replace("refusing to write over it", "refusing to remove it"))?;
+        }
+        found.push(path.clone());
+    }
+    Ok(found)
+}
+
 /// The commit of an output folder: its record first, then the temporary files it names, then
-/// the renames (see `journal`).
+/// the renames and removals (see `journal`).
 fn commit_journaled(
     root: &Path,
     staged: &[Staged<'_>],
+    removals: &[PathBuf],
     durability: Durability,
 ) -> Result<(), String> {
     let destinations: Vec<PathBuf> = staged.iter().map(|s| s.dest.clone()).collect();
-    let journal = journal::Journal::begin(root, &destinations, durability == Durability::Fsync)?;
+    let durable = durability == Durability::Fsync;
+    let journal = journal::Journal::begin(root, &destinations, removals, durable)?;
     let mut temps = Vec::with_capacity(staged.len());
     for (n, stage) in staged.iter().enumerate() {
         temps.push(write_temp(stage, Some(journal.temp_path(n)))?);
@@ -281,7 +318,7 @@ fn plan<'a>(
                 false => inputs.refuse_named(&real)?,
             }
         }
-        return Ok(Plan::Stage(stage(None)));
+        return Ok(Plan::Stage(Box::new(stage(None))));
     };
     if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
         inputs.refuse_file(path, &meta)?;
@@ -305,7 +342,7 @@ fn plan<'a>(
         keep_private(&real, &meta, options.private)?;
         return Ok(Plan::Unchanged);
     }
-    Ok(Plan::Stage(stage(Some(meta))))
+    Ok(Plan::Stage(Box::new(stage(Some(meta)))))
 }
 
 /// Whether the file on disk already holds exactly `contents` (read only when the sizes agree).

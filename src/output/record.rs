@@ -3,10 +3,12 @@
 //! rendering.
 //!
 //! It holds a key (a digest of svcgen's build, every option that changes outputs and where the
-//! output folder is), one line per file the profile read or named (by canonical path) (the SHA-256 of the content read and the file's mode, or
-//! that it was absent) and one line per output (its SHA-256 and size, and whether it must be
-//! private). A render is skipped only when the key is the same, every input still has the
-//! recorded digest and mode, and every output is still a regular file (not a link) of the
+//! output folder is, and the current folder when a relative path could be read through it),
+//! one line per file the profile read or named (by its name as given and the canonical path it
+//! led to, which must still be the same; the SHA-256 of the content read and the file's type and
+//! mode, or that it was absent) and one line per output (its SHA-256 and size, and whether it
+//! must be private). A render is skipped only when the key is the same, every input's name still
+//! leads to the recorded file with the recorded digest, type and mode, and every output is still a regular file (not a link) of the
 //! recorded size whose content, read and hashed, has the recorded digest: outputs are always read
 //! (no size-and-mtime shortcut, which a same-size edit within the clock's granularity fools).
 //! A record that does not parse, is cut short, or names a path that is not plain is ignored,
@@ -14,8 +16,8 @@
 //!
 //! The render is a function of the key and the contents of the files it reads, and the set of
 //! files it reads is a function of their contents, so equal inputs give equal outputs. Secrets
-//! read from the environment (`--include-secrets`) are not files: such runs neither trust nor
-//! write a record, and no digest of a secret taken from the environment ever reaches the disk.
+//! read from the environment (`--include-secrets`) and layers read from standard input are not
+//! files: such runs neither trust nor write a record, and no digest of a secret taken from the environment ever reaches the disk.
 
 use crate::support::inputs::Logged;
 use sha2::{Digest, Sha256};
@@ -25,7 +27,7 @@ use std::path::{Component, Path, PathBuf};
 /// The record's file name in each output folder.
 pub const FILE_NAME: &str = ".svcgen-record";
 /// The first line of a record; the last is `end`.
-const MAGIC: &str = "svcgen output record v1";
+const MAGIC: &str = "svcgen output record v2";
 const END: &str = "end";
 
 /// A digest as lowercase hex.
@@ -61,14 +63,16 @@ fn build_identity() -> String {
     format!("{} {exe}", env!("CARGO_PKG_VERSION"))
 }
 
-/// What an input is now: the digest of its content and its permission bits, or `absent`.
+/// What an input is now: the digest of its content and its file type and permission bits (a
+/// file replaced by a folder of the same permissions is another input), or `absent`.
 /// `read`: the digest taken as the run read it (`None`: named, not read; only its existence
 /// and mode count, and its content is not read).
 fn input_state(path: &Path, read: Option<[u8; 32]>) -> String {
     let Ok(meta) = std::fs::metadata(path) else {
         return "absent".to_string();
     };
-    let mode = meta.permissions().mode() & 0o7777;
+    // `st_mode` whole: the file type bits with the permission bits.
+    let mode = meta.mode();
     match read {
         Some(digest) => format!("{}-{mode:o}", hex(&digest)),
         None => format!("named-{mode:o}"),
@@ -83,6 +87,27 @@ fn input_state_now(path: &Path, was_read: bool) -> String {
     match crate::profile::read_regular(path) {
         Ok(bytes) => input_state(path, Some(Sha256::digest(&bytes).into())),
         Err(_) => "absent".to_string(),
+    }
+}
+
+/// One input as recorded: its name as given (the command line's, or a profile's resolved
+/// against its folder) and the canonical path that name led to, whether it was read, and its
+/// state ([`input_state`]). The record holds only while the name still leads to the same
+/// canonical path: a link retargeted (the profile, a host file, a folder on the way) is another
+/// input even when the old target is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Input {
+    canonical: PathBuf,
+    given: PathBuf,
+    read: bool,
+    state: String,
+}
+
+impl Input {
+    /// Whether the input is still as recorded: its name leads to the same file, in the same state.
+    fn holds(&self) -> bool {
+        crate::support::inputs::canonical_path(&self.given).as_ref() == Some(&self.canonical)
+            && input_state_now(&self.canonical, self.read) == self.state
     }
 }
 
@@ -102,8 +127,7 @@ pub struct Record {
     /// True when the render reported nothing; false when it reported diagnostics that checking
     /// the profile again reproduces (then the profile is checked, not rendered, to report them).
     pub quiet: bool,
-    /// (path as named, was read, state).
-    inputs: Vec<(PathBuf, bool, String)>,
+    inputs: Vec<Input>,
     outputs: Vec<Output>,
 }
 
@@ -118,19 +142,26 @@ impl Record {
         folder: &Path,
         outputs: &[(PathBuf, &[u8], bool)],
     ) -> Option<Record> {
-        let mut inputs: Vec<(PathBuf, bool, String)> = Vec::with_capacity(logged.len());
+        let mut inputs: Vec<Input> = Vec::with_capacity(logged.len());
         for l in logged {
-            // By canonical path: the record holds wherever the command runs from.
             let path = l.canonical.as_ref().filter(|_| l.fenced.is_none())?;
-            if let Some(seen) = inputs.iter_mut().find(|(p, _, _)| p == path) {
+            let seen = inputs
+                .iter_mut()
+                .find(|i| &i.canonical == path && i.given == l.path);
+            if let Some(seen) = seen {
                 // Read after being named: the read counts.
-                if l.digest.is_some() && !seen.1 {
-                    *seen = (path.clone(), true, input_state(path, l.digest));
+                if l.digest.is_some() && !seen.read {
+                    seen.read = true;
+                    seen.state = input_state(path, l.digest);
                 }
                 continue;
             }
-            let state = input_state(path, l.digest);
-            inputs.push((path.clone(), l.digest.is_some(), state));
+            inputs.push(Input {
+                canonical: path.clone(),
+                given: l.path.clone(),
+                read: l.digest.is_some(),
+                state: input_state(path, l.digest),
+            });
         }
         let mut files = Vec::with_capacity(outputs.len());
         for (path, bytes, private) in outputs {
@@ -155,10 +186,12 @@ impl Record {
     pub fn to_text(&self) -> Option<String> {
         let diagnostics = if self.quiet { "none" } else { "replay" };
         let mut text = format!("{MAGIC}\nkey {}\ndiagnostics {diagnostics}\n", self.key);
-        for (path, read, state) in &self.inputs {
-            let kind = if *read { "read" } else { "named" };
-            let path = serde_json::to_string(path.to_str()?).ok()?;
-            text.push_str(&format!("input {kind} {state} {path}\n"));
+        for input in &self.inputs {
+            let kind = if input.read { "read" } else { "named" };
+            let paths = [input.canonical.to_str()?, input.given.to_str()?];
+            let paths = serde_json::to_string(&paths).ok()?;
+            let state = &input.state;
+            text.push_str(&format!("input {kind} {state} {paths}\n"));
         }
         for o in &self.outputs {
             let private = if o.private { "private" } else { "shared" };
@@ -205,8 +238,14 @@ impl Record {
                         _ => return None,
                     };
                     let state = fields.next()?.to_string();
-                    let path: String = serde_json::from_str(fields.next()?).ok()?;
-                    record.inputs.push((PathBuf::from(path), read, state));
+                    let [canonical, given]: [String; 2] =
+                        serde_json::from_str(fields.next()?).ok()?;
+                    record.inputs.push(Input {
+                        canonical: PathBuf::from(canonical),
+                        given: PathBuf::from(given),
+                        read,
+                        state,
+                    });
                 }
                 "output" => {
                     let mut fields = rest.splitn(4, ' ');
@@ -245,7 +284,7 @@ impl Record {
 
     /// The inputs the record names (to be recorded as inputs of this run when it is trusted).
     pub fn input_paths(&self) -> impl Iterator<Item = &Path> {
-        self.inputs.iter().map(|(p, _, _)| p.as_path())
+        self.inputs.iter().map(|i| i.canonical.as_path())
     }
 
     /// The outputs the record names, as paths inside `folder`.
@@ -261,10 +300,7 @@ impl Record {
     pub fn holds(&self, key: &str, folder: &Path) -> bool {
         self.key == key
             && !self.outputs.is_empty()
-            && self
-                .inputs
-                .iter()
-                .all(|(path, read, state)| input_state_now(path, *read) == *state)
+            && self.inputs.iter().all(Input::holds)
             && self.outputs.iter().all(|o| output_holds(folder, o))
     }
 }
