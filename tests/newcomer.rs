@@ -778,12 +778,7 @@ fn class5_every_option_of_every_command_gets_a_pointer() {
             let Some(long) = arg.get_long() else {
                 // A positional: only its allowed values (a shell) are near-missed here; a
                 // missing or wrong file is class 2's.
-                let values: Vec<String> = arg
-                    .get_possible_values()
-                    .iter()
-                    .filter(|v| !v.is_hide_set())
-                    .map(|v| v.get_name().to_string())
-                    .collect();
+                let values = allowed_values(arg);
                 if !values.is_empty() {
                     let (typo, near) = near_miss(&values);
                     let argv = vec![name.to_string(), typo.clone()];
@@ -817,12 +812,7 @@ fn class5_every_option_of_every_command_gets_a_pointer() {
                 .stderr_has(&flag)
                 .run();
             tried += 1;
-            let values: Vec<String> = arg
-                .get_possible_values()
-                .iter()
-                .filter(|v| !v.is_hide_set())
-                .map(|v| v.get_name().to_string())
-                .collect();
+            let values = allowed_values(arg);
             if !values.is_empty() {
                 let (typo, near) = near_miss(&values);
                 let stderr = expect_usage_error(folder.path(), &with(&typo), &flag, &typo);
@@ -998,6 +988,15 @@ fn class8_every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
             );
         }
     }
+}
+
+/// The values an option accepts, as its help lists them (hidden aliases left out).
+fn allowed_values(arg: &clap::Arg) -> Vec<String> {
+    arg.get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_string())
+        .collect()
 }
 
 /// The diagnostics lines (`error[…]`, `warning[…]`) of a run's stderr.
