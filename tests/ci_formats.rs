@@ -296,15 +296,7 @@ fn sarif_places_files_relative_to_the_repository_root_and_is_the_same_wherever_i
         "the same repository elsewhere gives another SARIF"
     );
     let sarif: Value = serde_json::from_str(&first).unwrap();
-    let results = sarif["runs"][0]["results"].as_array().unwrap();
-    let mut prints: Vec<&str> = results
-        .iter()
-        .map(|r| {
-            r["partialFingerprints"]["svcgenFingerprint/v1"]
-                .as_str()
-                .unwrap()
-        })
-        .collect();
+    let mut prints = fingerprints(&sarif);
     let count = prints.len();
     prints.sort();
     prints.dedup();
@@ -320,16 +312,7 @@ fn sarif_places_files_relative_to_the_repository_root_and_is_the_same_wherever_i
     let text = std::fs::read_to_string(&bad).unwrap();
     std::fs::write(&bad, format!("# a new first line\n{text}")).unwrap();
     let (_, moved) = stdout_json(&one.path().join("deploy"), &args);
-    let moved_prints: Vec<&str> = moved["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r["partialFingerprints"]["svcgenFingerprint/v1"]
-                .as_str()
-                .unwrap()
-        })
-        .collect();
+    let moved_prints = fingerprints(&moved);
     let mut sorted = moved_prints.clone();
     sorted.sort();
     assert_eq!(sorted, prints);
@@ -505,4 +488,18 @@ fn diff_refuses_the_ci_formats() {
             "{stderr}"
         );
     }
+}
+
+/// The svcgen fingerprint of every result of a SARIF log, in its order.
+fn fingerprints(sarif: &Value) -> Vec<&str> {
+    sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["partialFingerprints"]["svcgenFingerprint/v1"]
+                .as_str()
+                .unwrap()
+        })
+        .collect()
 }

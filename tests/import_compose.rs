@@ -47,6 +47,29 @@ const BASE_SERVICE: &str =
     "  base:\n    image: x\n    environment:\n      X_FROM_BASE: \"from base\"\n";
 
 /// `extends` into another file and a top-level `include` are refused, naming them.
+/// Imports `compose.yml` in `dir` (its `service`) and checks the environment is `expected`, and
+/// the one Docker Compose v2 reads from the same file.
+fn assert_imported_as_compose_reads(
+    dir: &Path,
+    service: Option<&str>,
+    expected: &[(&str, &str)],
+    alike: &str,
+) {
+    let mut imported = imported_environment(dir, "compose.yml", service);
+    imported.sort();
+    let mut expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(imported, expected);
+    if let Some(compose) = support::docker_compose_v2() {
+        let mut read = compose_environment(&compose, &dir.join("compose.yml"));
+        read.sort();
+        assert_eq!(imported, read, "{alike}");
+    }
+}
+
 #[test]
 fn class7_extends_from_another_file_and_include_are_refused_naming_them() {
     let cases = [
@@ -122,29 +145,19 @@ fn class7_extends_in_the_same_file_is_followed_as_compose_merges_it() {
         )
         .file("compose.yml", compose_file);
     let dir = test.path().to_path_buf();
-    let mut imported = imported_environment(&dir, "compose.yml", Some("app"));
-    imported.sort();
-    let mut expected: Vec<(String, String)> = [
-        ("X_A", "base_env"),
-        ("X_B", "child_env"),
-        ("X_C", "child_file"),
-        ("X_D", "child_file"),
-        ("X_E", "base_file"),
-        ("X_R", "root"),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect();
-    expected.sort();
-    assert_eq!(imported, expected);
-    if let Some(compose) = support::docker_compose_v2() {
-        let mut read = compose_environment(&compose, &dir.join("compose.yml"));
-        read.sort();
-        assert_eq!(
-            imported, read,
-            "svcgen and docker compose merge `extends` alike"
-        );
-    }
+    assert_imported_as_compose_reads(
+        &dir,
+        Some("app"),
+        &[
+            ("X_A", "base_env"),
+            ("X_B", "child_env"),
+            ("X_C", "child_file"),
+            ("X_D", "child_file"),
+            ("X_E", "base_file"),
+            ("X_R", "root"),
+        ],
+        "svcgen and docker compose merge `extends` alike",
+    );
     for (compose_file, problem) in [
         (
             "services:\n  app:\n    image: x\n    extends: app\n",
@@ -174,32 +187,22 @@ fn class7_a_raw_env_file_is_read_as_docker_compose_reads_it() {
         "services:\n  app:\n    image: x\n    env_file:\n      - path: raw.env\n        format: raw\n",
     );
     let dir = test.path().to_path_buf();
-    let mut imported = imported_environment(&dir, "compose.yml", None);
-    imported.sort();
-    let mut expected: Vec<(String, String)> = [
-        ("X_QUOTED", "\"quoted $HOME\""),
-        ("X_HASH", "x # not a comment"),
-        ("X_BRACES", "${X:-d}"),
-        ("X_LEFT", "trailing "),
-        ("X_SINGLE", "it's"),
-        ("X_EQUALS", "a=b"),
-        ("X_ESCAPES", "\\n\\t"),
-        ("X_TAB", "v\t"),
-        ("X_EMPTY", ""),
-    ]
-    .iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect();
-    expected.sort();
-    assert_eq!(imported, expected);
-    if let Some(compose) = support::docker_compose_v2() {
-        let mut read = compose_environment(&compose, &dir.join("compose.yml"));
-        read.sort();
-        assert_eq!(
-            imported, read,
-            "svcgen and docker compose read the raw file alike"
-        );
-    }
+    assert_imported_as_compose_reads(
+        &dir,
+        None,
+        &[
+            ("X_QUOTED", "\"quoted $HOME\""),
+            ("X_HASH", "x # not a comment"),
+            ("X_BRACES", "${X:-d}"),
+            ("X_LEFT", "trailing "),
+            ("X_SINGLE", "it's"),
+            ("X_EQUALS", "a=b"),
+            ("X_ESCAPES", "\\n\\t"),
+            ("X_TAB", "v\t"),
+            ("X_EMPTY", ""),
+        ],
+        "svcgen and docker compose read the raw file alike",
+    );
 }
 
 #[test]

@@ -27,15 +27,9 @@ fn resource_list(profile: &str, items: Value) -> String {
 
 /// Runs the function; (exit code, the ResourceList it wrote).
 fn run(input: &str) -> (i32, Value) {
-    let output = svcgen()
-        .arg("krm")
-        .current_dir(repo().join("examples"))
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let (code, text) = run_text(input);
     let list: Value = serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    (output.status.code().unwrap(), list)
+    (code, list)
 }
 
 fn kept_items() -> Value {
