@@ -66,7 +66,7 @@ fn batch_diagnostics_as_json_are_one_array() {
         // Deployable but for its one warning (a secret adapter that reads no credential file).
         .file(
             "a.toml",
-            "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n[env]\nX = \"1\"\n",
+            "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[env]\nX = \"1\"\n",
         )
         .file("b.toml", "edition = \"C\"\n")
         .args(["validate", "--format", "json", "a.toml", "b.toml"])

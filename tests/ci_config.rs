@@ -82,10 +82,11 @@ fn checkout() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let profiles = dir.path().join("deploy/profiles");
     std::fs::create_dir_all(&profiles).unwrap();
-    // A profile a real deployment can start from: its secret adapter reads no credential file.
+    // A profile a real deployment can start from: its adapters read no credential file and its
+    // database is a service of its own.
     std::fs::write(
         profiles.join("prod.toml"),
-        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n",
+        "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n",
     )
     .unwrap();
     let rendered = support::svcgen()

@@ -39,9 +39,10 @@ fn at(uri: &str, line: u64, character: u64) -> Value {
 }
 
 /// The error is after non-ASCII text on its line: "né😀" is 4 characters, 5 UTF-16 units.
-/// A profile with one error (the dialect); its secret adapter reads no credential file, so once
-/// fixed it is clean for a deployment too (no W0331 for the default vault adapter's files).
-const POSTGRES: &str = "edition = \"B\"\n\n[persistence]\ntype = \"sql\"\nsql = { name = \"né😀\", dialect = \"postgres\" }\n[secret]\nadapter = \"kubernetes\"\n";
+/// A profile with one error (the dialect); its adapters read no credential file and its database
+/// is a service of its own, so once fixed it is clean for a deployment too (no W0331 for the
+/// default vault adapter's files, no W0333 for a service left at `localhost`).
+const POSTGRES: &str = "edition = \"B\"\n\n[persistence]\ntype = \"sql\"\nsql = { name = \"né😀\", dialect = \"postgres\", host = \"db\" }\n[secret]\nadapter = \"kubernetes\"\n[config]\nadapter = \"kubernetes\"\n";
 
 #[test]
 fn initialize_advertises_the_features_and_shutdown_exits_cleanly() {
@@ -306,7 +307,7 @@ fn an_extends_stack_reports_base_problems_on_the_extends_line_and_goes_to_the_ba
     let base = write(
         dir.path(),
         "base.toml",
-        "edition = \"B\"\n[config]\nadapter = \"consul\"\ncolour = \"blue\"\n[secret]\nadapter = \"kubernetes\"\n",
+        "edition = \"B\"\n[config]\nadapter = \"consul\"\ncolour = \"blue\"\n[secret]\nadapter = \"kubernetes\"\n[config.consul]\nhost = \"consul\"\n[persistence.sql]\nhost = \"db\"\n",
     );
     let child_text = "# the child\nextends = \"base.toml\"\n[wait]\nmax_time = 450\n";
     let child = write(dir.path(), "child.toml", child_text);
@@ -327,7 +328,7 @@ fn an_extends_stack_reports_base_problems_on_the_extends_line_and_goes_to_the_ba
     let base_uri = file_uri(&base);
     client.open(
         &base_uri,
-        "edition = \"B\"\n[config]\nadapter = \"consul\"\n[secret]\nadapter = \"kubernetes\"\n",
+        "edition = \"B\"\n[config]\nadapter = \"consul\"\n[secret]\nadapter = \"kubernetes\"\n[config.consul]\nhost = \"consul\"\n[persistence.sql]\nhost = \"db\"\n",
     );
     assert_eq!(client.diagnostics(&uri, 1), Vec::<Value>::new());
 
@@ -546,11 +547,7 @@ fn a_burst_of_changes_is_checked_once_at_its_end() {
     client.diagnostics(&uri, 1);
     client.change(&uri, 2, "edition = \"B\"\nnope = 1\n");
     client.change(&uri, 3, "edition = \"B\"\nnope = 2\n");
-    client.change(
-        &uri,
-        4,
-        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n",
-    );
+    client.change(&uri, 4, &POSTGRES.replace("postgres", "pgsql"));
     assert_eq!(client.diagnostics(&uri, 4), Vec::<Value>::new());
     // Nothing was published for the texts typed over before the pause.
     let earlier = client.request("shutdown", Value::Null);
@@ -712,7 +709,8 @@ fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
 
 /// Issue 21, classes 4 and 7: the editor warns as `validate` does of what a deployment of the
 /// profile lacks, defaults the profile never wrote included (edition A's default vault adapter's
-/// AppRole files, its token server host left at `localhost`), at the edition line.
+/// AppRole files, its token server host and the services it connects to left at `localhost`), at
+/// the edition line.
 #[test]
 fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
     let (_dir, mut client, uri) = open_scratch("edition = \"A\"\n");
@@ -721,7 +719,24 @@ fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect();
-    assert_eq!(codes, ["W0331", "W0331", "W0333"], "{diagnostics:?}");
+    assert_eq!(
+        codes,
+        ["W0331", "W0331", "W0333", "W0333", "W0333", "W0333"],
+        "{diagnostics:?}"
+    );
+    let loopback_keys: Vec<&str> = diagnostics[2..]
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().split('`').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        loopback_keys,
+        [
+            "config.consul.host",
+            "secret.vault.addr",
+            "token_server.base_hostname",
+            "persistence.ldap.url"
+        ]
+    );
     for d in &diagnostics {
         assert_eq!(d["range"]["start"], position(0, 0), "{d}");
     }

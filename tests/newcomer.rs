@@ -69,9 +69,9 @@ fn class4_deny_warnings_is_usable() {
             .stderr_lacks("warning")
             .run();
     }
-    // Deployable but for the one warning: its secret adapter reads no credential file (W0331).
-    let passthrough =
-        "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n[env]\nTZ = \"Europe/Berlin\"\n";
+    // Deployable but for the one warning: its adapters read no credential file (W0331), its
+    // database is a service of its own (W0333).
+    let passthrough = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[env]\nTZ = \"Europe/Berlin\"\n";
     Test::new()
         .file("p.toml", passthrough)
         .args(["-q", "validate", "--deny-warnings", "p.toml"])
@@ -1012,8 +1012,9 @@ fn diagnostic_lines(stderr: &str) -> Vec<&str> {
 /// its error and the very warnings it meant to acknowledge (gone once it is fixed).
 #[test]
 fn class9_one_cause_gives_one_diagnostic() {
-    // A secret adapter that reads no credential file: the missing host file is the one cause.
-    let host_missing = "edition = \"B\"\n[secret]\nadapter = \"kubernetes\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
+    // Adapters that read no credential file, a database of its own: the missing host file is
+    // the one cause.
+    let host_missing = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
     for args in [
         &["validate", "profile.toml"][..],
         &["render", "profile.toml", "--out-dir", "out"],

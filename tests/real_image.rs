@@ -418,6 +418,9 @@ fn class1_the_role_follows_the_secret_name_the_image_reads() {
 const B_DEFAULT_ADAPTERS: &str =
     "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n";
 
+/// The addresses of the services edition B's default adapters and database connect to.
+const B_DEFAULT_SERVICES: &str = "[config.consul]\nhost = \"consul\"\n[secret.vault]\naddr = \"https://vault.example.org\"\nverify = true\n[persistence.sql]\nhost = \"db\"\n";
+
 /// Class 4: a credential file of an adapter the profile never wrote (edition B's default vault)
 /// needs a source as much as a chosen one's: `validate`, `render` of a target that starts the
 /// container and `svcgen krm` warn, at the edition (nothing more precise was written); a `.env`
@@ -465,14 +468,16 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
         .stdout_has("W0331")
         .stdout_has("/etc/certs/vault_secret_id")
         .run();
-    // The sources a real deployment needs silence it, as they do a written adapter's.
+    // The sources a real deployment needs silence it, as they do a written adapter's (with the
+    // addresses of the services the default adapters and database reach).
     Test::new()
         .file(
             "p.toml",
             &format!(
                 "{B_DEFAULT_ADAPTERS}[deploy.files]\n\
                  \"secret.vault.role_id_file\" = {{ secret = \"approle\", key = \"role_id\" }}\n\
-                 \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n"
+                 \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n\
+                 {B_DEFAULT_SERVICES}"
             ),
         )
         .args(["validate", "--deny-warnings", "p.toml"])
@@ -530,9 +535,142 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
     Test::new()
         .file(
             "p.toml",
-            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n"),
+            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n[config.consul]\nhost = \"consul\"\n[persistence.ldap]\nurl = \"ldap:1636\"\n"),
         )
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")
         .run();
+}
+
+/// Class 7, the services the container connects to: the consul host, the vault address and the
+/// LDAP, Couchbase and SQL addresses all default to `localhost`, which in compose or Kubernetes
+/// is the container itself. Left at that default, every target that starts the container warns
+/// (W0333, naming the key and its variable); a loopback the profile writes may be a sidecar and
+/// is taken as meant; a `.env` starts nothing. `svcgen init` asks for each address instead.
+#[test]
+fn class7_a_service_address_left_at_loopback_warns() {
+    // Each clean but for one service left at its default (on the last main: clean, exit 0).
+    let cases = [
+        (
+            "B",
+            "[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n",
+            "config.consul.host",
+            "CN_CONFIG_CONSUL_HOST",
+        ),
+        (
+            "B",
+            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n",
+            "persistence.sql.host",
+            "CN_SQL_DB_HOST",
+        ),
+        (
+            "B",
+            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
+            "persistence.couchbase.url",
+            "CN_COUCHBASE_URL",
+        ),
+        (
+            "A",
+            "[token_server]\nbase_hostname = \"auth.example.org\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n",
+            "persistence.ldap.url",
+            "CN_LDAP_URL",
+        ),
+        (
+            "B",
+            "[config]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n\"secret.vault.secret_id_file\" = { secret = \"approle\", key = \"secret_id\" }\n",
+            "secret.vault.addr",
+            "CN_SECRET_VAULT_ADDR",
+        ),
+    ];
+    for (edition, rest, key, env) in cases {
+        let profile = format!("edition = \"{edition}\"\n{rest}");
+        let warning = format!("`{key}` is left at \"");
+        let help = format!("set `{key}` to the address of the service");
+        let ran = Test::new()
+            .file("p.toml", &profile)
+            .args(["validate", "p.toml"])
+            .stderr_has("warning[W0333]")
+            .stderr_has(&warning)
+            .stderr_has("the container would connect to itself")
+            .stderr_has(&help)
+            .stderr_has(env)
+            .run();
+        let warnings = ran.stderr().matches("warning[").count();
+        assert_eq!(
+            warnings,
+            1,
+            "{key}: one warning, for the one cause:\n{}",
+            ran.stderr()
+        );
+        for target in ["compose", "k8s", "k8s-env"] {
+            Test::new()
+                .file("p.toml", &profile)
+                .args(["render", "-t", target, "p.toml"])
+                .stderr_has(&warning)
+                .run();
+        }
+        Test::new()
+            .file("p.toml", &profile)
+            .args(["render", "-t", "dotenv", "p.toml"])
+            .stderr_lacks("W0333")
+            .run();
+        let list = serde_json::json!({
+            "apiVersion": "config.kubernetes.io/v1",
+            "kind": "ResourceList",
+            "items": [],
+            "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": { "name": "p" }, "data": { "profile": profile } }
+        });
+        Test::new()
+            .stdin(&list.to_string())
+            .arg("krm")
+            .stdout_has("W0333")
+            .stdout_has(key)
+            .run();
+        // Written, even as `localhost` (a sidecar in the same pod), it is what the profile means.
+        let (table, leaf) = key.rsplit_once('.').unwrap();
+        let value = if key == "secret.vault.addr" {
+            "\"http://localhost:8200\""
+        } else if key == "persistence.ldap.url" {
+            "\"localhost:1636\""
+        } else {
+            "\"localhost\""
+        };
+        Test::new()
+            .file("p.toml", &format!("{profile}[{table}]\n{leaf} = {value}\n"))
+            .args(["validate", "--deny-warnings", "p.toml"])
+            .stderr_lacks("warning")
+            .run();
+    }
+    // A base that writes the address counts as written: the child left nothing at the default.
+    Test::new()
+        .file("base.toml", "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n")
+        .file("p.toml", "extends = \"base.toml\"\n[wait]\nmax_time = 450\n")
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+    // `svcgen init` asks for every address a deployment needs: its profile validates clean.
+    for args in [
+        &["--persistence", "couchbase"][..],
+        &["--edition", "A", "--persistence", "couchbase"],
+        &[],
+        &["--edition", "A"],
+    ] {
+        let ran = Test::new()
+            .arg("init")
+            .args(args)
+            .args(["-o", "i.toml"])
+            .run();
+        let text = ran.read("i.toml");
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.contains("\"localhost") && !l.starts_with('#')),
+            "{text}"
+        );
+        ran.again()
+            .args(["validate", "--deny-warnings", "i.toml"])
+            .stderr_lacks("warning")
+            .run();
+    }
 }

@@ -362,22 +362,23 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
         let _ = writeln!(out, "{leaf} = {}", toml::Value::Table(table));
         return Ok(());
     }
-    // A hidden default is a fixed word the container falls back to (warned of when unset): the
-    // starting profile sets it, so that it validates with no warning.
-    // A host its users reach from outside, left at a loopback default, points at the container
-    // itself once deployed (W0333, which `validate` gives as compose and Kubernetes are
-    // rendered): the starting profile asks for the real host instead.
-    let loopback = var
-        .reached_from_outside
-        .then(|| var.default.value())
-        .flatten()
-        .is_some_and(crate::value_type::formats::is_loopback_url);
-    if var.required || var.default == DefaultValue::Hidden || loopback {
-        let value = placeholder(var)?;
+    if verifies_asked_address(var, choices) {
         comment(
             out,
-            "Required here: replace this placeholder with your value.",
+            "Set: the address asked for below is https, and its certificate is verified.",
         );
+        let _ = writeln!(out, "{leaf} = true");
+        return Ok(());
+    }
+    if asks_for_value(var) {
+        let value = placeholder(var)?;
+        let why = match var.default.value() {
+            Some(default) if !var.required => format!(
+                "Replace this placeholder with your value: the default, \"{default}\", is the container itself once deployed."
+            ),
+            _ => "Required here: replace this placeholder with your value.".to_string(),
+        };
+        comment(out, &why);
         let _ = writeln!(out, "{leaf} = {value}");
         return Ok(());
     }
@@ -414,6 +415,32 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// Whether the starting profile writes a placeholder for `var` to be replaced: a required key; a
+/// hidden default, a fixed word the container falls back to (warned of when unset); or a host its
+/// users reach from outside or a service it connects to whose loopback default points at the
+/// container itself once deployed (W0333, which `validate` gives as compose and Kubernetes are
+/// rendered).
+fn asks_for_value(var: &Var) -> bool {
+    let loopback = crate::render::checks::must_not_be_loopback(var, false)
+        .then(|| var.default.value())
+        .flatten()
+        .is_some_and(crate::value_type::formats::is_loopback_url);
+    var.required || var.default == DefaultValue::Hidden || loopback
+}
+
+/// Whether `var` is the switch that verifies the vault address's certificate while the starting
+/// profile asks for an https address (left false, the profile would warn W0304).
+fn verifies_asked_address(var: &Var, choices: &Choices<'_>) -> bool {
+    let (addr_key, verify_key) = crate::resolve::rules::VAULT_TLS;
+    var.key == verify_key
+        && choices
+            .model
+            .var_by_key(addr_key, choices.edition)
+            .filter(|addr| asks_for_value(addr))
+            .and_then(|addr| placeholder(addr).ok())
+            .is_some_and(|value| value.as_str().is_some_and(|t| t.starts_with("https://")))
 }
 
 /// Extra facts worth a comment line: allowed values, unit, file kind, secret form.

@@ -246,6 +246,10 @@ pub struct Var {
     /// A host the deployed container's users reach through it: a loopback value (the default
     /// `localhost`) points at the pod itself once deployed.
     pub reached_from_outside: bool,
+    /// The address of a service the container connects to: left at its loopback default, it
+    /// points at the container itself once deployed (a loopback the profile writes may be a
+    /// sidecar, and is not flagged).
+    pub reached_by_container: bool,
 }
 
 /// How a client of the image reads an address value (upstream behaviour).
@@ -504,6 +508,8 @@ struct RawVar {
     address: Option<Address>,
     #[serde(default)]
     reached_from_outside: bool,
+    #[serde(default)]
+    reached_by_container: bool,
 }
 
 impl RawModel {
@@ -679,6 +685,7 @@ impl RawVar {
             consumers: self.consumers,
             address: self.address,
             reached_from_outside: self.reached_from_outside,
+            reached_by_container: self.reached_by_container,
         })
     }
 }

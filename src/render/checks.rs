@@ -59,11 +59,21 @@ pub fn deployed(resolved: &Resolved) -> Diagnostics {
     diags
 }
 
+/// Whether a loopback value of `var` would point at the container once deployed (W0333): a host
+/// its users reach, whatever wrote it, or a service it connects to left at its default (a value
+/// the profile `written` may be a sidecar). `svcgen init` asks for such a key's real value.
+pub fn must_not_be_loopback(var: &crate::model::Var, written: bool) -> bool {
+    var.reached_from_outside || (var.reached_by_container && !written)
+}
+
 /// A host the image builds its users' URLs from (the model's `reached_from_outside`), left at
-/// (or set to) a loopback name: in compose or Kubernetes its endpoints point at the container.
+/// (or set to) a loopback name, or the address of a service the container connects to
+/// (`reached_by_container`) left at its loopback default: in compose or Kubernetes each points at
+/// the container itself. A loopback the profile writes for a service may be a sidecar: not flagged.
 fn points_at_pod(resolved: &Resolved, diags: &mut Diagnostics) {
-    for var in resolved.vars.iter().filter(|v| v.var.reached_from_outside) {
-        let Some(text) = var.value.env_text() else {
+    for var in resolved.vars.iter() {
+        let flagged = must_not_be_loopback(var.var, var.origin.is_some());
+        let Some(text) = var.value.env_text().filter(|_| flagged) else {
             continue;
         };
         if !formats::is_loopback_url(&text) {
@@ -74,20 +84,28 @@ fn points_at_pod(resolved: &Resolved, diags: &mut Diagnostics) {
         } else {
             "is left at"
         };
+        let (what, help) = if var.var.reached_from_outside {
+            (
+                "the endpoints built from it point at the container itself",
+                "the host name the token server is reached at",
+            )
+        } else {
+            (
+                "the container would connect to itself",
+                "the address of the service (a sidecar on loopback: write it explicitly)",
+            )
+        };
         diags.push(
             Diagnostic::new(
                 Code::PointsAtPod,
                 format!(
-                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, the endpoints built from it point at the container itself",
+                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, {what}",
                     var.var.key
                 ),
             )
             .at(resolved.deployment_origin(var))
             .label("points at the pod")
-            .help(format!(
-                "set `{}` to the host name the token server is reached at ({})",
-                var.var.key, var.var.env
-            )),
+            .help(format!("set `{}` to {help} ({})", var.var.key, var.var.env)),
         );
     }
 }

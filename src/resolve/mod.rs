@@ -10,7 +10,7 @@ pub mod deferred;
 pub mod deploy;
 mod extras;
 mod groups;
-mod rules;
+pub(crate) mod rules;
 mod walk;
 
 /// The typed value is the value types' own: resolve hands it on.

@@ -117,16 +117,21 @@ fn consul_tls(resolved: &Resolved, diags: &mut Diagnostics) {
     unverified(resolved, "config.consul.verify", scheme, diags);
 }
 
+/// The vault address, and the switch that has its https certificate verified (`svcgen init`,
+/// asking for an https address, sets the switch so that its profile validates clean).
+pub const VAULT_TLS: (&str, &str) = ("secret.vault.addr", "secret.vault.verify");
+
 /// A vault address over https without verification, or over plain http to another host.
 fn vault_tls(resolved: &Resolved, diags: &mut Diagnostics) {
-    let Some(addr) = find(resolved, "secret.vault.addr") else {
+    let (addr_key, verify_key) = VAULT_TLS;
+    let Some(addr) = find(resolved, addr_key) else {
         return;
     };
     let Some(text) = addr.value.env_text() else {
         return;
     };
     if text.starts_with("https://") {
-        unverified(resolved, "secret.vault.verify", addr, diags);
+        unverified(resolved, verify_key, addr, diags);
     } else if text.starts_with("http://")
         && !is_loopback_url(&text)
         && let Some(origin) = addr.origin

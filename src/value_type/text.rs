@@ -86,6 +86,7 @@ pub(super) const HOST_PORT: Form = Form {
     describe: "host:port",
     check: formats::host_port,
     pattern: Some(patterns::HOST_PORT),
+    placeholder: Some(|word| format!("{word}.example.org")),
     port_from_default: true,
     ..PLAIN
 };
@@ -182,8 +183,16 @@ impl TypeRules for Form {
         schema
     }
 
-    fn init_placeholder(&self, _var: &Var, word: &str) -> Option<toml::Value> {
-        self.placeholder.map(|make| toml::Value::from(make(word)))
+    /// The form's placeholder; a host whose port is taken from the default gets that port (the
+    /// port the image expects, e.g. the LDAP port its SSL setting implies).
+    fn init_placeholder(&self, var: &Var, word: &str) -> Option<toml::Value> {
+        let text = self.placeholder.map(|make| make(word))?;
+        let with_port = var
+            .default
+            .value()
+            .filter(|_| self.port_from_default)
+            .and_then(|default| formats::with_port_of(&text, default));
+        Some(toml::Value::from(with_port.unwrap_or(text)))
     }
 }
 
