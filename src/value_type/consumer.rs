@@ -327,7 +327,7 @@ mod tests {
             ),
             (
                 "n1ql-identifier",
-                &["jans_prod", "_x", "a$1", "users"],
+                &["jans_prod", "_x", "a$1", "svc_users"],
                 &[
                     "svc-prod", "1svc", "$a", "sv`c", "user", "SELECT", "Default",
                 ],
