@@ -605,6 +605,13 @@ impl RawModel {
         for raw in self.var {
             vars.push(raw.into_var(&self.consumer)?);
         }
+        if let Some(unused) = (self.consumer.iter()).find(|c| {
+            !vars
+                .iter()
+                .any(|v| v.consumers.iter().any(|u| u.id == c.id))
+        }) {
+            return Err(format!("consumer {} is named by no variable", unused.id));
+        }
         let ignored = &self.container.ignored_port;
         for object in &self.container.api_objects {
             for key in [
@@ -682,6 +689,24 @@ fn check_across(model: &super::Model) -> Result<(), String> {
         }
         if var.needed_at_start && var.ty != VarType::File {
             return Err(format!("{}: only a file can be needed at start", var.env));
+        }
+        // The types whose values are text the image passes on: the string forms and the plugin
+        // list (each name); the others are read into numbers, words or tables first.
+        let text = !matches!(
+            var.ty,
+            VarType::Enum
+                | VarType::Bool
+                | VarType::Port
+                | VarType::Integer
+                | VarType::HybridMapping
+                | VarType::Secret
+        );
+        if !var.consumers.is_empty() && !text {
+            return Err(format!(
+                "{}: only a text value can have consumers, not a {}",
+                var.env,
+                var.ty.name()
+            ));
         }
     }
     for key in [&model.backends.selector, &model.backends.mapping] {
