@@ -462,6 +462,9 @@ fn meaning_text(var: &Var) -> String {
     if let Some(note) = &var.note {
         text.push_str(&format!(". Note: {note}"));
     }
+    for consumer in crate::value_type::consumer::described(var) {
+        text.push_str(&format!(". The image puts it as it is into {consumer}"));
+    }
     text
 }
 

@@ -103,6 +103,16 @@ pub fn describe(var: &Var) -> String {
     if let Some(note) = &var.note {
         let _ = writeln!(out, "  note:          {note}");
     }
+    for (consumer, text) in var
+        .consumers
+        .iter()
+        .zip(crate::value_type::consumer::described(var))
+    {
+        let _ = writeln!(out, "  put raw into:  {text}");
+        if !consumer.reserved.is_empty() {
+            let _ = writeln!(out, "  reserved:      {}", consumer.reserved.join(" "));
+        }
+    }
     let _ = writeln!(out, "  spec section:  {} ({})", group.section, group.title);
     out
 }

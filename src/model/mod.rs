@@ -186,4 +186,37 @@ mod tests {
         let err = Model::parse(&text).unwrap_err();
         assert!(err.contains("etcd"), "{err}");
     }
+
+    /// A consumer is a row the model checks: named ids exist, each row is used, its character
+    /// sets can be read, and only a text value can have one.
+    #[test]
+    fn class5_consumer_rows_are_checked() {
+        let bad = [
+            (
+                "consumers = [\"http-header-value\"]",
+                "consumers = [\"http-header\"]",
+                "no [[consumer]] has the id `http-header`",
+            ),
+            (
+                "consumers = [\"http-header-value\"]\n",
+                "",
+                "consumer http-header-value is named by no variable",
+            ),
+            (
+                "only = [\"A-Z\", ",
+                "only = [\"Z-A\", ",
+                "single characters or ranges",
+            ),
+            (
+                "type = \"bool\"\ndefault = \"false\"\nmeaning = \"Whether to verify the certificate\"",
+                "type = \"bool\"\ndefault = \"false\"\nconsumers = [\"json-string\"]\nmeaning = \"x\"",
+                "only a text value can have consumers",
+            ),
+        ];
+        for (from, to, wanted) in bad {
+            assert!(SPEC_TOML.contains(from), "{from}");
+            let err = Model::parse(&SPEC_TOML.replacen(from, to, 1)).unwrap_err();
+            assert!(err.contains(wanted), "{err}");
+        }
+    }
 }

@@ -239,7 +239,8 @@ pub struct Var {
     /// A file the image opens on every try of its startup wait: without it the wait runs out
     /// (upstream behaviour).
     pub needed_at_start: bool,
-    /// Where the image puts the value raw (upstream behaviour): each consumer's characters only.
+    /// The texts the image puts the value into as it is (upstream behaviour): each one's
+    /// characters only.
     pub consumers: Vec<Consumer>,
     /// How the image's client reads the address (upstream behaviour), beyond its form.
     pub address: Option<Address>,
@@ -269,16 +270,79 @@ pub enum Address {
     NoIpv6,
 }
 
-/// A text the image puts a value into without escaping it (upstream behaviour).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Consumer {
-    /// A JSON string of a template the image parses (`auiConfiguration.json`).
-    JsonString,
-    /// An attribute value of an LDAP DN (`inum=<id>,ou=clients,o=jans`).
-    LdapDn,
-    /// An unquoted N1QL identifier (`SELECT … FROM <prefix> USE KEYS …`).
-    N1qlIdentifier,
+/// A text the image puts values into as they are (upstream behaviour; the model's
+/// `[[consumer]]`): what it is, and which characters it takes, as data. The one check of raw
+/// values and the editor schema's patterns (`value_type::consumer`) read these fields.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Consumer {
+    pub id: String,
+    /// What the text is, for messages, docs and `explain`.
+    pub what: String,
+    /// Characters that break it.
+    #[serde(default)]
+    pub forbid: Vec<char>,
+    /// Control characters break it.
+    #[serde(default)]
+    pub control: bool,
+    /// White space anywhere breaks it.
+    #[serde(default)]
+    pub white_space: bool,
+    /// White space at either end breaks it (or is dropped).
+    #[serde(default)]
+    pub trimmed: bool,
+    /// When not empty, the only characters it takes: single characters or ranges `A-Z`.
+    #[serde(default)]
+    pub only: Vec<String>,
+    /// When not empty, what its first character must be (as `only`).
+    #[serde(default)]
+    pub first: Vec<String>,
+    /// It takes characters up to U+00FF only.
+    #[serde(default)]
+    pub latin1: bool,
+    /// Words it reads as keywords, in any case.
+    #[serde(default)]
+    pub reserved: Vec<String>,
+}
+
+impl Consumer {
+    /// The characters of `only` or `first` as inclusive ranges; `None` when an item is neither one
+    /// character nor `a-z`.
+    pub fn ranges(items: &[String]) -> Option<Vec<(char, char)>> {
+        items
+            .iter()
+            .map(|item| {
+                let chars: Vec<char> = item.chars().collect();
+                match chars.as_slice() {
+                    [one] => Some((*one, *one)),
+                    [low, '-', high] if low <= high => Some((*low, *high)),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The model's own checks of the row: its character sets can be read and it says what it is.
+    fn check(&self) -> Result<(), String> {
+        for items in [&self.only, &self.first] {
+            if Self::ranges(items).is_none() {
+                return Err(format!(
+                    "consumer {}: `only` and `first` take single characters or ranges such as \"A-Z\"",
+                    self.id
+                ));
+            }
+        }
+        let mut chars = (self.forbid.iter().copied())
+            .chain(self.only.iter().chain(&self.first).flat_map(|s| s.chars()));
+        if let Some(c) = chars.find(|c| u32::from(*c) > 0xFFFF) {
+            // Patterns write characters as `\uHHHH`, which every engine reads alike.
+            return Err(format!("consumer {}: {c:?} is beyond U+FFFF", self.id));
+        }
+        if self.what.trim().is_empty() {
+            return Err(format!("consumer {}: `what` is empty", self.id));
+        }
+        Ok(())
+    }
 }
 
 /// How the container reads values, beyond the spec's tables.
@@ -433,6 +497,7 @@ pub(super) struct RawModel {
     setting: Vec<RawSetting>,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
+    consumer: Vec<Consumer>,
     var: Vec<RawVar>,
 }
 
@@ -504,7 +569,7 @@ struct RawVar {
     #[serde(default)]
     needed_at_start: bool,
     #[serde(default)]
-    consumers: Vec<Consumer>,
+    consumers: Vec<String>,
     address: Option<Address>,
     #[serde(default)]
     reached_from_outside: bool,
@@ -530,9 +595,22 @@ impl RawModel {
                 return Err(format!("edition {edition} is missing"));
             }
         }
+        for (i, consumer) in self.consumer.iter().enumerate() {
+            consumer.check()?;
+            if self.consumer[..i].iter().any(|c| c.id == consumer.id) {
+                return Err(format!("consumer {} is defined twice", consumer.id));
+            }
+        }
         let mut vars = Vec::with_capacity(self.var.len());
         for raw in self.var {
-            vars.push(raw.into_var()?);
+            vars.push(raw.into_var(&self.consumer)?);
+        }
+        if let Some(unused) = (self.consumer.iter()).find(|c| {
+            !vars
+                .iter()
+                .any(|v| v.consumers.iter().any(|u| u.id == c.id))
+        }) {
+            return Err(format!("consumer {} is named by no variable", unused.id));
         }
         let ignored = &self.container.ignored_port;
         for object in &self.container.api_objects {
@@ -612,6 +690,24 @@ fn check_across(model: &super::Model) -> Result<(), String> {
         if var.needed_at_start && var.ty != VarType::File {
             return Err(format!("{}: only a file can be needed at start", var.env));
         }
+        // The types whose values are text the image passes on: the string forms and the plugin
+        // list (each name); the others are read into numbers, words or tables first.
+        let text = !matches!(
+            var.ty,
+            VarType::Enum
+                | VarType::Bool
+                | VarType::Port
+                | VarType::Integer
+                | VarType::HybridMapping
+                | VarType::Secret
+        );
+        if !var.consumers.is_empty() && !text {
+            return Err(format!(
+                "{}: only a text value can have consumers, not a {}",
+                var.env,
+                var.ty.name()
+            ));
+        }
     }
     for key in [&model.backends.selector, &model.backends.mapping] {
         if !vars.iter().any(|v| &v.key == key) {
@@ -622,8 +718,20 @@ fn check_across(model: &super::Model) -> Result<(), String> {
 }
 
 impl RawVar {
-    fn into_var(self) -> Result<Var, String> {
+    /// The variable, its `consumers` ids read as the rows of `consumers`.
+    fn into_var(self, consumers: &[Consumer]) -> Result<Var, String> {
         let env = self.env;
+        let consumers = self
+            .consumers
+            .iter()
+            .map(|id| {
+                consumers
+                    .iter()
+                    .find(|c| &c.id == id)
+                    .cloned()
+                    .ok_or(format!("{env}: no [[consumer]] has the id `{id}`"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let default = read_default(&env, self.default, self.default_state.as_deref())?;
         let allowed_not_shown = match self.allowed_state.as_deref() {
             None => false,
@@ -682,7 +790,7 @@ impl RawVar {
             legacy: self.legacy,
             falls_back: self.falls_back,
             needed_at_start: self.needed_at_start,
-            consumers: self.consumers,
+            consumers,
             address: self.address,
             reached_from_outside: self.reached_from_outside,
             reached_by_container: self.reached_by_container,

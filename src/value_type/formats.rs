@@ -2,7 +2,7 @@
 //!
 //! Each check returns what is wrong and, when it can tell, the value the user probably meant.
 
-use crate::model::{Address, Consumer};
+use crate::model::Address;
 
 /// What is wrong with a string, and a likely fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,47 +310,6 @@ pub fn plugin_name(value: &str) -> Result<(), Problem> {
     Ok(())
 }
 
-/// What a consumer of raw values is, for messages.
-pub fn consumer_name(consumer: Consumer) -> &'static str {
-    match consumer {
-        Consumer::JsonString => "a JSON string of its configuration template",
-        Consumer::LdapDn => "an LDAP DN (inum=<id>,ou=clients,o=jans)",
-        Consumer::N1qlIdentifier => "an unquoted N1QL identifier (SELECT … FROM <prefix>)",
-    }
-}
-
-/// A value the image writes raw into `consumer`'s text: the characters that text accepts.
-pub fn consumer_text(consumer: Consumer, value: &str) -> Result<(), Problem> {
-    let (bad, allowed): (Option<char>, &str) = match consumer {
-        Consumer::JsonString => (
-            value
-                .chars()
-                .find(|c| matches!(c, '"' | '\\') || c.is_control()),
-            "any character but `\"`, `\\` and control characters",
-        ),
-        Consumer::LdapDn => (
-            value.chars().find(|c| {
-                matches!(c, ',' | '=' | '+' | ';' | '<' | '>' | '"' | '\\' | '#') || c.is_control()
-            }),
-            "any character but `, = + ; < > \" \\ #` and control characters",
-        ),
-        Consumer::N1qlIdentifier => (
-            value
-                .chars()
-                .find(|c| !(c.is_ascii_alphanumeric() || *c == '_'))
-                .or_else(|| value.chars().next().filter(char::is_ascii_digit)),
-            "letters, digits and `_` ([A-Za-z0-9_]), not starting with a digit",
-        ),
-    };
-    match bad {
-        None => Ok(()),
-        Some(c) => Err(problem(format!(
-            "{c:?} breaks {}: use {allowed}",
-            consumer_name(consumer)
-        ))),
-    }
-}
-
 /// True when a URL's host is this machine: `localhost` in any case (host names are
 /// case-insensitive) and its subdomains, 127.0.0.0/8, `::1`, and the unspecified addresses
 /// (`0.0.0.0`, `::`), which a client connecting to them reaches this machine through.
@@ -524,23 +483,6 @@ mod tests {
             "the form leaves brackets to the client rule"
         );
         assert!(url_path("//token").is_err());
-    }
-
-    /// Issue 21, class 5: the characters each raw consumer accepts.
-    #[test]
-    fn raw_consumers() {
-        use crate::model::Consumer::*;
-        assert!(consumer_text(JsonString, "1001.abc-def").is_ok());
-        assert!(consumer_text(JsonString, "a\"b").is_err());
-        assert!(consumer_text(JsonString, "a\\b").is_err());
-        for bad in ["a,b", "a=b", "a+b", "a;b", "a<b", "a>b", "a#b"] {
-            assert!(consumer_text(LdapDn, bad).is_err(), "{bad}");
-        }
-        assert!(consumer_text(LdapDn, "1001.k8s").is_ok());
-        assert!(consumer_text(N1qlIdentifier, "jans_prod").is_ok());
-        for bad in ["svc-prod", "svc.prod", "svc prod", "1svc", "sv`c"] {
-            assert!(consumer_text(N1qlIdentifier, bad).is_err(), "{bad}");
-        }
     }
 
     #[test]

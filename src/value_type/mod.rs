@@ -27,6 +27,7 @@ macro_rules! words {
 }
 
 mod boolean;
+pub mod consumer;
 mod enumeration;
 pub mod env_text;
 pub mod formats;

@@ -67,18 +67,21 @@ impl TypeRules for PluginList {
         Value::Array(items)
     }
 
-    /// Each the archive name without `.zip`, each listed once.
-    fn schema(&self, _var: &Var) -> Map<String, Json> {
+    /// Each the archive name without `.zip`, each listed once; each name fits the texts the
+    /// image puts it into.
+    fn schema(&self, var: &Var) -> Map<String, Json> {
+        let mut item = object(json!({
+            "type": "string",
+            "pattern": patterns::PLUGIN_NAME,
+            "not": {
+                "pattern": patterns::PLUGIN_ARCHIVE_SUFFIX,
+                "description": "a plugin name is the archive's name without `.zip`"
+            }
+        }));
+        super::consumer::add_to_schema(var, &mut item);
         object(json!({
             "type": "array",
-            "items": {
-                "type": "string",
-                "pattern": patterns::PLUGIN_NAME,
-                "not": {
-                    "pattern": patterns::PLUGIN_ARCHIVE_SUFFIX,
-                    "description": "a plugin name is the archive's name without `.zip`"
-                }
-            },
+            "items": item,
             "uniqueItems": true
         }))
     }
@@ -141,6 +144,10 @@ fn item_name<'n>(
             d = d.help(format!("did you mean \"{s}\"?"));
         }
         diags.push(d);
+        return None;
+    }
+    // Each name goes on its own into the texts the image builds from it (a command line).
+    if !super::consumer::accepts(var, name, item.origin, diags) {
         return None;
     }
     if before.contains(name.as_str()) {

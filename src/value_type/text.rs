@@ -171,6 +171,7 @@ impl TypeRules for Form {
         } else if let Some(pattern) = self.pattern {
             schema.insert("pattern".into(), json!(pattern));
         }
+        super::consumer::add_to_schema(var, &mut schema);
         schema
     }
 
@@ -222,7 +223,8 @@ impl Form {
             ..
         }) = (self.check)(text)
         else {
-            return consumed_raw(var, text, origin, diags);
+            let read = read_by_client(var, text, origin, diags);
+            return super::consumer::accepts(var, text, origin, diags) && read;
         };
         let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
             .at(origin)
@@ -240,32 +242,6 @@ impl Form {
         diags.push(d);
         false
     }
-}
-
-/// A value the image puts raw into a text of another language (the model's `consumers`): a
-/// character that breaks that text is an error naming the consumer and what it accepts.
-fn consumed_raw(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
-    let mut ok = read_by_client(var, text, origin, diags);
-    for consumer in &var.consumers {
-        let Err(problem) = formats::consumer_text(*consumer, text) else {
-            continue;
-        };
-        ok = false;
-        diags.push(
-            Diagnostic::new(
-                Code::BadFormat,
-                format!("`{}` = \"{text}\": {}", var.key, problem.message),
-            )
-            .at(origin)
-            .label(format!("breaks {}", formats::consumer_name(*consumer)))
-            .help(format!(
-                "the image puts {} into {} without escaping it",
-                var.env,
-                formats::consumer_name(*consumer)
-            )),
-        );
-    }
-    ok
 }
 
 /// An address as the image's client reads it (the model's `address`): what the client would

@@ -67,6 +67,16 @@ pub fn key_description(model: &Model, key: &str) -> String {
     if let Some(note) = &first.note {
         lines.push(format!("- Note: {note}"));
     }
+    if entries.iter().any(|v| !v.consumers.is_empty()) {
+        let raw = |v: &Var| match crate::value_type::consumer::described(v) {
+            texts if texts.is_empty() => "nothing".to_string(),
+            texts => texts.join("; "),
+        };
+        lines.push(format!(
+            "- The image puts it as it is into {}",
+            per_entry(&entries, raw)
+        ));
+    }
     lines.join("\n")
 }
 
