@@ -137,6 +137,29 @@ pub fn is_secret_key(key: &str) -> bool {
     Model::get().vars.iter().any(|v| v.secret && v.key == key)
 }
 
+/// The byte ranges of the passwords of URLs written with one (`scheme://user:PASSWORD@host`),
+/// anywhere in a text: a credential in a URL is a secret whatever the key or variable holding it
+/// (svcgen refuses such a URL, and its message must not show the password either).
+pub fn url_password_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("://") {
+        let start = at + 3;
+        let end = text[start..]
+            .find(|c: char| matches!(c, '/' | '?' | '#' | '"' | '\'' | '\\') || c.is_whitespace())
+            .map_or(text.len(), |i| start + i);
+        let authority = &text[start..end];
+        let Some(user_end) = authority.rfind('@') else {
+            continue;
+        };
+        if let Some(colon) = authority[..user_end].find(':')
+            && colon + 1 < user_end
+        {
+            out.push(start + colon + 1..start + user_end);
+        }
+    }
+    out
+}
+
 /// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
 /// the name, to the end of the line; and for a `name: SECRET` line (a Kubernetes `env` item), the
 /// value of a `value:` line right after it. A value that goes on over more lines (a quote or a

@@ -33,33 +33,27 @@ fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Pr
 /// An absolute http(s) URL; `base` forbids a trailing slash, a query and a fragment (the image
 /// appends endpoints to a base).
 pub fn url(value: &str, base: bool) -> Result<(), Problem> {
-    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(problem("a URL cannot contain spaces or control characters"));
-    }
+    url_characters(value)?;
     let Some((scheme, rest)) = value.split_once("://") else {
         return Err(problem_with(
             "not an absolute URL: it has no http:// or https:// scheme",
             format!("https://{value}"),
         ));
     };
-    if scheme != "http" && scheme != "https" {
-        let fixed = format!("https://{rest}");
+    url_scheme(scheme, rest)?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+        let after = &rest[userinfo.len() + 1..];
         return Err(problem_with(
-            format!("scheme `{scheme}` is not http or https"),
-            fixed,
+            format!(
+                "a user name or password in a URL (`{}@`) is not accepted: the value is written in clear into the ConfigMap or .env, and browsers refuse to fetch a URL that carries credentials; give the credential through the variables or files the spec has for it",
+                masked_userinfo(userinfo)
+            ),
+            format!("{scheme}://{after}"),
         ));
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let (host_only, port) = split_port(host);
-    if host_only.is_empty() {
-        return Err(problem("the URL has no host"));
-    }
-    hostname(host_only)
-        .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
-    if let Some(port) = port {
-        port_text(port)?;
-    }
+    url_host(authority)?;
+    percent_escapes(&rest[authority.len()..])?;
     // The image joins `base + endpoint`: after a query or fragment the endpoint is no path.
     if base && let Some(at) = value.find(['?', '#']) {
         return Err(problem_with(
@@ -74,6 +68,119 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
         ));
     }
     Ok(())
+}
+
+/// The characters RFC 3986 allows nowhere in a URL unless percent-encoded (besides white space
+/// and control characters): a reader may refuse them, cut the URL there or encode them its own way.
+const NOT_IN_URL: [char; 9] = ['"', '<', '>', '\\', '^', '`', '{', '|', '}'];
+
+/// A URL (or a part of one) holds only characters a URL may hold.
+fn url_characters(value: &str) -> Result<(), Problem> {
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem("a URL cannot contain spaces or control characters"));
+    }
+    match value.chars().find(|c| NOT_IN_URL.contains(c)) {
+        Some(c) => Err(problem(format!(
+            "{c:?} cannot stand in a URL (RFC 3986): write it percent-encoded, `%{:02X}`",
+            u32::from(c)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Every `%` of a URL's path, query or fragment starts a percent-escape (`%` and two hex digits).
+fn percent_escapes(text: &str) -> Result<(), Problem> {
+    let bytes = text.as_bytes();
+    let broken = bytes.iter().enumerate().any(|(at, b)| {
+        *b == b'%'
+            && !(bytes.get(at + 1..at + 3)).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    });
+    if broken {
+        return Err(problem(
+            "a `%` in a URL starts a percent-escape (`%` and two hex digits): write `%25` for a `%` itself",
+        ));
+    }
+    Ok(())
+}
+
+/// The scheme of a URL: `http` or `https`, in lower case.
+fn url_scheme(scheme: &str, rest: &str) -> Result<(), Problem> {
+    let lower = scheme.to_ascii_lowercase();
+    if lower != "http" && lower != "https" {
+        return Err(problem_with(
+            format!("scheme `{scheme}` is not http or https"),
+            format!("https://{rest}"),
+        ));
+    }
+    if lower != scheme {
+        // Valid URL syntax, but svcgen writes values as they are, and the image passes this text
+        // on as it is (joined as `base + endpoint`, written into the app's configuration).
+        return Err(problem_with(
+            format!(
+                "write the scheme in lower case: `{scheme}` is the same scheme as `{lower}`, but svcgen writes the value as it is and the image passes the text on unchanged (it joins `base + endpoint` and writes it into the app's configuration)"
+            ),
+            format!("{lower}://{rest}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A URL's `host[:port]`: a host name or IPv4 address, or an IPv6 address in brackets.
+fn url_host(authority: &str) -> Result<(), Problem> {
+    let invalid = |p: Problem| problem(format!("the URL's host is invalid: {}", p.message));
+    let (host, port) = split_port(authority);
+    if host.is_empty() {
+        return Err(problem("the URL's host is empty"));
+    }
+    if let Some(inner) = authority.strip_prefix('[') {
+        let after = inner.split_once(']').map(|(_, tail)| tail);
+        if ipv6_literal(host).is_none()
+            || !after.is_some_and(|t| t.is_empty() || t.starts_with(':'))
+        {
+            return Err(problem(
+                "the URL's host is invalid: brackets hold an IPv6 address, optionally followed by `:port`",
+            ));
+        }
+    } else if ipv6_literal(host).is_some() {
+        return Err(problem(
+            "an IPv6 address in a URL is written in brackets, such as `https://[2001:db8::1]:8200`",
+        ));
+    }
+    hostname(host).map_err(invalid)?;
+    if let Some(port) = port {
+        port_text(port)?;
+    }
+    Ok(())
+}
+
+/// `user:password` with the password masked, for messages.
+fn masked_userinfo(userinfo: &str) -> String {
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{user}:{}", crate::diag::redact::MASK),
+        None => userinfo.to_string(),
+    }
+}
+
+/// `value` with the password of a `user:password@` it holds masked: what a message may quote.
+pub fn without_password(value: &str) -> std::borrow::Cow<'_, str> {
+    let start = value.find("://").map_or(0, |at| at + 3);
+    let end = value[start..]
+        .find(['/', '?', '#'])
+        .map_or(value.len(), |at| start + at);
+    let Some(at) = value[start..end].rfind('@') else {
+        return value.into();
+    };
+    let userinfo = &value[start..start + at];
+    if !userinfo.contains(':') {
+        return value.into();
+    }
+    format!(
+        "{}{}{}",
+        &value[..start],
+        masked_userinfo(userinfo),
+        &value[start + at..]
+    )
+    .into()
 }
 
 /// Splits `host:port` (IPv6 in brackets allowed) into host and port text.
@@ -102,7 +209,8 @@ fn port_text(port: &str) -> Result<u16, Problem> {
     }
 }
 
-/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path.
+/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path. A host name may end
+/// with the root's `.` (`vault.example.org.`): every client of the image resolves it.
 pub fn hostname(value: &str) -> Result<(), Problem> {
     if value.is_empty() {
         return Err(problem("the host name is empty"));
@@ -115,15 +223,33 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         let host = value.split('/').next().unwrap_or("");
         return Err(problem_with("a bare host name has no path", host));
     }
-    if value.parse::<std::net::Ipv6Addr>().is_ok() || bracketed_ipv6(value).is_some() {
+    if let Some((userinfo, host)) = value.rsplit_once('@') {
+        return Err(problem_with(
+            format!(
+                "a host name has no user name or password (`{}@`): give the credential through the variables or files the spec has for it",
+                masked_userinfo(userinfo)
+            ),
+            host,
+        ));
+    }
+    if let Some(literal) = ipv6_literal(value) {
         // Bare or in brackets: which one the variable's client reads is its `address` rule.
-        return Ok(());
+        return literal.zone.map_or(Ok(()), |zone| Err(zone_problem(zone)));
+    }
+    if value.starts_with('[') {
+        return Err(bracketed_with_tail(value));
+    }
+    if value.matches(':').count() > 1 {
+        return Err(problem(
+            "not an IPv6 address (and a host name has no `:`): check the address",
+        ));
     }
     if let Some((host, _)) = value.split_once(':') {
         return Err(problem_with("a bare host name has no port", host));
     }
-    let labels_ok = value.len() <= 253
-        && value.split('.').all(|label| {
+    let name = value.strip_suffix('.').unwrap_or(value);
+    let labels_ok = name.len() <= 253
+        && name.split('.').all(|label| {
             !label.is_empty()
                 && label.len() <= 63
                 && !label.starts_with('-')
@@ -141,81 +267,198 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
     }
 }
 
-/// The address inside `[...]`, when the value is an IPv6 address in brackets.
-fn bracketed_ipv6(value: &str) -> Option<&str> {
-    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
-    inner.parse::<std::net::Ipv6Addr>().is_ok().then_some(inner)
+/// What is wrong with a value that opens a bracket but is no IPv6 address in brackets: a port
+/// after it (which has its own key), or something else in the brackets.
+fn bracketed_with_tail(value: &str) -> Problem {
+    match split_port(value) {
+        (inner, Some(_)) => match ipv6_literal(inner) {
+            Some(Ipv6Literal {
+                zone: Some(zone), ..
+            }) => zone_problem(zone),
+            Some(_) => problem_with(
+                "the port is not written into this value: give the address in brackets alone",
+                format!("[{inner}]"),
+            ),
+            None => problem("brackets hold an IPv6 address, and `[...]` here holds none"),
+        },
+        _ => problem("brackets hold an IPv6 address, and `[...]` here holds none"),
+    }
 }
 
-/// An address as its client reads it (the model's `address`), once its form is valid.
+/// An IPv6 address as written in a host: its address, its zone id (`%eth0`, or `%25eth0` in a
+/// URL) and whether it stands in brackets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Ipv6Literal<'a> {
+    zone: Option<&'a str>,
+    bracketed: bool,
+    address: &'a str,
+}
+
+/// The IPv6 address `value` is, bare or in brackets, with or without a zone id.
+fn ipv6_literal(value: &str) -> Option<Ipv6Literal<'_>> {
+    let (inner, bracketed) = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        Some(inner) => (inner, true),
+        None => (value, false),
+    };
+    let (address, zone) = match inner.find('%') {
+        Some(at) => (&inner[..at], Some(&inner[at..])),
+        None => (inner, None),
+    };
+    let zone = zone.filter(|z| !z.is_empty());
+    (address.parse::<std::net::Ipv6Addr>().is_ok()).then_some(Ipv6Literal {
+        zone,
+        bracketed,
+        address,
+    })
+}
+
+/// The IPv6 address a host or `host:port` holds (`[addr]:port` too).
+fn ipv6_host(value: &str) -> Option<Ipv6Literal<'_>> {
+    ipv6_literal(value).or_else(|| {
+        let (inner, _) = split_port(value.strip_prefix('[').map(|_| value)?);
+        ipv6_literal(inner).map(|l| Ipv6Literal {
+            bracketed: true,
+            ..l
+        })
+    })
+}
+
+/// True when a value (or one of its comma-separated hosts) is or holds an IPv6 address: its
+/// variable's `address` rule says first how its client reads it.
+pub fn holds_ipv6(value: &str) -> bool {
+    value.split(',').any(|host| ipv6_host(host).is_some())
+}
+
+/// Why an IPv6 zone id is refused everywhere.
+fn zone_problem(zone: &str) -> Problem {
+    problem(format!(
+        "an IPv6 zone id (`{zone}`) is not accepted: it names a network interface of the machine that reads the value (in a pod, the container's own), browsers refuse it in a URL, and nothing known of the image's clients says they pass it on; give a routable IPv6 address (without `%`) or a host name"
+    ))
+}
+
+/// An address as its client reads it (the model's `address`). Any text is read soundly; an
+/// IPv6 address is judged here before its form (see [`holds_ipv6`]).
 pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
-    let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
     match rule {
-        Address::ApiBase => {
-            if let Some(at) = value.find(['?', '#']) {
-                return Err(problem_with(
-                    "the client appends /v1/... to this address itself: after a query or fragment that is no path",
-                    value[..at].to_string(),
-                ));
-            }
-            let rest = value.split_once("://").map_or(value, |(_, r)| r);
-            let path = rest.find('/').map_or("", |i| &rest[i..]);
-            let path = path.split(['?', '#']).next().unwrap_or(path);
-            if path.trim_end_matches('/').ends_with("/v1") {
-                let fixed = &value[..value.len() - path.len()];
-                let kept = path.trim_end_matches('/').trim_end_matches("/v1");
-                return Err(problem_with(
-                    "the client appends /v1/... to this address itself: a path ending in /v1 becomes /v1/v1/...",
-                    format!("{fixed}{kept}"),
-                ));
-            }
-            Ok(())
-        }
-        Address::HostsOnly => {
-            for host in value.split(',') {
-                if let Some((_, rest)) = host.split_once("://") {
-                    return Err(problem_with(
-                        "host names only: the client builds https://<host>:<port>/... itself, so a scheme makes an unusable URL",
-                        rest.split(['/', ':']).next().unwrap_or(rest),
-                    ));
-                }
-                if is_ipv6(host) || bracketed_ipv6(host).is_some() {
-                    return Err(problem(
-                        "the client writes the host into https://<host>:<port>/... without brackets: an IPv6 address cannot be used, give a host name",
-                    ));
-                }
-                if let Some((name, _)) = host.split_once(':') {
-                    return Err(problem_with(
-                        "host names only: the client adds its own port, so a port makes an unusable URL",
-                        name,
-                    ));
-                }
-                hostname(host)?;
-            }
-            Ok(())
-        }
-        Address::Ipv6Bracketed if is_ipv6(value) => Err(problem_with(
-            "the client writes this host into http://<host>:<port>: an IPv6 address needs brackets",
-            format!("[{value}]"),
+        Address::ApiBase => api_base(value),
+        Address::HostsOnly => value.split(',').try_for_each(hosts_only),
+        Address::NoIpv6 if ipv6_host(value).is_some() => Err(problem(
+            "the client splits this address on `:` and cannot read an IPv6 address: give a host name or an IPv4 address",
         )),
-        Address::Ipv6Bare => match bracketed_ipv6(value) {
-            Some(inner) => Err(problem_with(
-                "the client takes this host as it is: write the IPv6 address without brackets",
-                inner,
-            )),
+        Address::Ipv6Bracketed | Address::Ipv6Bare => match ipv6_literal(value) {
+            Some(Ipv6Literal {
+                zone: Some(zone), ..
+            }) => Err(zone_problem(zone)),
+            Some(literal) => ipv6_brackets(rule, literal),
             None => Ok(()),
         },
-        Address::NoIpv6 => {
-            let (host, _) = split_port(value);
-            if is_ipv6(host) || is_ipv6(value) {
-                return Err(problem(
-                    "the client splits this address on `:` and cannot read an IPv6 address: give a host name or an IPv4 address",
-                ));
-            }
-            Ok(())
-        }
-        Address::Ipv6Bracketed => Ok(()),
+        Address::NoIpv6 => Ok(()),
     }
+}
+
+/// An IPv6 address (without a zone) in the bracket form its client reads.
+fn ipv6_brackets(rule: Address, literal: Ipv6Literal) -> Result<(), Problem> {
+    let address = literal.address;
+    match (rule, literal.bracketed) {
+        (Address::Ipv6Bracketed, false) => Err(problem_with(
+            "the client writes this host into http://<host>:<port>: an IPv6 address needs brackets",
+            format!("[{address}]"),
+        )),
+        (Address::Ipv6Bare, true) => Err(problem_with(
+            "the client takes this host as it is: write the IPv6 address without brackets",
+            address,
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A base the client (hvac) appends `/v1/...` to: no query or fragment, no path ending in `v1`
+/// as the server reads it (percent-escapes decoded, `.` and empty segments removed).
+fn api_base(value: &str) -> Result<(), Problem> {
+    if let Some(at) = value.find(['?', '#']) {
+        return Err(problem_with(
+            "the client appends /v1/... to this address itself: after a query or fragment that is no path",
+            value[..at].to_string(),
+        ));
+    }
+    let rest = value.split_once("://").map_or(value, |(_, r)| r);
+    let path = rest.find('/').map_or("", |i| &rest[i..]);
+    let mut segments = path_segments(path);
+    if segments.last().map(String::as_str) != Some("v1") {
+        return Ok(());
+    }
+    segments.pop();
+    let origin = &value[..value.len() - path.len()];
+    let kept: String = segments.iter().map(|s| format!("/{s}")).collect();
+    Err(problem_with(
+        "the client appends /v1/... to this address itself: a path ending in /v1 becomes /v1/v1/... (as the server reads the path: percent-escapes decoded, `.`, `..` and empty segments resolved)",
+        format!("{origin}{kept}"),
+    ))
+}
+
+/// A URL path's segments as a server reads them: percent-escapes decoded, empty and `.`
+/// segments dropped, `..` taking the one before it away.
+fn path_segments(path: &str) -> Vec<String> {
+    let decoded = percent_decoded(path);
+    let mut out: Vec<String> = Vec::new();
+    for segment in decoded.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            other => out.push(other.to_string()),
+        }
+    }
+    out
+}
+
+/// `text` with each `%XX` escape decoded (an incomplete one kept as written).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let hex = bytes
+            .get(at + 1..at + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[at], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                at += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One host of a list the client builds `https://<host>:<port>/...` from.
+fn hosts_only(host: &str) -> Result<(), Problem> {
+    if let Some((_, rest)) = host.split_once("://") {
+        return Err(problem_with(
+            "host names only: the client builds https://<host>:<port>/... itself, so a scheme makes an unusable URL",
+            rest.split(['/', ':']).next().unwrap_or(rest),
+        ));
+    }
+    if ipv6_host(host).is_some() || host.starts_with('[') {
+        return Err(problem(
+            "the client writes the host into https://<host>:<port>/... without brackets: an IPv6 address cannot be used, give a host name",
+        ));
+    }
+    if !host.contains('@')
+        && let Some((name, _)) = host.split_once(':')
+    {
+        return Err(problem_with(
+            "host names only: the client adds its own port, so a port makes an unusable URL",
+            name,
+        ));
+    }
+    hostname(host)
 }
 
 /// `host:port`.
@@ -224,10 +467,16 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
         let authority = rest.split('/').next().unwrap_or("");
         return Err(problem_with("host:port has no scheme", authority));
     }
+    if value.contains('@') {
+        // A user name or password: the host name check says why that is refused.
+        return hostname(value);
+    }
     let (host, port) = split_port(value);
     let Some(port) = port else {
         // The likely port is the variable's default's: see [`with_port_of`].
-        return Err(problem("the port is missing"));
+        return Err(problem(
+            "the port is missing: the spec's form of this value is host:port",
+        ));
     };
     hostname(host)?;
     port_text(port)?;

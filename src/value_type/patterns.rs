@@ -5,17 +5,93 @@
 //! port in a host name. The empty string means "leave unset" and is always accepted. The patterns
 //! use no look-around, so every engine (ECMAScript, Rust's `regex`, Python's `re`) reads them alike.
 
-/// An absolute http(s) URL with a host.
-pub const URL: &str = r"^(https?://[^/?#\s]\S*)?$";
+/// A host name: dot-separated labels, optionally ending with the root's `.`.
+macro_rules! name {
+    () => {
+        r"[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?"
+    };
+}
+
+/// What an IPv6 address may look like (its exact form is the validator's); no zone id.
+macro_rules! ipv6 {
+    () => {
+        r"[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*"
+    };
+}
+
+/// The characters a URL may hold besides a percent-escape: no white space, control character,
+/// `%` outside an escape, or one of `" < > \ ^ ` { | }`; `$extra` are left out too.
+macro_rules! url_char {
+    ($extra:literal) => {
+        concat!(
+            r#"([^"#,
+            $extra,
+            r#"%\s\x00-\x1f\x7f-\x9f"<>\\^`{|}]|%[0-9A-Fa-f]{2})"#
+        )
+    };
+}
+
+/// The host and port of a URL: no user name or password, no `%` (a zone id).
+macro_rules! authority {
+    () => {
+        r#"[^/?#@%\s\x00-\x1f\x7f-\x9f"<>\\^`{|}]+"#
+    };
+}
+
+/// An absolute http(s) URL with a host: lower-case scheme, no user name or password, only
+/// characters a URL holds.
+pub const URL: &str = concat!(
+    r"^(https?://",
+    authority!(),
+    r"([/?#]",
+    url_char!(""),
+    r"*)?)?$"
+);
 
 /// An absolute http(s) URL with a host, without a trailing slash, a query or a fragment.
-pub const BASE_URL: &str = r"^(https?://[^/?#\s]([^?#\s]*[^/?#\s])?)?$";
+pub const BASE_URL: &str = concat!(
+    r"^(https?://",
+    authority!(),
+    r"(/",
+    url_char!("?#"),
+    r"*",
+    url_char!("/?#"),
+    r")?)?$"
+);
 
 /// A host name (dot-separated labels) or an IP address; no scheme, path or port.
-pub const HOSTNAME: &str = r"^([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*|\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\])?$";
+pub const HOSTNAME: &str = concat!(r"^(", name!(), "|", ipv6!(), r"|\[", ipv6!(), r"\])?$");
+
+/// A host name whose client needs an IPv6 address in brackets (`address = "ipv6-bracketed"`).
+pub const HOSTNAME_IPV6_BRACKETED: &str = concat!(r"^(", name!(), r"|\[", ipv6!(), r"\])?$");
+
+/// A host name whose client takes an IPv6 address without brackets (`address = "ipv6-bare"`).
+pub const HOSTNAME_IPV6_BARE: &str = concat!(r"^(", name!(), "|", ipv6!(), r")?$");
 
 /// `host:port`, the host a name or an IPv4 address, or an IPv6 address in brackets.
-pub const HOST_PORT: &str = r"^(([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*|\[[0-9A-Fa-f:.]+\]):[0-9]+)?$";
+pub const HOST_PORT: &str = concat!(r"^((", name!(), r"|\[[0-9A-Fa-f:.]+\]):[0-9]+)?$");
+
+/// `host:port` whose client cannot read an IPv6 address (`address = "no-ipv6"`).
+pub const HOST_PORT_NO_IPV6: &str = concat!(r"^(", name!(), r":[0-9]+)?$");
+
+/// Host names separated by commas, from which the client builds its URLs (`address =
+/// "hosts-only"`): no scheme, port or IPv6 address.
+pub const HOSTS_ONLY: &str = concat!(r"^(", name!(), "(,", name!(), r")*)?$");
+
+/// The pattern of a variable whose client reads its address as `rule` says, in place of its
+/// form's: each rule is given in the model to one form (a test holds each pattern against the
+/// form's check and the rule together). `None`: the form's pattern says all a regular
+/// expression can (a path ending in `/v1` after decoding is beyond one).
+pub fn for_address(rule: crate::model::Address) -> Option<&'static str> {
+    use crate::model::Address;
+    match rule {
+        Address::ApiBase => None,
+        Address::HostsOnly => Some(HOSTS_ONLY),
+        Address::Ipv6Bracketed => Some(HOSTNAME_IPV6_BRACKETED),
+        Address::Ipv6Bare => Some(HOSTNAME_IPV6_BARE),
+        Address::NoIpv6 => Some(HOST_PORT_NO_IPV6),
+    }
+}
 
 /// A path at a server: starts with `/`, no white space.
 pub const URL_PATH: &str = r"^(/([^/\s]\S*)?)?$";
