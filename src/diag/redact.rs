@@ -641,4 +641,16 @@ mod tests {
             "needs KEY=VALUE, got \"k=****\""
         );
     }
+
+    /// Issue 21, class 6: the password of a URL is a secret of any text it stands in.
+    #[test]
+    fn class6_a_url_password_is_a_secret_wherever_it_stands() {
+        let text =
+            "addr = \"https://u:hunter2@vault:8200/x@y\"\nCN_X=http://a:b@h\nu = \"https://v@h\"\n";
+        let shown: Vec<&str> = url_password_ranges(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(shown, ["hunter2", "b"]);
+    }
 }

@@ -499,11 +499,9 @@ pub fn url_path(value: &str) -> Result<(), Problem> {
             "an endpoint is a path at the token server, not a full URL",
         ));
     }
-    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(problem(
-            "a URL path cannot contain spaces or control characters",
-        ));
-    }
+    // The path is appended to a base URL: it holds what a URL holds.
+    url_characters(value)?;
+    percent_escapes(value)?;
     if !value.starts_with('/') {
         return Err(problem_with(
             "a URL path must start with `/`",
@@ -773,6 +771,119 @@ mod tests {
             "the form leaves brackets to the client rule"
         );
         assert!(url_path("//token").is_err());
+    }
+
+    /// Issue 21, class 6: an IPv6 literal, bracketed or not, with a zone id or not, is never
+    /// told it "has no port"; a zone id is refused as such, in a host and in a URL.
+    #[test]
+    fn class6_ipv6_literals_get_their_own_reasons() {
+        use crate::model::Address::*;
+        for value in ["[fe80::1%eth0]", "fe80::1%eth0", "[fe80::1%25eth0]"] {
+            let p = hostname(value).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            assert!(!p.message.contains("has no port"), "{value}: {p:?}");
+            for rule in [Ipv6Bracketed, Ipv6Bare] {
+                let p = address(rule, value).unwrap_err();
+                assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            }
+            assert!(address(NoIpv6, value).unwrap_err().message.contains("IPv6"));
+        }
+        for value in ["https://[fe80::1%25eth0]:8200", "https://[fe80::1%eth0]"] {
+            let p = url(value, true).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+        }
+        let p = hostname("[fd00::1]:8500").unwrap_err();
+        assert!(!p.message.contains("has no port"), "{p:?}");
+        assert_eq!(p.suggestion.as_deref(), Some("[fd00::1]"));
+        assert!(hostname("[vault]").is_err());
+        assert!(url("https://[vault]:8200", false).is_err());
+        assert!(
+            url("https://fd00::1", false)
+                .unwrap_err()
+                .message
+                .contains("brackets")
+        );
+        assert!(address(NoIpv6, "[fe80::1%eth0]:1636").is_err());
+        assert!(address(HostsOnly, "cb1,[fd00::1]").is_err());
+    }
+
+    /// Issue 21, class 6: a user name or password in an address is refused, and no message
+    /// shows the password.
+    #[test]
+    fn class6_userinfo_is_refused_without_showing_the_password() {
+        let p = url("https://admin:S3cret@a.example.org", true).unwrap_err();
+        assert!(!p.message.contains("S3cret"), "{p:?}");
+        assert!(p.message.contains("admin:****@"), "{p:?}");
+        assert_eq!(p.suggestion.as_deref(), Some("https://a.example.org"));
+        assert!(url("https://user@vault:8200", false).is_err());
+        assert!(hostname("u:pw@cb").is_err());
+        assert!(
+            host_port("u:pw@ldap:1636")
+                .unwrap_err()
+                .message
+                .contains("password")
+        );
+        assert_eq!(
+            without_password("https://u:hunter2@v:8200/x@y"),
+            "https://u:****@v:8200/x@y"
+        );
+        assert_eq!(without_password("https://v:8200/x@y"), "https://v:8200/x@y");
+        assert_eq!(without_password("u:pw@cb"), "u:****@cb");
+    }
+
+    /// Issue 21, class 6: the vault base is compared as the server reads its path.
+    #[test]
+    fn class6_vault_path_is_compared_decoded() {
+        use crate::model::Address::ApiBase;
+        for doubled in [
+            "https://vault.x:8200/%761",
+            "https://vault.x:8200/%2Fv1",
+            "https://vault.x:8200/v1/.",
+            "https://vault.x:8200/v1//",
+            "https://vault.x:8200/a/../v1",
+            "https://vault.x:8200/p/%76%31",
+        ] {
+            assert!(address(ApiBase, doubled).is_err(), "{doubled}");
+        }
+        assert_eq!(
+            address(ApiBase, "https://vault.x:8200/p/./%761")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://vault.x:8200/p")
+        );
+        for fine in ["https://vault.x:8200/v1x", "https://vault.x/v1/p"] {
+            assert!(address(ApiBase, fine).is_ok(), "{fine}");
+        }
+    }
+
+    /// Issue 21, class 6: characters a URL cannot hold, broken escapes, the scheme's case and
+    /// the root's trailing dot.
+    #[test]
+    fn class6_url_characters_scheme_case_and_trailing_dots() {
+        for bad in ['"', '\\', '<', '>', '{', '}', '|', '`', '^'] {
+            let value = format!("https://a.example.org/x{bad}y");
+            assert!(url(&value, false).is_err(), "{value}");
+            assert!(url_path(&format!("/x{bad}")).is_err(), "{bad}");
+        }
+        assert!(url("https://a/%zz", false).is_err());
+        assert!(url("https://a/x%", false).is_err());
+        assert!(url("https://a/%2541", false).is_ok());
+        let upper = url("HTTPS://a.example.org", true).unwrap_err();
+        assert!(upper.message.contains("lower case"), "{upper:?}");
+        assert_eq!(upper.suggestion.as_deref(), Some("https://a.example.org"));
+        assert!(
+            url("ftp://a", true)
+                .unwrap_err()
+                .message
+                .contains("not http")
+        );
+        assert!(url("https://vault.example.org.:8200", false).is_ok());
+        assert!(hostname("db.").is_ok());
+        assert!(host_port("ldap.example.org.:1636").is_ok());
+        for bad in [".", "a..", "..a"] {
+            assert!(hostname(bad).is_err(), "{bad}");
+        }
     }
 
     /// Issue 21, class 5: the characters each raw consumer accepts.

@@ -93,8 +93,8 @@ pub fn for_address(rule: crate::model::Address) -> Option<&'static str> {
     }
 }
 
-/// A path at a server: starts with `/`, no white space.
-pub const URL_PATH: &str = r"^(/([^/\s]\S*)?)?$";
+/// A path at a server: starts with `/` (not `//`), only characters a URL holds.
+pub const URL_PATH: &str = concat!(r"^(/(", url_char!("/"), url_char!(""), r"*)?)?$");
 
 /// An absolute path in the container.
 pub const FILE: &str = r"^(/|$)";
@@ -188,6 +188,29 @@ mod tests {
         "a b",
         "a\tb",
         "ümlaut",
+        "vault.example.org.",
+        "db.",
+        ".",
+        "a..",
+        "[fe80::1%eth0]",
+        "fe80::1%eth0",
+        "[fe80::1]:8500",
+        "https://[fe80::1%25eth0]:8200",
+        "https://[fd00::1]:8200/x",
+        "https://fd00::1",
+        "https://user:pw@vault:8200",
+        "HTTPS://a",
+        "https://a/%761",
+        "https://a/%zz",
+        "https://a/x%",
+        "https://a/{x}",
+        "https://a/\"x",
+        "https://a/x|y",
+        "https://a/`x`",
+        "https://a.example.org./x",
+        "cb1.example.org,cb2.example.org",
+        "cb:8091",
+        "u:p@cb",
     ];
 
     #[test]
@@ -201,6 +224,80 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Each variable whose client reads its address in its own way: the pattern the schema
+    /// gives it accepts every sample that its form and its rule both accept.
+    #[test]
+    fn address_patterns_accept_what_the_form_and_the_rule_accept() {
+        let model = crate::model::Model::get();
+        let mut checked = 0;
+        for var in model.vars.iter() {
+            let Some(rule) = var.address else { continue };
+            let Some(pattern) = for_address(rule).or_else(|| form_pattern(var)) else {
+                continue;
+            };
+            checked += 1;
+            for sample in SAMPLES {
+                let valid = var.ty.rules().check_form(sample).is_ok()
+                    && formats::address(rule, sample).is_ok();
+                if valid || sample.is_empty() {
+                    assert!(
+                        accepts(pattern, sample),
+                        "{}: {pattern} rejects {sample:?}, which svcgen accepts",
+                        var.key
+                    );
+                }
+            }
+        }
+        assert!(
+            checked >= 5,
+            "only {checked} variables with an address rule"
+        );
+    }
+
+    /// The pattern of a variable's form, from its JSON Schema.
+    fn form_pattern(var: &crate::model::Var) -> Option<&'static str> {
+        let schema = var.ty.rules().schema(var);
+        let pattern = schema.get("pattern")?.as_str()?;
+        [URL, BASE_URL, HOSTNAME, HOST_PORT]
+            .into_iter()
+            .find(|p| *p == pattern)
+    }
+
+    /// Issue 21, class 6: the schema refuses what validate refuses of URL-shaped values where a
+    /// regular expression can tell.
+    #[test]
+    fn class6_patterns_refuse_what_the_clients_cannot_read() {
+        let refused: [(&str, &str); 16] = [
+            (URL, "https://user:pw@vault:8200"),
+            (URL, "HTTPS://vault:8200"),
+            (URL, "https://a/{x}"),
+            (URL, "https://a/%zz"),
+            (URL, "https://[fe80::1%25eth0]:8200"),
+            (BASE_URL, "https://admin:S3cret@a.x"),
+            (BASE_URL, "https://a.x/b/"),
+            (BASE_URL, "https://a.x/|"),
+            (HOSTNAME, "[fe80::1%eth0]"),
+            (HOSTNAME_IPV6_BRACKETED, "fd00::1"),
+            (HOSTNAME_IPV6_BARE, "[fd00::1]"),
+            (HOST_PORT_NO_IPV6, "[fd00::1]:1636"),
+            (HOST_PORT_NO_IPV6, "ldap.internal"),
+            (HOSTS_ONLY, "cb.x:8091"),
+            (HOSTS_ONLY, "https://cb.x"),
+            (HOSTS_ONLY, "fd00::5"),
+        ];
+        for (pattern, value) in refused {
+            assert!(!accepts(pattern, value), "{pattern} accepts {value:?}");
+        }
+        for (pattern, value) in [
+            (HOSTNAME_IPV6_BRACKETED, "vault.example.org."),
+            (HOST_PORT_NO_IPV6, "ldap.example.org.:1636"),
+            (URL, "https://a/%76"),
+            (HOSTS_ONLY, "cb1.x,cb2.x"),
+        ] {
+            assert!(accepts(pattern, value), "{pattern} rejects {value:?}");
         }
     }
 
@@ -223,7 +320,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn patterns_never_reject_what_the_validator_accepts(value in "[a-zA-Z0-9:/.@?#_\\[\\] ,\\\\+-]{0,24}") {
+        fn patterns_never_reject_what_the_validator_accepts(value in "[a-zA-Z0-9:/.@?#_\\[\\] ,\\\\+%{}|^\"-]{0,24}") {
             for (pattern, check) in pairs() {
                 if check(&value).is_ok() {
                     prop_assert!(accepts(pattern, &value), "{} rejects {:?}, which svcgen accepts", pattern, value);

@@ -216,6 +216,11 @@ impl Form {
                 return true;
             }
         }
+        // A character that breaks a text the image writes the value into raw is the first
+        // reason: the container fails on it, whatever else the form says.
+        if !consumers_accept(var, text, origin, diags) {
+            return false;
+        }
         // An IPv6 address is judged first by how the variable's client reads it (brackets, a
         // zone id, none at all): that is the reason to give, not what the form makes of it.
         let checked = match var.address {
@@ -230,7 +235,7 @@ impl Form {
             ..
         }) = checked
         else {
-            return consumed_raw(var, text, origin, diags);
+            return read_by_client(var, text, origin, diags);
         };
         let shown = formats::without_password(text);
         let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{shown}\": {message}"))
@@ -256,8 +261,8 @@ impl Form {
 
 /// A value the image puts raw into a text of another language (the model's `consumers`): a
 /// character that breaks that text is an error naming the consumer and what it accepts.
-fn consumed_raw(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
-    let mut ok = read_by_client(var, text, origin, diags);
+fn consumers_accept(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
+    let mut ok = true;
     for consumer in &var.consumers {
         let Err(problem) = formats::consumer_text(*consumer, text) else {
             continue;
