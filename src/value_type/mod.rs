@@ -26,6 +26,7 @@ macro_rules! words {
     };
 }
 
+mod address;
 mod boolean;
 mod enumeration;
 pub mod env_text;
