@@ -11,6 +11,7 @@ mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
 mod class5_consumers;
+mod class6_urls;
 mod cli;
 mod conventions;
 mod deploy;

@@ -137,6 +137,29 @@ pub fn is_secret_key(key: &str) -> bool {
     Model::get().vars.iter().any(|v| v.secret && v.key == key)
 }
 
+/// The byte ranges of the passwords of URLs written with one (`scheme://user:PASSWORD@host`),
+/// anywhere in a text: a credential in a URL is a secret whatever the key or variable holding it
+/// (svcgen refuses such a URL, and its message must not show the password either).
+pub fn url_password_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("://") {
+        let start = at + 3;
+        let end = text[start..]
+            .find(|c: char| matches!(c, '/' | '?' | '#' | '"' | '\'' | '\\') || c.is_whitespace())
+            .map_or(text.len(), |i| start + i);
+        let authority = &text[start..end];
+        let Some(user_end) = authority.rfind('@') else {
+            continue;
+        };
+        if let Some(colon) = authority[..user_end].find(':')
+            && colon + 1 < user_end
+        {
+            out.push(start + colon + 1..start + user_end);
+        }
+    }
+    out
+}
+
 /// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
 /// the name, to the end of the line; and for a `name: SECRET` line (a Kubernetes `env` item), the
 /// value of a `value:` line right after it. A value that goes on over more lines (a quote or a
@@ -617,5 +640,17 @@ mod tests {
             scrubber.scrub("needs KEY=VALUE, got \"k=google\""),
             "needs KEY=VALUE, got \"k=****\""
         );
+    }
+
+    /// Issue 21, class 6: the password of a URL is a secret of any text it stands in.
+    #[test]
+    fn class6_a_url_password_is_a_secret_wherever_it_stands() {
+        let text =
+            "addr = \"https://u:hunter2@vault:8200/x@y\"\nCN_X=http://a:b@h\nu = \"https://v@h\"\n";
+        let shown: Vec<&str> = url_password_ranges(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(shown, ["hunter2", "b"]);
     }
 }

@@ -123,11 +123,12 @@ impl Sources {
         &self.inputs
     }
 
-    /// Adds a text; the value part of every line that names a secret is marked secret at once,
-    /// whether or not the text can be parsed.
+    /// Adds a text; the value part of every line that names a secret, and the password of every
+    /// URL written with one, are marked secret at once, whether or not the text can be parsed.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
         let text = text.into();
-        let secrets = crate::diag::redact::named_ranges(&text);
+        let mut secrets = crate::diag::redact::named_ranges(&text);
+        secrets.extend(crate::diag::redact::url_password_ranges(&text));
         self.files.push(Source {
             name: name.into(),
             text,

@@ -20,7 +20,12 @@ pub(super) fn accepts(var: &Var, text: &str, origin: Origin, diags: &mut Diagnos
         ok = false;
         let mut d = Diagnostic::new(
             Code::BadFormat,
-            format!("`{}` = \"{text}\": {}", var.key, problem.message),
+            format!(
+                "`{}` = \"{}\": {}",
+                var.key,
+                super::formats::without_password(text),
+                problem.message
+            ),
         )
         .at(origin)
         .label(format!("breaks {}", consumer.what))

@@ -2,7 +2,8 @@
 //!
 //! Each check returns what is wrong and, when it can tell, the value the user probably meant.
 
-use crate::model::Address;
+use super::address::{Ipv6Literal, ipv6_literal, zone_problem};
+pub use super::address::{address, holds_ipv6};
 
 /// What is wrong with a string, and a likely fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +15,7 @@ pub struct Problem {
     pub wrong_type: Option<(String, &'static str)>,
 }
 
-fn problem(message: impl Into<String>) -> Problem {
+pub(super) fn problem(message: impl Into<String>) -> Problem {
     Problem {
         message: message.into(),
         suggestion: None,
@@ -22,7 +23,7 @@ fn problem(message: impl Into<String>) -> Problem {
     }
 }
 
-fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Problem {
+pub(super) fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Problem {
     Problem {
         message: message.into(),
         suggestion: Some(suggestion.into()),
@@ -33,33 +34,27 @@ fn problem_with(message: impl Into<String>, suggestion: impl Into<String>) -> Pr
 /// An absolute http(s) URL; `base` forbids a trailing slash, a query and a fragment (the image
 /// appends endpoints to a base).
 pub fn url(value: &str, base: bool) -> Result<(), Problem> {
-    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(problem("a URL cannot contain spaces or control characters"));
-    }
+    url_characters(value)?;
     let Some((scheme, rest)) = value.split_once("://") else {
         return Err(problem_with(
             "not an absolute URL: it has no http:// or https:// scheme",
             format!("https://{value}"),
         ));
     };
-    if scheme != "http" && scheme != "https" {
-        let fixed = format!("https://{rest}");
+    url_scheme(scheme, rest)?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+        let after = &rest[userinfo.len() + 1..];
         return Err(problem_with(
-            format!("scheme `{scheme}` is not http or https"),
-            fixed,
+            format!(
+                "a user name or password in a URL (`{}@`) is not accepted: the value is written in clear into the ConfigMap or .env, and browsers refuse to fetch a URL that carries credentials; give the credential through the variables or files the spec has for it",
+                masked_userinfo(userinfo)
+            ),
+            format!("{scheme}://{after}"),
         ));
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let (host_only, port) = split_port(host);
-    if host_only.is_empty() {
-        return Err(problem("the URL has no host"));
-    }
-    hostname(host_only)
-        .map_err(|p| problem(format!("the URL's host is invalid: {}", p.message)))?;
-    if let Some(port) = port {
-        port_text(port)?;
-    }
+    url_host(authority)?;
+    percent_escapes(&rest[authority.len()..])?;
     // The image joins `base + endpoint`: after a query or fragment the endpoint is no path.
     if base && let Some(at) = value.find(['?', '#']) {
         return Err(problem_with(
@@ -76,8 +71,121 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     Ok(())
 }
 
+/// The characters RFC 3986 allows nowhere in a URL unless percent-encoded (besides white space
+/// and control characters): a reader may refuse them, cut the URL there or encode them its own way.
+const NOT_IN_URL: [char; 9] = ['"', '<', '>', '\\', '^', '`', '{', '|', '}'];
+
+/// A URL (or a part of one) holds only characters a URL may hold.
+fn url_characters(value: &str) -> Result<(), Problem> {
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(problem("a URL cannot contain spaces or control characters"));
+    }
+    match value.chars().find(|c| NOT_IN_URL.contains(c)) {
+        Some(c) => Err(problem(format!(
+            "{c:?} cannot stand in a URL (RFC 3986): write it percent-encoded, `%{:02X}`",
+            u32::from(c)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Every `%` of a URL's path, query or fragment starts a percent-escape (`%` and two hex digits).
+fn percent_escapes(text: &str) -> Result<(), Problem> {
+    let bytes = text.as_bytes();
+    let broken = bytes.iter().enumerate().any(|(at, b)| {
+        *b == b'%'
+            && !(bytes.get(at + 1..at + 3)).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    });
+    if broken {
+        return Err(problem(
+            "a `%` in a URL starts a percent-escape (`%` and two hex digits): write `%25` for a `%` itself",
+        ));
+    }
+    Ok(())
+}
+
+/// The scheme of a URL: `http` or `https`, in lower case.
+fn url_scheme(scheme: &str, rest: &str) -> Result<(), Problem> {
+    let lower = scheme.to_ascii_lowercase();
+    if lower != "http" && lower != "https" {
+        return Err(problem_with(
+            format!("scheme `{scheme}` is not http or https"),
+            format!("https://{rest}"),
+        ));
+    }
+    if lower != scheme {
+        // Valid URL syntax, but svcgen writes values as they are, and the image passes this text
+        // on as it is (joined as `base + endpoint`, written into the app's configuration).
+        return Err(problem_with(
+            format!(
+                "write the scheme in lower case: `{scheme}` is the same scheme as `{lower}`, but svcgen writes the value as it is and the image passes the text on unchanged (it joins `base + endpoint` and writes it into the app's configuration)"
+            ),
+            format!("{lower}://{rest}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A URL's `host[:port]`: a host name or IPv4 address, or an IPv6 address in brackets.
+fn url_host(authority: &str) -> Result<(), Problem> {
+    let invalid = |p: Problem| problem(format!("the URL's host is invalid: {}", p.message));
+    let (host, port) = split_port(authority);
+    if host.is_empty() {
+        return Err(problem("the URL's host is empty"));
+    }
+    if let Some(inner) = authority.strip_prefix('[') {
+        let after = inner.split_once(']').map(|(_, tail)| tail);
+        if ipv6_literal(host).is_none()
+            || !after.is_some_and(|t| t.is_empty() || t.starts_with(':'))
+        {
+            return Err(problem(
+                "the URL's host is invalid: brackets hold an IPv6 address, optionally followed by `:port`",
+            ));
+        }
+    } else if ipv6_literal(host).is_some() {
+        return Err(problem(
+            "an IPv6 address in a URL is written in brackets, such as `https://[2001:db8::1]:8200`",
+        ));
+    }
+    hostname(host).map_err(invalid)?;
+    if let Some(port) = port {
+        port_text(port)?;
+    }
+    Ok(())
+}
+
+/// `user:password` with the password masked, for messages.
+fn masked_userinfo(userinfo: &str) -> String {
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{user}:{}", crate::diag::redact::MASK),
+        None => userinfo.to_string(),
+    }
+}
+
+/// `value` with the password of a `user:password@` it holds masked: what a message may quote.
+pub fn without_password(value: &str) -> std::borrow::Cow<'_, str> {
+    let start = value.find("://").map_or(0, |at| at + 3);
+    let end = value[start..]
+        .find(['/', '?', '#'])
+        .map_or(value.len(), |at| start + at);
+    let Some(at) = value[start..end].rfind('@') else {
+        return value.into();
+    };
+    let userinfo = &value[start..start + at];
+    if !userinfo.contains(':') {
+        return value.into();
+    }
+    format!(
+        "{}{}{}",
+        &value[..start],
+        masked_userinfo(userinfo),
+        &value[start + at..]
+    )
+    .into()
+}
+
 /// Splits `host:port` (IPv6 in brackets allowed) into host and port text.
-fn split_port(host: &str) -> (&str, Option<&str>) {
+pub(super) fn split_port(host: &str) -> (&str, Option<&str>) {
     if let Some(rest) = host.strip_prefix('[') {
         return match rest.split_once(']') {
             Some((h, tail)) => (h, tail.strip_prefix(':')),
@@ -102,7 +210,8 @@ fn port_text(port: &str) -> Result<u16, Problem> {
     }
 }
 
-/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path.
+/// A bare host name, IPv4 or IPv6 address: no scheme, no port, no path. A host name may end
+/// with the root's `.` (`vault.example.org.`): every client of the image resolves it.
 pub fn hostname(value: &str) -> Result<(), Problem> {
     if value.is_empty() {
         return Err(problem("the host name is empty"));
@@ -115,15 +224,33 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         let host = value.split('/').next().unwrap_or("");
         return Err(problem_with("a bare host name has no path", host));
     }
-    if value.parse::<std::net::Ipv6Addr>().is_ok() || bracketed_ipv6(value).is_some() {
+    if let Some((userinfo, host)) = value.rsplit_once('@') {
+        return Err(problem_with(
+            format!(
+                "a host name has no user name or password (`{}@`): give the credential through the variables or files the spec has for it",
+                masked_userinfo(userinfo)
+            ),
+            host,
+        ));
+    }
+    if let Some(literal) = ipv6_literal(value) {
         // Bare or in brackets: which one the variable's client reads is its `address` rule.
-        return Ok(());
+        return literal.zone.map_or(Ok(()), |zone| Err(zone_problem(zone)));
+    }
+    if value.starts_with('[') {
+        return Err(bracketed_with_tail(value));
+    }
+    if value.matches(':').count() > 1 {
+        return Err(problem(
+            "not an IPv6 address (and a host name has no `:`): check the address",
+        ));
     }
     if let Some((host, _)) = value.split_once(':') {
         return Err(problem_with("a bare host name has no port", host));
     }
-    let labels_ok = value.len() <= 253
-        && value.split('.').all(|label| {
+    let name = value.strip_suffix('.').unwrap_or(value);
+    let labels_ok = name.len() <= 253
+        && name.split('.').all(|label| {
             !label.is_empty()
                 && label.len() <= 63
                 && !label.starts_with('-')
@@ -141,80 +268,21 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
     }
 }
 
-/// The address inside `[...]`, when the value is an IPv6 address in brackets.
-fn bracketed_ipv6(value: &str) -> Option<&str> {
-    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
-    inner.parse::<std::net::Ipv6Addr>().is_ok().then_some(inner)
-}
-
-/// An address as its client reads it (the model's `address`), once its form is valid.
-pub fn address(rule: Address, value: &str) -> Result<(), Problem> {
-    let is_ipv6 = |host: &str| host.parse::<std::net::Ipv6Addr>().is_ok();
-    match rule {
-        Address::ApiBase => {
-            if let Some(at) = value.find(['?', '#']) {
-                return Err(problem_with(
-                    "the client appends /v1/... to this address itself: after a query or fragment that is no path",
-                    value[..at].to_string(),
-                ));
-            }
-            let rest = value.split_once("://").map_or(value, |(_, r)| r);
-            let path = rest.find('/').map_or("", |i| &rest[i..]);
-            let path = path.split(['?', '#']).next().unwrap_or(path);
-            if path.trim_end_matches('/').ends_with("/v1") {
-                let fixed = &value[..value.len() - path.len()];
-                let kept = path.trim_end_matches('/').trim_end_matches("/v1");
-                return Err(problem_with(
-                    "the client appends /v1/... to this address itself: a path ending in /v1 becomes /v1/v1/...",
-                    format!("{fixed}{kept}"),
-                ));
-            }
-            Ok(())
-        }
-        Address::HostsOnly => {
-            for host in value.split(',') {
-                if let Some((_, rest)) = host.split_once("://") {
-                    return Err(problem_with(
-                        "host names only: the client builds https://<host>:<port>/... itself, so a scheme makes an unusable URL",
-                        rest.split(['/', ':']).next().unwrap_or(rest),
-                    ));
-                }
-                if is_ipv6(host) || bracketed_ipv6(host).is_some() {
-                    return Err(problem(
-                        "the client writes the host into https://<host>:<port>/... without brackets: an IPv6 address cannot be used, give a host name",
-                    ));
-                }
-                if let Some((name, _)) = host.split_once(':') {
-                    return Err(problem_with(
-                        "host names only: the client adds its own port, so a port makes an unusable URL",
-                        name,
-                    ));
-                }
-                hostname(host)?;
-            }
-            Ok(())
-        }
-        Address::Ipv6Bracketed if is_ipv6(value) => Err(problem_with(
-            "the client writes this host into http://<host>:<port>: an IPv6 address needs brackets",
-            format!("[{value}]"),
-        )),
-        Address::Ipv6Bare => match bracketed_ipv6(value) {
-            Some(inner) => Err(problem_with(
-                "the client takes this host as it is: write the IPv6 address without brackets",
-                inner,
-            )),
-            None => Ok(()),
+/// What is wrong with a value that opens a bracket but is no IPv6 address in brackets: a port
+/// after it (which has its own key), or something else in the brackets.
+fn bracketed_with_tail(value: &str) -> Problem {
+    match split_port(value) {
+        (inner, Some(_)) => match ipv6_literal(inner) {
+            Some(Ipv6Literal {
+                zone: Some(zone), ..
+            }) => zone_problem(zone),
+            Some(_) => problem_with(
+                "the port is not written into this value: give the address in brackets alone",
+                format!("[{inner}]"),
+            ),
+            None => problem("brackets hold an IPv6 address, and `[...]` here holds none"),
         },
-        Address::NoIpv6 => {
-            let (host, _) = split_port(value);
-            if is_ipv6(host) || is_ipv6(value) {
-                return Err(problem(
-                    "the client splits this address on `:` and cannot read an IPv6 address: give a host name or an IPv4 address",
-                ));
-            }
-            Ok(())
-        }
-        Address::Ipv6Bracketed => Ok(()),
+        _ => problem("brackets hold an IPv6 address, and `[...]` here holds none"),
     }
 }
 
@@ -224,10 +292,16 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
         let authority = rest.split('/').next().unwrap_or("");
         return Err(problem_with("host:port has no scheme", authority));
     }
+    if value.contains('@') {
+        // A user name or password: the host name check says why that is refused.
+        return hostname(value);
+    }
     let (host, port) = split_port(value);
     let Some(port) = port else {
         // The likely port is the variable's default's: see [`with_port_of`].
-        return Err(problem("the port is missing"));
+        return Err(problem(
+            "the port is missing: the spec's form of this value is host:port",
+        ));
     };
     hostname(host)?;
     port_text(port)?;
@@ -250,11 +324,9 @@ pub fn url_path(value: &str) -> Result<(), Problem> {
             "an endpoint is a path at the token server, not a full URL",
         ));
     }
-    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(problem(
-            "a URL path cannot contain spaces or control characters",
-        ));
-    }
+    // The path is appended to a base URL: it holds what a URL holds.
+    url_characters(value)?;
+    percent_escapes(value)?;
     if !value.starts_with('/') {
         return Err(problem_with(
             "a URL path must start with `/`",
@@ -483,6 +555,119 @@ mod tests {
             "the form leaves brackets to the client rule"
         );
         assert!(url_path("//token").is_err());
+    }
+
+    /// Issue 21, class 6: an IPv6 literal, bracketed or not, with a zone id or not, is never
+    /// told it "has no port"; a zone id is refused as such, in a host and in a URL.
+    #[test]
+    fn class6_ipv6_literals_get_their_own_reasons() {
+        use crate::model::Address::*;
+        for value in ["[fe80::1%eth0]", "fe80::1%eth0", "[fe80::1%25eth0]"] {
+            let p = hostname(value).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            assert!(!p.message.contains("has no port"), "{value}: {p:?}");
+            for rule in [Ipv6Bracketed, Ipv6Bare] {
+                let p = address(rule, value).unwrap_err();
+                assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            }
+            assert!(address(NoIpv6, value).unwrap_err().message.contains("IPv6"));
+        }
+        for value in ["https://[fe80::1%25eth0]:8200", "https://[fe80::1%eth0]"] {
+            let p = url(value, true).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+        }
+        let p = hostname("[fd00::1]:8500").unwrap_err();
+        assert!(!p.message.contains("has no port"), "{p:?}");
+        assert_eq!(p.suggestion.as_deref(), Some("[fd00::1]"));
+        assert!(hostname("[vault]").is_err());
+        assert!(url("https://[vault]:8200", false).is_err());
+        assert!(
+            url("https://fd00::1", false)
+                .unwrap_err()
+                .message
+                .contains("brackets")
+        );
+        assert!(address(NoIpv6, "[fe80::1%eth0]:1636").is_err());
+        assert!(address(HostsOnly, "cb1,[fd00::1]").is_err());
+    }
+
+    /// Issue 21, class 6: a user name or password in an address is refused, and no message
+    /// shows the password.
+    #[test]
+    fn class6_userinfo_is_refused_without_showing_the_password() {
+        let p = url("https://admin:S3cret@a.example.org", true).unwrap_err();
+        assert!(!p.message.contains("S3cret"), "{p:?}");
+        assert!(p.message.contains("admin:****@"), "{p:?}");
+        assert_eq!(p.suggestion.as_deref(), Some("https://a.example.org"));
+        assert!(url("https://user@vault:8200", false).is_err());
+        assert!(hostname("u:pw@cb").is_err());
+        assert!(
+            host_port("u:pw@ldap:1636")
+                .unwrap_err()
+                .message
+                .contains("password")
+        );
+        assert_eq!(
+            without_password("https://u:hunter2@v:8200/x@y"),
+            "https://u:****@v:8200/x@y"
+        );
+        assert_eq!(without_password("https://v:8200/x@y"), "https://v:8200/x@y");
+        assert_eq!(without_password("u:pw@cb"), "u:****@cb");
+    }
+
+    /// Issue 21, class 6: the vault base is compared as the server reads its path.
+    #[test]
+    fn class6_vault_path_is_compared_decoded() {
+        use crate::model::Address::ApiBase;
+        for doubled in [
+            "https://vault.x:8200/%761",
+            "https://vault.x:8200/%2Fv1",
+            "https://vault.x:8200/v1/.",
+            "https://vault.x:8200/v1//",
+            "https://vault.x:8200/a/../v1",
+            "https://vault.x:8200/p/%76%31",
+        ] {
+            assert!(address(ApiBase, doubled).is_err(), "{doubled}");
+        }
+        assert_eq!(
+            address(ApiBase, "https://vault.x:8200/p/./%761")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://vault.x:8200/p")
+        );
+        for fine in ["https://vault.x:8200/v1x", "https://vault.x/v1/p"] {
+            assert!(address(ApiBase, fine).is_ok(), "{fine}");
+        }
+    }
+
+    /// Issue 21, class 6: characters a URL cannot hold, broken escapes, the scheme's case and
+    /// the root's trailing dot.
+    #[test]
+    fn class6_url_characters_scheme_case_and_trailing_dots() {
+        for bad in ['"', '\\', '<', '>', '{', '}', '|', '`', '^'] {
+            let value = format!("https://a.example.org/x{bad}y");
+            assert!(url(&value, false).is_err(), "{value}");
+            assert!(url_path(&format!("/x{bad}")).is_err(), "{bad}");
+        }
+        assert!(url("https://a/%zz", false).is_err());
+        assert!(url("https://a/x%", false).is_err());
+        assert!(url("https://a/%2541", false).is_ok());
+        let upper = url("HTTPS://a.example.org", true).unwrap_err();
+        assert!(upper.message.contains("lower case"), "{upper:?}");
+        assert_eq!(upper.suggestion.as_deref(), Some("https://a.example.org"));
+        assert!(
+            url("ftp://a", true)
+                .unwrap_err()
+                .message
+                .contains("not http")
+        );
+        assert!(url("https://vault.example.org.:8200", false).is_ok());
+        assert!(hostname("db.").is_ok());
+        assert!(host_port("ldap.example.org.:1636").is_ok());
+        for bad in [".", "a..", "..a"] {
+            assert!(hostname(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

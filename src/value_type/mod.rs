@@ -26,6 +26,7 @@ macro_rules! words {
     };
 }
 
+mod address;
 mod boolean;
 pub mod consumer;
 mod enumeration;

@@ -168,7 +168,7 @@ impl TypeRules for Form {
         if var.allowed_not_shown {
             // The spec does not show the allowed values: any value but the empty string.
             schema.insert("minLength".into(), json!(1));
-        } else if let Some(pattern) = self.pattern {
+        } else if let Some(pattern) = var.address.and_then(patterns::for_address).or(self.pattern) {
             schema.insert("pattern".into(), json!(pattern));
         }
         super::consumer::add_to_schema(var, &mut schema);
@@ -217,16 +217,29 @@ impl Form {
                 return true;
             }
         }
+        // A character that breaks a text the image writes the value into raw is the first
+        // reason: the container fails on it, whatever else the form says.
+        if !super::consumer::accepts(var, text, origin, diags) {
+            return false;
+        }
+        // An IPv6 address is judged first by how the variable's client reads it (brackets, a
+        // zone id, none at all): that is the reason to give, not what the form makes of it.
+        let checked = match var.address {
+            Some(rule) if formats::holds_ipv6(text) => {
+                formats::address(rule, text).and_then(|()| (self.check)(text))
+            }
+            _ => (self.check)(text),
+        };
         let Err(Problem {
             message,
             suggestion,
             ..
-        }) = (self.check)(text)
+        }) = checked
         else {
-            let read = read_by_client(var, text, origin, diags);
-            return super::consumer::accepts(var, text, origin, diags) && read;
+            return read_by_client(var, text, origin, diags);
         };
-        let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{text}\": {message}"))
+        let shown = formats::without_password(text);
+        let mut d = Diagnostic::new(Code::BadFormat, format!("`{key}` = \"{shown}\": {message}"))
             .at(origin)
             .label(format!("expected {}", self.describe));
         let suggestion = suggestion.or_else(|| {
@@ -238,6 +251,9 @@ impl Form {
         }
         if self.port_has_own_key && message.contains("port") {
             d = with_port_key_help(var, d);
+        }
+        if self.port_from_default && message.contains("port") {
+            d = with_ignored_port_help(var, d);
         }
         diags.push(d);
         false
@@ -253,7 +269,12 @@ fn read_by_client(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics
     };
     let mut d = Diagnostic::new(
         Code::BadFormat,
-        format!("`{}` = \"{text}\": {}", var.key, problem.message),
+        format!(
+            "`{}` = \"{}\": {}",
+            var.key,
+            formats::without_password(text),
+            problem.message
+        ),
     )
     .at(origin)
     .label("the image's client cannot use it");
@@ -262,6 +283,19 @@ fn read_by_client(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics
     }
     diags.push(d);
     false
+}
+
+/// The port of an address whose client ignores it (the model's `ignored_port`): which port the
+/// image connects to instead, so that the port the spec's form asks for is written to match.
+fn with_ignored_port_help(var: &Var, d: Diagnostic) -> Diagnostic {
+    let rule = &Model::get().container.ignored_port;
+    if rule.address != var.key {
+        return d;
+    }
+    d.help(format!(
+        "the image ignores this port and connects to {} when `{}` is true, {} when it is false: write that port",
+        rule.when_true, rule.switch, rule.when_false
+    ))
 }
 
 /// Points a host name that carries a port at the port's own key, when its table has one.
