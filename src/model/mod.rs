@@ -129,6 +129,11 @@ impl Model {
         self.vars_of(edition).filter(|v| v.selector)
     }
 
+    /// The object of a `kubernetes` adapter whose name or namespace the variable `key` gives.
+    pub fn api_object_of(&self, key: &str) -> Option<&ApiObject> {
+        (self.container.api_objects.iter()).find(|o| o.name == key || o.namespace == key)
+    }
+
     /// What the real image reads from `env`, a variable outside the spec (the model's facts about
     /// the image: `[image] ssa_file`, the `image_name` of `[container] api_objects`), in the
     /// image of `edition`: import, lint and `[env]` say it instead of a near spec name.

@@ -377,6 +377,9 @@ pub struct ApiObject {
     pub name: String,
     /// The profile key of its namespace.
     pub namespace: String,
+    /// The profile key of the adapter's switch that loads `$HOME/.kube/config` instead of the
+    /// in-cluster configuration.
+    pub kube_config: String,
     /// Where the image reads the object's name instead, when that differs from the spec.
     pub image_name: Option<ImageName>,
 }
@@ -553,6 +556,7 @@ impl RawModel {
             for key in [
                 &object.name,
                 &object.namespace,
+                &object.kube_config,
                 &ignored.address,
                 &ignored.switch,
             ] {
