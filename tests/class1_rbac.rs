@@ -198,6 +198,15 @@ fn class1_role_bindings_need_the_namespace_of_the_service_account() {
         .stderr_lacks("W0340")
         .run();
     assert!(codes(&krm_results(&profile)).contains(&"W0340".to_string()));
+    // The editor shows it too, at the adapter's namespace (line 8, 0-based 7).
+    let dir = tempfile::tempdir().unwrap();
+    let uri = support::lsp::file_uri(&dir.path().join("p.toml"));
+    let mut client = support::lsp::Client::opened(&uri, &profile);
+    let published = client.diagnostics(&uri, 1);
+    let binding: Vec<&Value> = published.iter().filter(|d| d["code"] == "W0340").collect();
+    assert_eq!(binding.len(), 1, "{published:#?}");
+    assert_eq!(binding[0]["range"]["start"]["line"], 7);
+    assert_eq!(client.shutdown(), Some(0));
 
     // Set: no warning, and each RoleBinding binds the account in its own namespace.
     // (The compose file --out-dir also writes is acknowledged: W0341, below.)
