@@ -297,6 +297,8 @@ fn class1_a_kubernetes_adapter_in_compose_warns() {
             .stderr_lacks("W0341")
             .run();
     }
+    // A KRM function renders for a cluster: no compose warning there.
+    assert!(!codes(&krm_results(&profile)).contains(&"W0341".to_string()));
     Test::new()
         .file("p.toml", &format!("allow = [\"W0341\"]\n{profile}"))
         .args(["validate", "--deny-warnings", "p.toml"])
