@@ -63,10 +63,11 @@ fn a_failing_profile_writes_nothing_and_the_others_render() {
 #[test]
 fn batch_diagnostics_as_json_are_one_array() {
     let ran = Test::new()
-        // Deployable but for its one warning (a secret adapter that reads no credential file).
+        // Deployable but for its one warning (a secret adapter that reads no credential file;
+        // its kubernetes adapters acknowledge that compose cannot start them, W0341).
         .file(
             "a.toml",
-            "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[env]\nX = \"1\"\n",
+            "edition = \"B\"\nallow = [\"kube-api-config\"]\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[env]\nX = \"1\"\n",
         )
         .file("b.toml", "edition = \"C\"\n")
         .args(["validate", "--format", "json", "a.toml", "b.toml"])

@@ -10,6 +10,7 @@ mod ci_config;
 mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
+mod class1_rbac;
 mod class5_consumers;
 mod class6_urls;
 mod cli;

@@ -490,7 +490,8 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
 /// `validate` and those renders warn (at the edition); a `.env` does not.
 #[test]
 fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
-    let profile = "edition = \"A\"\n[secret]\nadapter = \"kubernetes\"\n";
+    let profile =
+        "edition = \"A\"\nallow = [\"kube-api-config\"]\n[secret]\nadapter = \"kubernetes\"\n";
     let left = "`token_server.base_hostname` is left at \"localhost\"";
     Test::new()
         .file("p.toml", profile)
@@ -530,7 +531,7 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
         )
         .args(["render", "-t", "compose", "p.toml"])
         .stderr_has("`token_server.base_hostname` is \"127.0.0.1\"")
-        .stderr_has("p.toml:5:")
+        .stderr_has("p.toml:6:")
         .run();
     Test::new()
         .file(
@@ -583,7 +584,7 @@ fn class7_a_service_address_left_at_loopback_warns() {
         ),
     ];
     for (edition, rest, key, env) in cases {
-        let profile = format!("edition = \"{edition}\"\n{rest}");
+        let profile = format!("edition = \"{edition}\"\nallow = [\"kube-api-config\"]\n{rest}");
         let warning = format!("`{key}` is left at \"");
         let help = format!("set `{key}` to the address of the service");
         let ran = Test::new()
@@ -644,7 +645,7 @@ fn class7_a_service_address_left_at_loopback_warns() {
     }
     // A base that writes the address counts as written: the child left nothing at the default.
     Test::new()
-        .file("base.toml", "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n")
+        .file("base.toml", "edition = \"B\"\nallow = [\"kube-api-config\"]\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n")
         .file("p.toml", "extends = \"base.toml\"\n[wait]\nmax_time = 450\n")
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")

@@ -168,6 +168,12 @@ codes! {
     /// A value filled in at deploy time (`{ deploy_env = "X" }`): the Kubernetes targets cannot
     /// carry it (`validate`; `render` of those targets refuses it, E0214).
     DeployTimeValue = "W0334", "deploy-time-value";
+    /// The RoleBindings svcgen renders bind the pods' service account in a namespace guessed
+    /// from an adapter's, as `deploy.namespace` is unset (the pods land in kubectl's context).
+    BindingNamespace = "W0340", "binding-namespace";
+    /// A `kubernetes` adapter whose client finds no Kubernetes API configuration where the target
+    /// runs the container (`use_kube_config` in a pod; the in-cluster one in compose).
+    KubeApiConfig = "W0341", "kube-api-config";
     /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
     WrongFile = "E0246", "wrong-file";
 }

@@ -61,7 +61,7 @@ pub fn analyze(
         if let Some(var) = legacy_secret(entry, entries, check_as) {
             // A secret under an old name: never copied into `[env]` in clear text, but read as
             // the variable it was meant to be, from the environment.
-            unknown_name(model, entry, &mut diags);
+            unknown_name(model, entry, check_as, &mut diags);
             let node = value(var, entry, sources, &mut diags);
             settings.extend(node.map(|node| Setting {
                 var,
@@ -71,7 +71,7 @@ pub fn analyze(
             continue;
         }
         if model.entries_by_env(&entry.name).next().is_none() {
-            unknown_name(model, entry, &mut diags);
+            unknown_name(model, entry, check_as, &mut diags);
             if outside_spec(entry, &mut diags) {
                 if let EnvValue::FromEnv { var: shell, text } = &entry.value {
                     let deferred = !for_lint && super::interpolate::deploy_form(text).is_some();
@@ -320,9 +320,21 @@ fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Op
         .then_some(var)
 }
 
-/// A name the model does not have: legacy names and near names get "did you mean".
-fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
+/// A name the model does not have: one the image reads (the model's facts about the image) says
+/// so; legacy names and near names get "did you mean".
+fn unknown_name(model: &Model, entry: &EnvEntry, edition: Edition, diags: &mut Diagnostics) {
     let name = &entry.name;
+    if let Some(what) = model.image_reads(name, edition) {
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownVariable,
+                format!("`{name}` is not in the spec, but the image reads it: {what}"),
+            )
+            .at(entry.name_origin)
+            .label("not in the spec, read by the image"),
+        );
+        return;
+    }
     if let Some(var) = model.vars.iter().find(|v| v.legacy.contains(name)) {
         diags.push(
             Diagnostic::new(

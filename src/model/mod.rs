@@ -13,8 +13,8 @@ mod types;
 pub use condition::{Applies, Condition, Lookup};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
-    FileKind, Group, ImageFacts, ImageFile, ImagePath, Setting, StartupChecks, Unit, Var, VarType,
-    WrittenPath,
+    FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, Setting, StartupChecks, Unit, Var,
+    VarType, WrittenPath,
 };
 
 use std::sync::OnceLock;
@@ -127,6 +127,37 @@ impl Model {
     /// Variables that select groups (`config.adapter`, ...), in model order, for one edition.
     pub fn selectors(&self, edition: Edition) -> impl Iterator<Item = &Var> {
         self.vars_of(edition).filter(|v| v.selector)
+    }
+
+    /// The object of a `kubernetes` adapter whose name or namespace the variable `key` gives.
+    pub fn api_object_of(&self, key: &str) -> Option<&ApiObject> {
+        (self.container.api_objects.iter()).find(|o| o.name == key || o.namespace == key)
+    }
+
+    /// What the real image reads from `env`, a variable outside the spec (the model's facts about
+    /// the image: `[image] ssa_file`, the `image_name` of `[container] api_objects`), in the
+    /// image of `edition`: import, lint and `[env]` say it instead of a near spec name.
+    pub fn image_reads(&self, env: &str, edition: Edition) -> Option<String> {
+        let ssa = &self.image.ssa_file;
+        if ssa.env == env && ssa.editions.contains(&edition) {
+            return Some(format!(
+                "the path of the SSA file the image refuses to start without (image default {})",
+                ssa.path
+            ));
+        }
+        if let Some(read) =
+            (self.image.reads.iter()).find(|r| r.env == env && r.editions.contains(&edition))
+        {
+            return Some(format!("{} (image default `{}`)", read.what, read.default));
+        }
+        self.container.api_objects.iter().find_map(|object| {
+            let image = object.image_name.as_ref().filter(|i| i.env == env)?;
+            let spec = self.var_by_key(&object.name, edition)?;
+            Some(format!(
+                "the name of the object ({}) its kubernetes adapter reads, where the spec documents {} (image default `{}`)",
+                object.resource, spec.env, image.default
+            ))
+        })
     }
 
     /// The first variable whose type is the hybrid mapping, for one edition.

@@ -377,6 +377,20 @@ pub struct ImageFacts {
     pub plugin_path: ImagePath,
     /// What the image writes at run time, in order.
     pub writes: Vec<WrittenPath>,
+    /// Variables outside the spec the image reads (beyond `ssa_file` and the `image_name` of
+    /// `[container] api_objects`), with what it reads from them.
+    pub reads: Vec<ImageVar>,
+}
+
+/// A variable outside the spec that the image reads, what it reads from it and its default there.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageVar {
+    pub env: String,
+    pub what: String,
+    pub default: String,
+    /// The editions whose image reads it.
+    pub editions: Vec<Edition>,
 }
 
 /// A file the image reads, at `path` unless the variable `env` (outside the spec) moves it.
@@ -427,6 +441,9 @@ pub struct ApiObject {
     pub name: String,
     /// The profile key of its namespace.
     pub namespace: String,
+    /// The profile key of the adapter's switch that loads `$HOME/.kube/config` instead of the
+    /// in-cluster configuration.
+    pub kube_config: String,
     /// Where the image reads the object's name instead, when that differs from the spec.
     pub image_name: Option<ImageName>,
 }
@@ -617,6 +634,7 @@ impl RawModel {
             for key in [
                 &object.name,
                 &object.namespace,
+                &object.kube_config,
                 &ignored.address,
                 &ignored.switch,
             ] {

@@ -21,6 +21,7 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
     if row.runs_container {
         found.extend(deployed(resolved));
     }
+    found.extend(super::api_access::kube_config(row, resolved));
     if row.in_cluster {
         for var in env {
             if let Some(from) = &var.deploy_env {
@@ -32,10 +33,11 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
 }
 
 /// The checks of the `k8s` target: every variable a key of its ConfigMap or Secret, each
-/// object within Kubernetes' size limit.
-pub(super) fn k8s(_: &Resolved, env: &[EnvVar]) -> Diagnostics {
+/// object within Kubernetes' size limit, the RoleBindings' namespace.
+pub(super) fn k8s(resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     let mut diags = k8s_data_keys(env);
     diags.extend(k8s_object_sizes(env));
+    diags.extend(super::api_access::binding_namespace(resolved));
     diags
 }
 

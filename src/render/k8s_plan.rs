@@ -7,7 +7,7 @@ use super::host_files::{HostFile, HostReader, base_file, host_files};
 use super::paths::host_reference;
 use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
-use crate::resolve::deploy::{FileSource, K8sKind, names};
+use crate::resolve::deploy::{Deploy, FileSource, K8sKind, names};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -392,15 +392,12 @@ fn access(resolved: &Resolved) -> Access {
         });
     }
     let mount_token = !roles.is_empty();
-    let rendered = mount_token && deploy.service_account.is_none();
+    let rendered = renders_rbac(deploy);
     let service_account = deploy
         .service_account
         .clone()
         .or_else(|| rendered.then(|| names::service_account_name(&deploy.name)));
-    let subject_namespace = deploy
-        .namespace
-        .clone()
-        .or_else(|| roles.first().map(|r| r.namespace.clone()));
+    let subject_namespace = subject_namespace(deploy).map(str::to_string);
     let mut resources: Vec<String> = Vec::new();
     for object in &deploy.api_objects {
         if !resources.contains(&object.resource) {
@@ -418,6 +415,19 @@ fn access(resolved: &Resolved) -> Access {
         verbs_by_name: by_name,
         verbs_unnamed: unnamed,
     }
+}
+
+/// svcgen renders the ServiceAccount, Roles and RoleBindings: a `kubernetes` adapter calls the
+/// API and `deploy.service_account` names no existing account.
+pub fn renders_rbac(deploy: &Deploy) -> bool {
+    !deploy.api_objects.is_empty() && deploy.service_account.is_none()
+}
+
+/// The namespace of the service account in the RoleBindings: `deploy.namespace`, else (a guess:
+/// the pods land in kubectl's context namespace) the namespace of the first adapter's objects.
+pub fn subject_namespace(deploy: &Deploy) -> Option<&str> {
+    (deploy.namespace.as_deref())
+        .or_else(|| deploy.api_objects.first().map(|o| o.namespace.as_str()))
 }
 
 fn pair(name: &str, value: String) -> Pair {

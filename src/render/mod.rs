@@ -3,6 +3,7 @@
 //! Renderers take only a [`Resolved`] profile (never the raw profile) and the environment built
 //! from it once, so every target carries the same variables and values.
 
+mod api_access;
 mod checked;
 pub(crate) mod checks;
 mod compose;

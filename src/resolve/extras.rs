@@ -68,7 +68,11 @@ pub fn extras(
             },
         };
         if matches!(mode, super::Mode::Profile) {
-            diags.push(passed_through(suggester, entry));
+            diags.push(passed_through(
+                suggester,
+                entry,
+                model.image_reads(&entry.key, edition),
+            ));
         }
         out.push(Extra {
             name: entry.key.clone(),
@@ -175,9 +179,23 @@ fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
     Some(value)
 }
 
-/// The warning that a name outside the spec is passed through, with a near name if any.
-fn passed_through(suggester: &Suggester<'_>, entry: &Entry) -> Diagnostic {
+/// The warning that a name outside the spec is passed through: what the image reads from it when
+/// the model knows (no near spec name then: the user means this variable), else a near name if
+/// any.
+fn passed_through(
+    suggester: &Suggester<'_>,
+    entry: &Entry,
+    image_reads: Option<String>,
+) -> Diagnostic {
     let name = &entry.key;
+    if let Some(what) = image_reads {
+        return Diagnostic::new(
+            Code::EnvPassthrough,
+            format!("`{name}` is not a variable of the spec, but the image reads it: {what}; it is passed through as it is"),
+        )
+        .at(entry.key_origin)
+        .label("not in the spec, read by the image");
+    }
     let near = suggester.suggest(name);
     let message = match near {
         Some(_) => format!("`{name}` is not a variable of the spec; it is passed through as it is"),

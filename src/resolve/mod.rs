@@ -317,6 +317,8 @@ impl Slot<'_> {
                 if value.env_text().is_some_and(|t| t.is_empty()) {
                     if var.required && self.reports_missing {
                         diags.push(self.required(Some(*origin)));
+                    } else if let Some(object) = Model::get().api_object_of(&var.key) {
+                        diags.push(empty_api_name(var, &object.resource, *origin));
                     }
                     return None;
                 }
@@ -439,6 +441,28 @@ fn required(
             key: var.key.clone(),
         }),
     }
+}
+
+/// An empty name or namespace of a `kubernetes` adapter's object: the empty string leaves the
+/// variable unset, and the image then uses its own default object, which is not the spec's
+/// default (the image's config map default is not known, and it reads the secret's name from
+/// another variable): svcgen could neither name it in the Role nor check it, so the pods would
+/// be refused (403) by the API. Refused, with the two ways out.
+fn empty_api_name(var: &Var, resource: &str, origin: Origin) -> Diagnostic {
+    let default = var.default.value().unwrap_or_default();
+    Diagnostic::new(
+        Code::Required,
+        format!(
+            "`{}` is empty: that leaves {} unset, and the image then reads and writes its {resource} through the Kubernetes API at a default of its own, which the Role svcgen renders cannot name (the API refuses it, 403)",
+            var.key, var.env
+        ),
+    )
+    .at(origin)
+    .label("empty name of a kubernetes adapter's object")
+    .help(format!(
+        "give `{}` a Kubernetes name, or remove the key to use the spec's default \"{default}\"",
+        var.key
+    ))
 }
 
 fn hidden_default(

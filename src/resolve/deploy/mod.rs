@@ -170,16 +170,30 @@ pub fn deploy(
     deploy
 }
 
-/// The model's API objects whose name variable applies (their adapter is `kubernetes`).
-fn api_objects(model: &Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<ApiUse> {
+/// The model's API objects whose adapter is `kubernetes` (their name or namespace variable
+/// applies). An emptied name or namespace is refused when resolved; the spec's default stands in
+/// for it here, so that the other value is still checked as a Kubernetes name.
+fn api_objects(model: &'static Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<ApiUse> {
     let find = |key: &str| vars.iter().find(|rv| rv.var.key == key);
+    let or_default = |key: &str| {
+        find(key).cloned().or_else(|| {
+            let var = model.vars.iter().find(|v| v.key == key)?;
+            let text = var.default.value()?;
+            Some(ResolvedVar {
+                var,
+                value: crate::value_type::Typed::Text(text.to_string()),
+                origin: None,
+            })
+        })
+    };
     model
         .container
         .api_objects
         .iter()
         .filter_map(|object| {
-            let name_var = find(&object.name)?;
-            let namespace_var = find(&object.namespace)?;
+            find(&object.name).or_else(|| find(&object.namespace))?;
+            let name_var = &or_default(&object.name)?;
+            let namespace_var = &or_default(&object.namespace)?;
             let name = name_var.value.env_text()?;
             // A name filled in at deploy time is not known here: the Kubernetes targets refuse
             // the value itself, and compose and .env need no Role.
