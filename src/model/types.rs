@@ -56,6 +56,10 @@ pub struct EditionInfo {
     /// the startup probe allows `deploy.probes.build_allowance` for it.
     #[serde(default)]
     pub builds_at_start: bool,
+    /// Seconds the lock step the image takes after its waits may spend on its connection check
+    /// (upstream behaviour): the startup probe allows them. 0 when it takes no lock.
+    #[serde(default)]
+    pub lock_check: i64,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -313,6 +317,9 @@ pub struct ImageFacts {
     pub plugin_path: ImagePath,
     /// What the image writes at run time, in order.
     pub writes: Vec<WrittenPath>,
+    /// The least memory limit any container starts with (a Kubernetes quantity): below it the
+    /// runtime refuses the container or fails to start it, whatever the image.
+    pub least_memory_limit: String,
 }
 
 /// A file the image reads, at `path` unless the variable `env` (outside the spec) moves it.

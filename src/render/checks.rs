@@ -21,6 +21,9 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
     if row.runs_container {
         found.extend(deployed(resolved));
     }
+    if row.renders_workload {
+        (found.items).extend(resolved.deploy.image_findings.iter().cloned());
+    }
     if row.in_cluster {
         for var in env {
             if let Some(from) = &var.deploy_env {
