@@ -102,7 +102,7 @@ fn class2_edition_a_refuses_a_zero_build_allowance() {
             .code(1)
             .stderr_has("`deploy.probes.build_allowance`: 0 is below the minimum 1")
             .stderr_has("p.toml:11:")
-            .stderr_has("at least 1")
+            .stderr_has("at every start")
             .run();
     }
     let ran = render_base(&a("probes.build_allowance = 1\n"));
