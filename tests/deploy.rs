@@ -170,7 +170,8 @@ fn assert_startup_budget(objects: &[Value], what: &Path) {
 
 /// Issue 21, class 2: the waits run one after another (config, secret, then each distinct
 /// backend), each up to `max_time + sleep`: b-hybrid maps its categories to two distinct backends,
-/// so the budget is (2 + 2) x (1234 + 17) + the margin (60), rounded up to whole periods (10 s).
+/// so the budget is (2 + 2) x (1234 + 17) + edition B's lock check (60) + the margin (60), rounded
+/// up to whole periods (10 s).
 #[test]
 fn startup_budget_follows_the_profiles_wait_values() {
     let checks = &Model::get().container.startup_checks;
@@ -183,10 +184,13 @@ fn startup_budget_follows_the_profiles_wait_values() {
     let objects = objects(&std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
     let probe = &deployment(&objects)["spec"]["template"]["spec"]["containers"][0]["startupProbe"];
     assert_eq!(probe["periodSeconds"], 10);
-    assert_eq!(probe["failureThreshold"], (4 * (1234 + 17) + 60 + 9) / 10);
+    assert_eq!(
+        probe["failureThreshold"],
+        (4 * (1234 + 17) + 60 + 60 + 9) / 10
+    );
     let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
     assert!(
-        notes.contains("= 4 × (1234 + 17) + 60 = 5064 s"),
+        notes.contains("= 4 × (1234 + 17) + 60 + 60 = 5124 s"),
         "DEPLOY.md states the formula with the profile's numbers: {notes}"
     );
 }

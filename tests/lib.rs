@@ -11,6 +11,7 @@ mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
 mod class1_rbac;
+mod class2_budget;
 mod class5_consumers;
 mod class6_urls;
 mod cli;

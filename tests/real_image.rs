@@ -35,7 +35,7 @@ fn pod(objects: &[Value]) -> &Value {
 }
 
 /// Renders `profile` as a kustomize base in `out/`; returns the run.
-fn render_base(profile: &str) -> support::scenario::Ran {
+pub(crate) fn render_base(profile: &str) -> support::scenario::Ran {
     Test::new()
         .file("p.toml", profile)
         .args(["render", "p.toml", "--out-dir", "out", "-q"])
@@ -44,7 +44,7 @@ fn render_base(profile: &str) -> support::scenario::Ran {
 
 /// `kubectl kustomize` builds the base and `kubernetes-validate --strict` accepts the result
 /// (skipped visibly without the tools, a failure on CI); returns the built stream.
-fn build_and_validate(out: &Path) -> Option<String> {
+pub(crate) fn build_and_validate(out: &Path) -> Option<String> {
     let kubectl = tool("kubectl")?;
     let validator = tool("kubernetes-validate")?;
     let built = Command::new(kubectl)
@@ -361,14 +361,14 @@ fn class11_deploy_notes_have_a_real_image_section() {
 }
 
 /// Class 2: README's startup numbers are those a render of the defaults states (one backend):
-/// 990 s in edition B, 1590 s in edition A with its build allowance.
+/// 1050 s in edition B with its lock check, 1590 s in edition A with its build allowance.
 #[test]
 fn class2_readme_startup_numbers_match_a_render() {
     let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
     for (profile, seconds) in [
         (
             "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
-            990,
+            1050,
         ),
         (
             "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n",

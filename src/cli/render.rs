@@ -828,17 +828,19 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
 }
 
 /// The diagnostics of rendering `targets` that checking the profile alone reproduces: what a
-/// deployment lacks (`checks::deployed`, for targets that start the container), as the profile
+/// deployment lacks (`checks::deployed`, for targets that start the container) and the
+/// workload's findings against the image (for targets that render the workload), as the profile
 /// acknowledges them. A profile whose rendering reported only these may be held by its folder's
 /// record (see `output::record`): its replay reports them again without rendering.
 fn replayed(resolved: &crate::resolve::Resolved, targets: &[Target]) -> Diagnostics {
-    let runs = targets
-        .iter()
-        .any(|t| crate::render::targets::row(*t).runs_container);
-    if !runs {
-        return Diagnostics::default();
+    let rows = || targets.iter().map(|t| crate::render::targets::row(*t));
+    let mut found = Diagnostics::default();
+    if rows().any(|row| row.runs_container) {
+        found = crate::render::checks::deployed(resolved);
     }
-    let mut found = crate::render::checks::deployed(resolved);
+    if rows().any(|row| row.renders_workload) {
+        (found.items).extend(resolved.deploy.image_findings.iter().cloned());
+    }
     crate::resolve::allow::acknowledge(&mut found, &resolved.allow);
     found
 }

@@ -155,9 +155,11 @@ codes! {
     /// A rendered file on disk that differs from what svcgen writes now (`render --check`,
     /// `docs --check`).
     StaleOutput = "E0250", "stale-output";
-    /// A `[deploy]` setting the real image cannot run with (a read-only root file system).
+    /// A `[deploy]` setting the real image cannot run with (a read-only root file system, another
+    /// port or user than its own, a memory limit no container starts with).
     ImageRefuses = "E0251", "image-refuses";
-    /// A `[deploy]` setting that differs from how the real image runs (its port, its user).
+    /// A `[deploy]` setting below how the real image is known to run (resource limits under its
+    /// upstream chart's).
     ImageDiffers = "W0330", "image-differs";
     /// A credential file an adapter or backend reads, with no source for the container.
     CredentialFileMissing = "W0331", "credential-file-missing";

@@ -56,6 +56,10 @@ pub struct EditionInfo {
     /// the startup probe allows `deploy.probes.build_allowance` for it.
     #[serde(default)]
     pub builds_at_start: bool,
+    /// Seconds the lock step the image takes after its waits may spend on its connection check
+    /// (upstream behaviour): the startup probe allows them. 0 when it takes no lock.
+    #[serde(default)]
+    pub lock_check: i64,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -380,6 +384,9 @@ pub struct ImageFacts {
     /// Variables outside the spec the image reads (beyond `ssa_file` and the `image_name` of
     /// `[container] api_objects`), with what it reads from them.
     pub reads: Vec<ImageVar>,
+    /// The least memory limit any container starts with (a Kubernetes quantity): below it the
+    /// runtime refuses the container or fails to start it, whatever the image.
+    pub least_memory_limit: String,
 }
 
 /// A variable outside the spec that the image reads, what it reads from it and its default there.

@@ -22,6 +22,9 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
         found.extend(deployed(resolved));
     }
     found.extend(super::api_access::kube_config(row, resolved));
+    if row.renders_workload {
+        (found.items).extend(resolved.deploy.image_findings.iter().cloned());
+    }
     if row.in_cluster {
         for var in env {
             if let Some(from) = &var.deploy_env {

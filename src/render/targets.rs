@@ -48,6 +48,11 @@ pub struct TargetDef {
     /// deployment needs beyond the variables is checked for it (`checks::deployed`), defaults
     /// the profile never wrote included. A `.env`, the docs and the schema start nothing.
     pub runs_container: bool,
+    /// It renders the pod's workload (port, user, root file system, resources, the startup
+    /// probe) or states it (the kustomize base and its notes): the workload's findings against
+    /// the real image (`resolve::deploy::image`) are reported for it. `.env`, compose and the
+    /// `env:` list carry none of these settings.
+    pub renders_workload: bool,
     /// What it cannot carry, beyond what every target checks.
     pub(super) checks: Option<CheckFn>,
     /// What renders it.
@@ -65,6 +70,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
         file_name: ".env",
         deployable: true,
+        renders_workload: false,
         runs_container: false,
         in_cluster: false,
         checks: Some(checks::dotenv),
@@ -77,6 +83,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "docker-compose.yml with the service, its environment and read-only file mounts",
         file_name: "docker-compose.yml",
         deployable: true,
+        renders_workload: false,
         runs_container: true,
         in_cluster: false,
         checks: None,
@@ -89,6 +96,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the `env:` list of a Kubernetes container spec",
         file_name: "k8s-env.yaml",
         deployable: true,
+        renders_workload: false,
         runs_container: true,
         in_cluster: true,
         checks: None,
@@ -102,6 +110,7 @@ pub const TARGETS: [TargetDef; 8] = [
                only as references unless --include-secrets)",
         file_name: k8s_plan::MANIFESTS,
         deployable: true,
+        renders_workload: true,
         runs_container: true,
         in_cluster: true,
         checks: Some(checks::k8s),
@@ -115,6 +124,7 @@ pub const TARGETS: [TargetDef; 8] = [
                files)",
         file_name: "kustomization.yaml",
         deployable: true,
+        renders_workload: true,
         runs_container: true,
         in_cluster: true,
         checks: None,
@@ -127,6 +137,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
         file_name: "DEPLOY.md",
         deployable: true,
+        renders_workload: true,
         runs_container: true,
         in_cluster: true,
         checks: Some(checks::deploy_notes),
@@ -139,6 +150,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
         file_name: "profile.schema.json",
         deployable: false,
+        renders_workload: false,
         runs_container: false,
         in_cluster: false,
         checks: None,
@@ -151,6 +163,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
         file_name: "reference.md",
         deployable: false,
+        renders_workload: false,
         runs_container: false,
         in_cluster: false,
         checks: None,

@@ -34,7 +34,6 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     service_name(deploy, reader, diags);
     requests_within_limits(reader, diags);
     generators(deploy, diags);
-    super::image::check(deploy, reader, diags);
     api_object_names(deploy, diags);
     object_sizes(deploy, diags);
 }

@@ -1,20 +1,32 @@
-//! `[deploy]` settings checked against the real image (upstream behaviour, beyond the spec): what
-//! it cannot run with is refused, what differs from how it runs is a warning. The facts are the
-//! image's (the model's `[image]`), so the settings' meanings in the model say them too.
+//! The pod's workload (`[deploy]` port, user, root file system, resources) checked against the
+//! real image (upstream behaviour, beyond the spec): what it cannot run with is refused, with the
+//! reason and what is accepted; what is less than it is known to run with is a warning. The facts
+//! are the image's (the model's `[image]`, and the settings' defaults, its upstream chart's), so
+//! the settings' meanings in the model say them too. Only the targets that render the workload
+//! (the Deployment of the kustomize base) report these: a `.env` or compose file carries none of
+//! these settings (see `render::targets`, `renders_workload`).
 
 use super::Deploy;
 use super::settings::SettingReader;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{DefaultValue, Model};
+use crate::value_type::formats;
 
 const READ_ONLY: &str = "deploy.security.read_only_root_filesystem";
 /// The settings whose model defaults are the image's own port and user (its upstream chart's).
 pub const PORT: &str = "deploy.port";
 pub const USER: &str = "deploy.security.run_as_user";
+/// The Service's port: free, since the Service maps it to the container's.
+const SERVICE_PORT: &str = "deploy.service.port";
+const MEMORY_LIMIT: &str = "deploy.resources.limits.memory";
+const CPU_LIMIT: &str = "deploy.resources.limits.cpu";
 
+/// The workload's findings against the image, in the order of the settings.
 pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
     read_only_root(deploy, reader, diags);
-    as_the_image_runs(deploy, reader, diags);
+    port(deploy, reader, diags);
+    user(deploy, reader, diags);
+    limits(reader, diags);
 }
 
 /// The image writes its configuration, its app's `env-config.js` (inside the built app, where a
@@ -24,71 +36,179 @@ fn read_only_root(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagn
     if !deploy.workload.read_only_root_filesystem {
         return;
     }
-    let writes = &reader.model.image.writes;
-    let paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
-    let what: Vec<String> = (writes.iter())
-        .map(|w| format!("{} ({})", w.what, w.path))
-        .collect();
     diags.push(
         Diagnostic::new(
             Code::ImageRefuses,
             format!(
                 "`{READ_ONLY}` = true: the image writes at run time to {}",
-                paths.join(", ")
+                written_paths(reader.model)
             ),
         )
         .at_opt(reader.origin(READ_ONLY))
         .label("the image cannot start with a read-only root file system")
         .help(format!(
             "it writes {}: a writable volume over the app's folder would hide the app",
-            what.join(", ")
+            written_things(reader.model)
         ))
         .help(format!("remove `{READ_ONLY}` or set it to false")),
     );
 }
 
-/// The image serves HTTP on the port, and runs as the user, of its upstream chart (the model's
-/// defaults): another value is a warning at the setting.
-fn as_the_image_runs(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
-    let w = &deploy.workload;
-    let checks = [
-        (
-            PORT,
-            w.port,
-            "the image's nginx serves HTTP on this port only: the probes and the Service reach nothing elsewhere",
-        ),
-        (
-            USER,
-            w.run_as_user,
-            "the folders the image writes (its configuration's, nginx's) belong to this user: another one cannot write them",
-        ),
-    ];
-    for (key, value, why) in checks {
-        let Some(image) = model_default(reader.model, key) else {
+/// The image's nginx listens on its own port whatever the pod says: on another container port the
+/// TCP probes never connect (the pod is restarted for ever) and the Service reaches nothing.
+fn port(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    let Some(image) = model_default(reader.model, PORT) else {
+        return;
+    };
+    let value = deploy.workload.port;
+    if value == image {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::ImageRefuses,
+            format!("`{PORT}` = {value}: the image's nginx listens on port {image} only"),
+        )
+        .at_opt(reader.origin(PORT))
+        .label(format!("the image serves HTTP on {image}, not {value}"))
+        .help(format!(
+            "the container port does not move nginx: the TCP probes on port {value} would never \
+             connect, so the pod would be restarted for ever, and the Service would reach nothing"
+        ))
+        .help(format!(
+            "accepted: {image} (or leave `{PORT}` out); to expose another port, set \
+             `{SERVICE_PORT}` (the Service's port, mapped to the container's)"
+        )),
+    );
+}
+
+/// The folders the image writes belong to its user: another uid cannot write them, and the pod
+/// svcgen renders has no setting that changes their owner (a pod's `fsGroup` changes volumes'
+/// only, and a volume over the app's folder would hide the app).
+fn user(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    let Some(image) = model_default(reader.model, USER) else {
+        return;
+    };
+    let value = deploy.workload.run_as_user;
+    if value == image {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::ImageRefuses,
+            format!(
+                "`{USER}` = {value}: the folders the image writes belong to its user {image}: {}",
+                written_paths(reader.model)
+            ),
+        )
+        .at_opt(reader.origin(USER))
+        .label(format!("the image runs as {image}"))
+        .help(format!(
+            "as uid {value} it cannot write {}, and the container stops; a pod's fsGroup changes \
+             the owner of volumes only, not of the image's own folders",
+            written_things(reader.model)
+        ))
+        .help(format!(
+            "accepted: {image} (or leave `{USER}` out), unless the image is rebuilt for another \
+             user"
+        )),
+    );
+}
+
+/// Resource limits: below the least memory limit any container starts with (a runtime's fact,
+/// the model's `[image] least_memory_limit`) the container never starts: refused. Below the
+/// image's upstream chart's limits (the settings' defaults) a warning: svcgen knows no smaller
+/// amount the image is measured to start with, and the start (in edition A its production build)
+/// is what a lower limit kills or slows past the startup probe's budget. Requests only reserve:
+/// not checked here (a request above its limit is refused with the other Kubernetes limits).
+fn limits(reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    let least = &reader.model.image.least_memory_limit;
+    for key in [CPU_LIMIT, MEMORY_LIMIT] {
+        let mut quiet = Diagnostics::default();
+        let Some(text) = reader.text(key, &mut quiet) else {
             continue;
         };
-        if value == image {
+        let Ok(value) = formats::k8s_quantity(&text) else {
+            continue;
+        };
+        let amount = |t: &str| formats::k8s_quantity(t).ok();
+        if key == MEMORY_LIMIT && amount(least).is_some_and(|least| value < least) {
+            diags.push(
+                Diagnostic::new(
+                    Code::ImageRefuses,
+                    format!("`{key}` = \"{text}\": no container starts with less than {least}"),
+                )
+                .at_opt(reader.origin(key))
+                .label(format!("below {least}"))
+                .help(
+                    "the container runtime needs about 6 MiB to start any container (runc), and \
+                     Docker refuses a lower limit (moby/moby#41168); the image runs nginx and its \
+                     app besides",
+                )
+                .help(format!(
+                    "accepted: {least} or more; the image's upstream chart gives it {}",
+                    default_text(reader.model, key).unwrap_or_default()
+                )),
+            );
             continue;
         }
+        let Some(chart) = default_text(reader.model, key) else {
+            continue;
+        };
+        if amount(&chart).is_none_or(|chart| value >= chart) {
+            continue;
+        }
+        let what = if key == MEMORY_LIMIT {
+            "a start that needs more is killed"
+        } else {
+            "a lower CPU limit slows the start"
+        };
         diags.push(
             Diagnostic::new(
                 Code::ImageDiffers,
-                format!("`{key}` = {value}: the image runs with {image}"),
+                format!(
+                    "`{key}` = \"{text}\" is below the {chart} the image's upstream chart gives it"
+                ),
             )
             .at_opt(reader.origin(key))
-            .label(format!("the image expects {image}"))
-            .help(why)
+            .label("less than the image is known to run with")
             .help(format!(
-                "keep {image} unless the image is rebuilt for {value}"
+                "svcgen knows no smaller amount the image starts with: {what} (in edition A its \
+                 production build, at every start), and a start past the startup probe's budget \
+                 is restarted"
+            ))
+            .help(format!(
+                "keep {chart}, or, once a start with \"{text}\" is tried, acknowledge with \
+                 allow = [\"{}\"]",
+                Code::ImageDiffers.id()
             )),
         );
     }
 }
 
-/// The image's own value of a setting: its default in the model.
+/// The paths the image writes (the model's `[image] writes`), joined.
+fn written_paths(model: &Model) -> String {
+    let paths: Vec<&str> = model.image.writes.iter().map(|w| w.path.as_str()).collect();
+    paths.join(", ")
+}
+
+/// What the image writes, each with its path.
+fn written_things(model: &Model) -> String {
+    let what: Vec<String> = (model.image.writes.iter())
+        .map(|w| format!("{} ({})", w.what, w.path))
+        .collect();
+    what.join(", ")
+}
+
+/// The image's own value of an integer setting: its default in the model.
 pub fn model_default(model: &Model, key: &str) -> Option<i64> {
+    default_text(model, key)?.parse().ok()
+}
+
+/// A setting's default in the model, as text (the image's upstream chart's value).
+fn default_text(model: &Model, key: &str) -> Option<String> {
     match &model.setting(key)?.default {
-        DefaultValue::Value(v) => v.parse().ok(),
+        DefaultValue::Value(v) => Some(v.clone()),
         _ => None,
     }
 }

@@ -44,6 +44,10 @@ pub struct Deploy {
     pub api_objects: Vec<ApiUse>,
     /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
     pub declared_at: Option<crate::diag::source::Origin>,
+    /// The workload checked against the real image (`image`): what it cannot run with (errors)
+    /// and what is less than it runs with (warnings). Reported by the targets that render the
+    /// workload only (`render::targets`, `renders_workload`), not by resolve.
+    pub image_findings: Vec<Diagnostic>,
 }
 
 /// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
@@ -154,7 +158,7 @@ pub fn deploy(
     );
     let workload = workload::workload(model, edition, &reader, vars, diags);
     let service_account = text("deploy.service_account", diags);
-    let deploy = Deploy {
+    let mut deploy = Deploy {
         name,
         namespace,
         replicas,
@@ -165,8 +169,12 @@ pub fn deploy(
         service_account,
         api_objects: api_objects(model, vars, extras),
         declared_at: table_entry.map(|e| e.key_origin),
+        image_findings: Vec::new(),
     };
     checks::check(&deploy, &reader, diags);
+    let mut findings = Diagnostics::default();
+    image::check(&deploy, &reader, &mut findings);
+    deploy.image_findings = findings.items;
     deploy
 }
 

@@ -79,8 +79,9 @@ pub(super) fn workload(
 
 /// What the startup probe covers, in seconds: the image waits for its dependencies one after
 /// another (config, secret, then each distinct persistence backend), each wait lasting up to
-/// `max_time + sleep`; then the margin, and in an edition that builds its app at start, the
-/// build allowance. Templates receive it as `plan.workload.startup`.
+/// `max_time + sleep`; in an edition that takes a lock after its waits, the lock's connection
+/// check; then the margin, and in an edition that builds its app at start, the build allowance.
+/// Templates receive it as `plan.workload.startup`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct StartupBudget {
     /// Waits one after another: config, secret, then each backend.
@@ -91,6 +92,9 @@ pub struct StartupBudget {
     pub max_time: i64,
     /// wait.sleep_duration.
     pub sleep: i64,
+    /// The lock's connection check after the waits (the edition's `lock_check`); 0 when the
+    /// edition takes no lock.
+    pub lock: i64,
     /// deploy.probes.startup_margin.
     pub margin: i64,
     /// deploy.probes.build_allowance; none when the edition does not build at start.
@@ -135,6 +139,7 @@ fn startup_threshold(
         backends,
         max_time,
         sleep,
+        lock: model.edition(edition).lock_check,
         margin,
         build_allowance,
         seconds: 0,
@@ -143,7 +148,9 @@ fn startup_threshold(
         budget.waits,
         max_time,
         sleep,
-        margin.saturating_add(build_allowance.unwrap_or(0)),
+        (budget.lock)
+            .saturating_add(margin)
+            .saturating_add(build_allowance.unwrap_or(0)),
     );
     let period = period.max(1);
     let threshold = budget.seconds / period + i64::from(budget.seconds % period != 0);
@@ -168,7 +175,7 @@ fn startup_threshold(
             .label("too long for a startup probe")
             .help(format!(
                 "lower `{culprit}`, or raise deploy.probes.period (the budget is (waits) x (`{}` + \
-                 `{}`) + `{MARGIN}` seconds)",
+                 `{}`) + the lock's check + `{MARGIN}` (+ the build allowance) seconds)",
                 checks.max_time, checks.sleep
             )),
         );
@@ -178,7 +185,8 @@ fn startup_threshold(
 }
 
 /// Seconds the startup probe must allow: `waits` runs of the checks one after another, each up to
-/// `max_time` plus the sleep after its last try, then `extra` (the margin and any build).
+/// `max_time` plus the sleep after its last try, then `extra` (any lock, the margin and any
+/// build).
 pub fn startup_budget(waits: i64, max_time: i64, sleep: i64, extra: i64) -> i64 {
     waits
         .saturating_mul(max_time.saturating_add(sleep))
