@@ -82,19 +82,19 @@ pub fn any_length() -> BoxedStrategy<String> {
     prop_oneof![3 => value(), 1 => long_value()].boxed()
 }
 
-/// A valid edition B profile with hostile values in five string variables that take any string
-/// and every value in `[env]` (`values` needs at least five). Not the kubernetes adapters' object
-/// names (Kubernetes names, in a Role) nor the client id (put raw into JSON and an LDAP DN).
+/// A valid edition B profile with hostile values in the three string variables that take any
+/// string and every value in `[env]` (`values` needs at least three). Not the kubernetes adapters'
+/// object names (Kubernetes names, in a Role) nor a variable the image puts into another text
+/// as it is (the model's `consumers`: the client id in JSON and an LDAP DN, the SQL user and
+/// database in a URL, the vault namespace in an HTTP header), which refuse what breaks that text.
 pub fn profile(values: &[String]) -> String {
     let s = |v: &String| toml::Value::String(v.clone()).to_string();
     let mut text = format!(
-        "edition = \"B\"\n[persistence.sql]\nname = {}\nuser = {}\n\
-         [secret]\nvault = {{ prefix = {}, kv_path = {}, namespace = {} }}\n[env]\n",
+        "edition = \"B\"\n\
+         [secret]\nvault = {{ prefix = {}, kv_path = {}, approle_path = {} }}\n[env]\n",
         s(&values[0]),
         s(&values[1]),
         s(&values[2]),
-        s(&values[3]),
-        s(&values[4]),
     );
     for (i, v) in values.iter().enumerate() {
         text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));
