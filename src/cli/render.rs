@@ -832,13 +832,7 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
 /// acknowledges them. A profile whose rendering reported only these may be held by its folder's
 /// record (see `output::record`): its replay reports them again without rendering.
 fn replayed(resolved: &crate::resolve::Resolved, targets: &[Target]) -> Diagnostics {
-    let runs = targets
-        .iter()
-        .any(|t| crate::render::targets::row(*t).runs_container);
-    if !runs {
-        return Diagnostics::default();
-    }
-    let mut found = crate::render::checks::deployed(resolved);
+    let mut found = crate::render::checks::deployed(resolved, targets);
     crate::resolve::allow::acknowledge(&mut found, &resolved.allow);
     found
 }

@@ -319,6 +319,8 @@ pub struct ImageFacts {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImageFile {
+    /// Its name under `[deploy.files]`, where the profile gives its source.
+    pub key: String,
     pub env: String,
     pub path: String,
     /// The editions whose image reads it.

@@ -9,6 +9,7 @@ use super::{EnvVar, Input, Target, TemplateError, Templates, checks, compose, do
 use super::{k8s_env, k8s_plan};
 use crate::diag::Diagnostics;
 use crate::model::Edition;
+use crate::resolve::deploy::Mounts;
 use crate::resolve::Resolved;
 use minijinja::Value;
 
@@ -44,10 +45,12 @@ pub struct TargetDef {
     pub deployable: bool,
     /// A Kubernetes cluster reads it: it has no deploy-time step to fill a value in.
     pub in_cluster: bool,
-    /// It starts the container (compose, Kubernetes, the kustomize base and its notes): what a
-    /// deployment needs beyond the variables is checked for it (`checks::deployed`), defaults
-    /// the profile never wrote included. A `.env`, the docs and the schema start nothing.
-    pub runs_container: bool,
+    /// It starts the container (compose, Kubernetes, the kustomize base and its notes), and how
+    /// the container is given its files there (compose binds `host` sources; Kubernetes mounts
+    /// `secret` and `configmap` ones): what a deployment needs beyond the variables is checked
+    /// for it (`checks::deployed`), defaults the profile never wrote included. A `.env`, the
+    /// docs and the schema start nothing (`None`).
+    pub runs_container: Option<Mounts>,
     /// What it cannot carry, beyond what every target checks.
     pub(super) checks: Option<CheckFn>,
     /// What renders it.
@@ -65,7 +68,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
         file_name: ".env",
         deployable: true,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: Some(checks::dotenv),
         renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
@@ -77,7 +80,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "docker-compose.yml with the service, its environment and read-only file mounts",
         file_name: "docker-compose.yml",
         deployable: true,
-        runs_container: true,
+        runs_container: Some(Mounts::HostFile),
         in_cluster: false,
         checks: None,
         renders: Renders::Template(compose::TEMPLATE, compose::context),
@@ -89,7 +92,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the `env:` list of a Kubernetes container spec",
         file_name: "k8s-env.yaml",
         deployable: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
@@ -102,7 +105,7 @@ pub const TARGETS: [TargetDef; 8] = [
                only as references unless --include-secrets)",
         file_name: k8s_plan::MANIFESTS,
         deployable: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: Some(checks::k8s),
         renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
@@ -115,7 +118,7 @@ pub const TARGETS: [TargetDef; 8] = [
                files)",
         file_name: "kustomization.yaml",
         deployable: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
@@ -127,7 +130,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
         file_name: "DEPLOY.md",
         deployable: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: Some(checks::deploy_notes),
         renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
@@ -139,7 +142,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
         file_name: "profile.schema.json",
         deployable: false,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: None,
         renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
@@ -151,7 +154,7 @@ pub const TARGETS: [TargetDef; 8] = [
         help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
         file_name: "reference.md",
         deployable: false,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: None,
         renders: Renders::Model(|edition, templates| {

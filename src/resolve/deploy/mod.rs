@@ -87,6 +87,53 @@ pub struct FileSource {
     pub origin: crate::diag::source::Origin,
 }
 
+/// How a target gives the container its files: compose binds the host file of a `host` source;
+/// Kubernetes mounts the key of a `secret` or `configmap` source. A source of one kind does not
+/// reach a target of the other (the renderers of each read only their own field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mounts {
+    /// A bind of the host file (`host`): compose.
+    HostFile,
+    /// A volume of a Secret's or ConfigMap's key (`secret` / `configmap`): Kubernetes.
+    ObjectKey,
+}
+
+impl Mounts {
+    /// The deployment that mounts this way, for messages.
+    pub fn deployment(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "compose",
+            Mounts::ObjectKey => "Kubernetes",
+        }
+    }
+
+    /// The fields of a source it mounts, for messages.
+    pub fn fields(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "`host`",
+            Mounts::ObjectKey => "`secret` or `configmap`",
+        }
+    }
+
+    /// The source fields that reach it, as a profile writes them (for help).
+    pub fn source_fields(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "host = \"PATH\"",
+            Mounts::ObjectKey => "secret = \"NAME\", key = \"KEY\"",
+        }
+    }
+}
+
+impl FileSource {
+    /// Whether a target that mounts files the `mounts` way mounts this one.
+    pub fn mounted_by(&self, mounts: Mounts) -> bool {
+        match mounts {
+            Mounts::HostFile => self.host.is_some(),
+            Mounts::ObjectKey => self.k8s.is_some(),
+        }
+    }
+}
+
 /// A key of a Secret or ConfigMap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct K8sRef {
@@ -141,7 +188,8 @@ pub fn deploy(
     let replicas = reader.int("deploy.replicas", diags);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
-        file_sources(model, edition, entry, vars, sources, &mut files, diags);
+        let known = (vars, extras);
+        file_sources(model, edition, entry, known, sources, &mut files, diags);
     }
     plugin_sources(
         model,
