@@ -15,6 +15,73 @@ pub const USER: &str = "deploy.security.run_as_user";
 pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
     read_only_root(deploy, reader, diags);
     as_the_image_runs(deploy, reader, diags);
+    mounts_over_writes(deploy, reader.model, diags);
+}
+
+/// A file source mounted at a path the image writes (the model's `[image] writes`), or at a
+/// folder above one: compose and Kubernetes mount it read-only (a folder mount hides what the
+/// image keeps there), so the image cannot write there and stops. Inside a written folder, a
+/// file elsewhere leaves the rest writable (the couchbase password's default is one).
+fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
+    for file in &deploy.files {
+        let mounted = normal_path(&file.container_path);
+        let hit = (model.image.writes.iter())
+            .flat_map(|w| w.paths().map(move |path| (w, path)))
+            .find(|(_, written)| {
+                *written == mounted || written.starts_with(&format!("{}/", mounted.trim_end_matches('/')))
+            });
+        let Some((written, path)) = hit else { continue };
+        let over = if path == mounted {
+            String::new()
+        } else {
+            format!(", a folder above {path}")
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::ImageRefuses,
+                format!(
+                    "`{}` is mounted at {}{over}, where the image writes {} at run time",
+                    file.key, file.container_path, written.what
+                ),
+            )
+            .at(file.origin)
+            .label("read-only over a path the image writes")
+            .help(format!(
+                "the mount is read-only (and hides what was there): the image cannot write {path} and stops"
+            ))
+            .help(format!(
+                "set the file's path ({}) to one the image does not write: not {path}, nor a folder above it",
+                path_setting(file, model),
+            )),
+        );
+    }
+}
+
+/// Where the profile sets the path of `file`: its variable's key, or for the image's SSA file
+/// the `[env]` variable that moves it.
+fn path_setting(file: &super::FileSource, model: &Model) -> String {
+    let ssa = &model.image.ssa_file;
+    if file.key == ssa.key {
+        format!("[env] {}", ssa.env)
+    } else {
+        format!("`{}`", file.key)
+    }
+}
+
+/// `path` as the container resolves it: `.`, empty segments and a trailing `/` dropped, `..`
+/// taking off the segment before it.
+fn normal_path(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// The image writes its configuration, its app's `env-config.js` (inside the built app, where a
