@@ -338,6 +338,18 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
+    if let Some(what) = model.image_reads(name) {
+        // Outside the spec, but read by the image (a fact about it): not an old name.
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownVariable,
+                format!("`{name}` is not in the spec: svcgen does not check it; the image reads it as {what}"),
+            )
+            .at(entry.name_origin)
+            .label("not in the spec, read by the image"),
+        );
+        return;
+    }
     let suggester = Model::env_suggester();
     for (old, new) in &model.container.legacy_prefixes {
         let Some(rest) = name.strip_prefix(old.as_str()) else {

@@ -119,6 +119,28 @@ impl Model {
         SUGGESTER.get_or_init(|| crate::support::suggest::Suggester::new(Model::get().env_names()))
     }
 
+    /// What the real image reads from `env`, a variable outside the spec (the model's
+    /// `[image] ssa_file` and the `image_name` of `[container] api_objects`); `None` for any
+    /// other name. Upstream behaviour: lint must not call such a variable unread.
+    pub fn image_reads(&self, env: &str) -> Option<String> {
+        let ssa = &self.image.ssa_file;
+        if ssa.env == env {
+            let editions: Vec<&str> = ssa.editions.iter().map(|e| e.as_str()).collect();
+            return Some(format!(
+                "the path of edition {}'s SSA file (default {})",
+                editions.join(", "),
+                ssa.path
+            ));
+        }
+        (self.container.api_objects.iter()).find_map(|object| {
+            let image = object.image_name.as_ref().filter(|i| i.env == env)?;
+            Some(format!(
+                "the name of the {} object of the kubernetes adapter (default {}), where the spec documents `{}`",
+                object.resource, image.default, object.name
+            ))
+        })
+    }
+
     /// Every distinct profile key, in model order.
     pub fn keys(&self) -> Vec<&str> {
         distinct(self.vars.iter().map(|v| v.key.as_str()))

@@ -268,22 +268,27 @@ pub fn plan_for<'a>(
     let (generators, mut to_create) = file_objects(&deploy.files, folder, options);
     let env_secret = env_secret(resolved, env);
     if let Some(secret) = env_secret.as_ref().filter(|s| !s.generated) {
-        to_create.insert(
-            0,
-            ToCreate {
+        // A file may come from the same Secret (deploy.secret_name): one object, created by one
+        // command with every key (the variables' first), not a second `kubectl create` that
+        // fails with AlreadyExists.
+        let same = (to_create.iter()).position(|o| {
+            o.kind == K8sKind::Secret.name() && o.name == secret.name
+        });
+        let mut object = match same {
+            Some(index) => to_create.remove(index),
+            None => ToCreate {
                 kind: K8sKind::Secret.name(),
                 name: secret.name.clone(),
-                keys: secret
-                    .keys
-                    .iter()
-                    .map(|k| CreateKey {
-                        name: k.clone(),
-                        value: format!("the value of {k}"),
-                        path: None,
-                    })
-                    .collect(),
+                keys: Vec::new(),
             },
-        );
+        };
+        let variables = secret.keys.iter().map(|k| CreateKey {
+            name: k.clone(),
+            value: format!("the value of {k}"),
+            path: None,
+        });
+        object.keys.splice(0..0, variables);
+        to_create.insert(0, object);
     }
     let w = &deploy.workload;
     Plan {

@@ -24,14 +24,16 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
 /// file elsewhere leaves the rest writable (the couchbase password's default is one).
 fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
     for file in &deploy.files {
-        let mounted = normal_path(&file.container_path);
+        // Paths as Docker and Kubernetes see them (a mount path with `.` or `..` is refused).
+        let (_, mounted) = super::checks::path_identity(&file.container_path);
         let hit = (model.image.writes.iter())
             .flat_map(|w| w.paths().map(move |path| (w, path)))
             .find(|(_, written)| {
-                *written == mounted || written.starts_with(&format!("{}/", mounted.trim_end_matches('/')))
+                let (_, written) = super::checks::path_identity(written);
+                written == mounted || mounted.is_empty() || written.starts_with(&format!("{mounted}/"))
             });
         let Some((written, path)) = hit else { continue };
-        let over = if path == mounted {
+        let over = if super::checks::path_identity(&path).1 == mounted {
             String::new()
         } else {
             format!(", a folder above {path}")
@@ -66,22 +68,6 @@ fn path_setting(file: &super::FileSource, model: &Model) -> String {
     } else {
         format!("`{}`", file.key)
     }
-}
-
-/// `path` as the container resolves it: `.`, empty segments and a trailing `/` dropped, `..`
-/// taking off the segment before it.
-fn normal_path(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    format!("/{}", parts.join("/"))
 }
 
 /// The image writes its configuration, its app's `env-config.js` (inside the built app, where a

@@ -214,7 +214,7 @@ pub fn deploy(
         api_objects: api_objects(model, vars, extras),
         declared_at: table_entry.map(|e| e.key_origin),
     };
-    checks::check(&deploy, &reader, diags);
+    checks::check(&deploy, vars, &reader, diags);
     deploy
 }
 
