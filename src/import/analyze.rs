@@ -338,20 +338,10 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    if let Some(what) = model.image_reads(name) {
-        // Outside the spec, but read by the image (a fact about it): not an old name.
-        diags.push(
-            Diagnostic::new(
-                Code::UnknownVariable,
-                format!("`{name}` is not in the spec: svcgen does not check it; the image reads it as {what}"),
-            )
-            .at(entry.name_origin)
-            .label("not in the spec, read by the image"),
-        );
-        return;
-    }
+    // Outside the spec, but read by the image (a fact about it): not an old name.
+    let image_reads = model.image_reads(name);
     let suggester = Model::env_suggester();
-    for (old, new) in &model.container.legacy_prefixes {
+    for (old, new) in (model.container.legacy_prefixes.iter()).filter(|_| image_reads.is_none()) {
         let Some(rest) = name.strip_prefix(old.as_str()) else {
             continue;
         };
@@ -372,16 +362,18 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
         );
         return;
     }
-    let near = suggester.suggest(name);
-    diags.push(
-        Diagnostic::new(
-            Code::UnknownVariable,
-            format!("`{name}` is not in the spec: svcgen does not check it (the image may still read it)"),
-        )
-        .at(entry.name_origin)
-        .label("not in the spec")
-        .suggest(near),
-    );
+    let near = suggester.suggest(name).filter(|_| image_reads.is_none());
+    let mut unknown = Diagnostic::new(
+        Code::UnknownVariable,
+        format!("`{name}` is not in the spec: svcgen does not check it (the image may still read it)"),
+    )
+    .at(entry.name_origin)
+    .label("not in the spec")
+    .suggest(near);
+    if let Some(what) = image_reads {
+        unknown = unknown.help(format!("the image reads it: {what}"));
+    }
+    diags.push(unknown);
 }
 
 /// A value the deploying shell fills in, which the profile keeps as a deploy-time value.
