@@ -50,23 +50,30 @@ pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
 
 /// What a deployment of `resolved` by `targets` lacks (warnings): a file the image opens at
 /// start with no source that the targets mount (compose mounts `host` sources, Kubernetes
-/// `secret` and `configmap` ones: their rows' `runs_container`), a host its users reach left at
+/// `secret` and `configmap` ones: their rows' `runs_container`; only the ways the profile says it
+/// is deployed, `deploy.compose` and `deploy.kubernetes`), a host its users reach left at
 /// loopback. Checked once for all the targets, so that one cause covering several gives one
 /// warning naming them (`validate` renders them all: it says what `render --out-dir` says).
 /// Nothing for targets that start no container.
 pub fn deployed(resolved: &Resolved, targets: &[Target]) -> Diagnostics {
     let mut diags = Diagnostics::default();
     let mut mounts: Vec<(Mounts, Vec<&'static str>)> = Vec::new();
+    let mut runs = false;
     for row in targets.iter().map(|t| super::targets::row(*t)) {
         let Some(how) = row.runs_container else {
             continue;
         };
+        runs = true;
+        if !resolved.deploy.deployed_by.contains(&how) {
+            // The profile says it is not deployed this way (deploy.compose, deploy.kubernetes).
+            continue;
+        }
         match mounts.iter_mut().find(|(known, _)| *known == how) {
             Some((_, names)) => names.push(row.name),
             None => mounts.push((how, vec![row.name])),
         }
     }
-    if mounts.is_empty() {
+    if !runs {
         return diags;
     }
     crate::resolve::deploy::credentials::check(resolved, &mounts, &mut diags);

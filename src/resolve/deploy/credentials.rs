@@ -139,8 +139,16 @@ pub fn check(
             )
         };
         let fields: Vec<&str> = lacking.iter().map(|(how, _)| how.source_fields()).collect();
+        let mut warning = Diagnostic::new(Code::CredentialFileMissing, message);
+        if let [(how, _)] = lacking.as_slice() {
+            warning = warning.help(format!(
+                "for a profile not deployed with {}: `{} = false` under [deploy]",
+                how.deployment(),
+                how.setting()
+            ));
+        }
         diags.push(
-            Diagnostic::new(Code::CredentialFileMissing, message)
+            warning
                 .at(declared.map_or(file.origin, |f| f.origin))
                 .label(format!("{path} must exist in the container"))
                 .help(format!(

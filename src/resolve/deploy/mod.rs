@@ -42,6 +42,9 @@ pub struct Deploy {
     /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
     /// adapters), in the model's order.
     pub api_objects: Vec<ApiUse>,
+    /// How the profile is deployed (`deploy.compose`, `deploy.kubernetes`): the ways its files
+    /// are mounted that need a source for each file the image opens at start.
+    pub deployed_by: Vec<Mounts>,
     /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
     pub declared_at: Option<crate::diag::source::Origin>,
 }
@@ -104,6 +107,14 @@ impl Mounts {
         match self {
             Mounts::HostFile => "compose",
             Mounts::ObjectKey => "Kubernetes",
+        }
+    }
+
+    /// The setting saying whether the profile is deployed this way.
+    pub const fn setting(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "deploy.compose",
+            Mounts::ObjectKey => "deploy.kubernetes",
         }
     }
 
@@ -202,6 +213,7 @@ pub fn deploy(
     );
     let workload = workload::workload(model, edition, &reader, vars, diags);
     let service_account = text("deploy.service_account", diags);
+    let deployed_by = deployed_by(&reader, diags);
     let deploy = Deploy {
         name,
         namespace,
@@ -212,11 +224,40 @@ pub fn deploy(
         workload,
         service_account,
         api_objects: api_objects(model, vars, extras),
+        deployed_by,
         declared_at: table_entry.map(|e| e.key_origin),
     };
     checks::check(&deploy, vars, &reader, diags);
     deploy
 }
+
+/// The deployments the profile is for (`deploy.compose`, `deploy.kubernetes`, both by default);
+/// neither is refused: every check of what a deployment lacks would be off.
+fn deployed_by(reader: &SettingReader<'_>, diags: &mut Diagnostics) -> Vec<Mounts> {
+    let keys = [
+        (COMPOSE, Mounts::HostFile),
+        (KUBERNETES, Mounts::ObjectKey),
+    ];
+    let out: Vec<Mounts> = (keys.iter())
+        .filter(|(key, _)| reader.bool(key, diags))
+        .map(|(_, how)| *how)
+        .collect();
+    if out.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::Conflict,
+                format!("`{COMPOSE}` and `{KUBERNETES}` are both false: the profile is deployed by nothing"),
+            )
+            .at_opt(reader.origin(COMPOSE).or(reader.origin(KUBERNETES)))
+            .label("no deployment")
+            .help("keep the one the profile is deployed with (remove its `= false`)"),
+        );
+    }
+    out
+}
+
+const COMPOSE: &str = Mounts::HostFile.setting();
+const KUBERNETES: &str = Mounts::ObjectKey.setting();
 
 /// The model's API objects whose name variable applies (their adapter is `kubernetes`).
 fn api_objects(model: &Model, vars: &[ResolvedVar], extras: &[Extra]) -> Vec<ApiUse> {
