@@ -469,12 +469,13 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
         .stdout_has("/etc/certs/vault_secret_id")
         .run();
     // The sources a real deployment needs silence it, as they do a written adapter's (with the
-    // addresses of the services the default adapters and database reach).
+    // addresses of the services the default adapters and database reach): Secrets, for a profile
+    // that says it is deployed on Kubernetes only.
     Test::new()
         .file(
             "p.toml",
             &format!(
-                "{B_DEFAULT_ADAPTERS}[deploy.files]\n\
+                "{B_DEFAULT_ADAPTERS}[deploy]\ncompose = false\n[deploy.files]\n\
                  \"secret.vault.role_id_file\" = {{ secret = \"approle\", key = \"role_id\" }}\n\
                  \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n\
                  {B_DEFAULT_SERVICES}"
@@ -535,7 +536,8 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
     Test::new()
         .file(
             "p.toml",
-            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n[config.consul]\nhost = \"consul\"\n[persistence.ldap]\nurl = \"ldap:1636\"\n"),
+            // Edition A's SSA file has a source (on Kubernetes only, as the profile says).
+            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n[config.consul]\nhost = \"consul\"\n[persistence.ldap]\nurl = \"ldap:1636\"\n[deploy]\ncompose = false\n[deploy.files]\nssa_file = {{ secret = \"ssa\", key = \"ssa\" }}\n"),
         )
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")
@@ -565,19 +567,19 @@ fn class7_a_service_address_left_at_loopback_warns() {
         ),
         (
             "B",
-            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
+            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
             "persistence.couchbase.url",
             "CN_COUCHBASE_URL",
         ),
         (
             "A",
-            "[token_server]\nbase_hostname = \"auth.example.org\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n",
+            "[token_server]\nbase_hostname = \"auth.example.org\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[deploy]\ncompose = false\n[deploy.files]\nssa_file = { secret = \"ssa\", key = \"ssa\" }\n",
             "persistence.ldap.url",
             "CN_LDAP_URL",
         ),
         (
             "B",
-            "[config]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n\"secret.vault.secret_id_file\" = { secret = \"approle\", key = \"secret_id\" }\n",
+            "[config]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[deploy]\ncompose = false\n[deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n\"secret.vault.secret_id_file\" = { secret = \"approle\", key = \"secret_id\" }\n",
             "secret.vault.addr",
             "CN_SECRET_VAULT_ADDR",
         ),

@@ -143,8 +143,8 @@ fn credential_sources(out: &mut String, model: &Model, needed: &[(&str, &str)]) 
         &format!(
             "Files the image opens at start, and where they come from: here, keys of a Secret \
              `{secret}` that you create (DEPLOY.md lists it), for Kubernetes. Compose mounts a file \
-             of this machine instead: to deploy with compose too, add `host = \"PATH\"` to each \
-             source and remove `{} = false`.",
+             of this machine instead: to deploy with compose too, give each source a `host` path \
+             and remove the line `{}` below.",
             compose.strip_prefix("deploy.").unwrap_or(compose)
         ),
     );
