@@ -10,6 +10,7 @@ mod ci_config;
 mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
+mod class4_files;
 mod cli;
 mod conventions;
 mod deploy;

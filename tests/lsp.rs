@@ -721,7 +721,9 @@ fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
         .collect();
     assert_eq!(
         codes,
-        ["W0331", "W0331", "W0331", "W0333", "W0333", "W0333", "W0333"],
+        [
+            "W0331", "W0331", "W0331", "W0333", "W0333", "W0333", "W0333"
+        ],
         "{diagnostics:?}"
     );
     let loopback_keys: Vec<&str> = diagnostics[3..]

@@ -5,11 +5,8 @@
 use crate::support;
 
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
 use support::scenario::Test;
-use support::tool;
-use support::{objects, of_kind};
+use support::{build_and_validate, objects, of_kind};
 
 /// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
 /// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
@@ -40,37 +37,6 @@ fn render_base(profile: &str) -> support::scenario::Ran {
         .file("p.toml", profile)
         .args(["render", "p.toml", "--out-dir", "out", "-q"])
         .run()
-}
-
-/// `kubectl kustomize` builds the base and `kubernetes-validate --strict` accepts the result
-/// (skipped visibly without the tools, a failure on CI); returns the built stream.
-fn build_and_validate(out: &Path) -> Option<String> {
-    let kubectl = tool("kubectl")?;
-    let validator = tool("kubernetes-validate")?;
-    let built = Command::new(kubectl)
-        .arg("kustomize")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let file = out.join("../built.yaml");
-    std::fs::write(&file, &built.stdout).unwrap();
-    let checked = Command::new(validator)
-        .arg("--strict")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        checked.status.success(),
-        "kubernetes-validate: {}{}",
-        String::from_utf8_lossy(&checked.stdout),
-        String::from_utf8_lossy(&checked.stderr)
-    );
-    Some(String::from_utf8(built.stdout).unwrap())
 }
 
 const KUBERNETES_ADAPTERS: &str = "edition = \"B\"\n\

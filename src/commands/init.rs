@@ -119,7 +119,10 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
     // The image's own SSA file (edition A): by its `[deploy.files]` key, its file's name as key.
     let ssa = &model.image.ssa_file;
     if ssa.editions.contains(&edition) {
-        needed.push((&ssa.key, crate::resolve::deploy::names::file_name(&ssa.path)));
+        needed.push((
+            &ssa.key,
+            crate::resolve::deploy::names::file_name(&ssa.path),
+        ));
     }
     credential_sources(&mut out, model, &needed);
     Ok(out)

@@ -365,7 +365,9 @@ fn unknown_name(model: &Model, entry: &EnvEntry, diags: &mut Diagnostics) {
     let near = suggester.suggest(name).filter(|_| image_reads.is_none());
     let mut unknown = Diagnostic::new(
         Code::UnknownVariable,
-        format!("`{name}` is not in the spec: svcgen does not check it (the image may still read it)"),
+        format!(
+            "`{name}` is not in the spec: svcgen does not check it (the image may still read it)"
+        ),
     )
     .at(entry.name_origin)
     .label("not in the spec")

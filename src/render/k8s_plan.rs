@@ -271,9 +271,8 @@ pub fn plan_for<'a>(
         // A file may come from the same Secret (deploy.secret_name): one object, created by one
         // command with every key (the variables' first), not a second `kubectl create` that
         // fails with AlreadyExists.
-        let same = (to_create.iter()).position(|o| {
-            o.kind == K8sKind::Secret.name() && o.name == secret.name
-        });
+        let same = (to_create.iter())
+            .position(|o| o.kind == K8sKind::Secret.name() && o.name == secret.name);
         let mut object = match same {
             Some(index) => to_create.remove(index),
             None => ToCreate {

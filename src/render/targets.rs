@@ -9,8 +9,8 @@ use super::{EnvVar, Input, Target, TemplateError, Templates, checks, compose, do
 use super::{k8s_env, k8s_plan};
 use crate::diag::Diagnostics;
 use crate::model::Edition;
-use crate::resolve::deploy::Mounts;
 use crate::resolve::Resolved;
+use crate::resolve::deploy::Mounts;
 use minijinja::Value;
 
 /// How a target's template is given its context.

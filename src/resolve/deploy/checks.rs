@@ -295,7 +295,10 @@ fn secret_variable_keys(deploy: &Deploy, vars: &[ResolvedVar], diags: &mut Diagn
         if k8s.kind != K8sKind::Secret || k8s.name != deploy.secret_name {
             continue;
         }
-        let Some(var) = vars.iter().find(|rv| rv.var.secret && rv.var.env == k8s.key) else {
+        let Some(var) = vars
+            .iter()
+            .find(|rv| rv.var.secret && rv.var.env == k8s.key)
+        else {
             continue;
         };
         diags.push(

@@ -108,11 +108,7 @@ fn lacking<'a>(
 /// ([`Resolved::deployment_origin`]): a default adapter deploys the same files as a chosen one.
 /// A render-time check, of the targets that run the container (`render::checks`): a `.env` or
 /// the docs need no file.
-pub fn check(
-    resolved: &Resolved,
-    mounts: &[(Mounts, Vec<&'static str>)],
-    diags: &mut Diagnostics,
-) {
+pub fn check(resolved: &Resolved, mounts: &[(Mounts, Vec<&'static str>)], diags: &mut Diagnostics) {
     for file in needed(resolved) {
         let lacking = lacking(&file, &resolved.deploy.files, mounts);
         if lacking.is_empty() {

@@ -26,14 +26,17 @@ fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
     for file in &deploy.files {
         // Paths as Docker and Kubernetes see them (a mount path with `.` or `..` is refused).
         let (_, mounted) = super::checks::path_identity(&file.container_path);
-        let hit = (model.image.writes.iter())
-            .flat_map(|w| w.paths().map(move |path| (w, path)))
-            .find(|(_, written)| {
-                let (_, written) = super::checks::path_identity(written);
-                written == mounted || mounted.is_empty() || written.starts_with(&format!("{mounted}/"))
-            });
+        let written =
+            || (model.image.writes.iter()).flat_map(|w| w.paths().map(move |path| (w, path)));
+        let identity = |path: &str| super::checks::path_identity(path).1;
+        // The path itself first, else the first one below it.
+        let hit = (written().find(|(_, path)| identity(path) == mounted)).or_else(|| {
+            written().find(|(_, path)| {
+                mounted.is_empty() || identity(path).starts_with(&format!("{mounted}/"))
+            })
+        });
         let Some((written, path)) = hit else { continue };
-        let over = if super::checks::path_identity(&path).1 == mounted {
+        let over = if identity(&path) == mounted {
             String::new()
         } else {
             format!(", a folder above {path}")

@@ -234,10 +234,7 @@ pub fn deploy(
 /// The deployments the profile is for (`deploy.compose`, `deploy.kubernetes`, both by default);
 /// neither is refused: every check of what a deployment lacks would be off.
 fn deployed_by(reader: &SettingReader<'_>, diags: &mut Diagnostics) -> Vec<Mounts> {
-    let keys = [
-        (COMPOSE, Mounts::HostFile),
-        (KUBERNETES, Mounts::ObjectKey),
-    ];
+    let keys = [(COMPOSE, Mounts::HostFile), (KUBERNETES, Mounts::ObjectKey)];
     let out: Vec<Mounts> = (keys.iter())
         .filter(|(key, _)| reader.bool(key, diags))
         .map(|(_, how)| *how)

@@ -47,7 +47,15 @@ pub(super) fn file_sources(
                 continue;
             };
             let env = Some(model.image.ssa_file.env.clone());
-            let read = read_source(source, key, env, FileKind::Secret, path.clone(), sources, diags);
+            let read = read_source(
+                source,
+                key,
+                env,
+                FileKind::Secret,
+                path.clone(),
+                sources,
+                diags,
+            );
             // After every variable's file, as the image reads it after its waits.
             found.extend(read.map(|file| (usize::MAX, file)));
             continue;
@@ -119,7 +127,9 @@ fn ssa_other_edition(model: &Model, edition: Edition, source: &Entry) -> Diagnos
     )
     .at(source.key_origin)
     .label(format!("edition {} only", editions.join(", ")))
-    .help(format!("edition {edition}'s image reads no SSA file: remove this source"))
+    .help(format!(
+        "edition {edition}'s image reads no SSA file: remove this source"
+    ))
 }
 
 pub(super) fn plugin_sources(
