@@ -112,7 +112,7 @@ fn class4_a_source_reaches_only_the_deployment_that_mounts_it() {
 fn class4_one_warning_per_file_naming_every_deployment_without_a_source() {
     let ran = validate(COUCHBASE)
         .stderr_has(
-            "the profile gives no source for it in compose (-t compose) nor Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes)",
+            "(without a source in compose (-t compose) nor Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes))",
         )
         .run();
     assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
@@ -130,7 +130,7 @@ fn class4_one_warning_per_file_naming_every_deployment_without_a_source() {
     // It still warns of what Kubernetes lacks.
     let without = format!("{COUCHBASE}[deploy]\ncompose = false\n");
     let ran = validate(&without)
-        .stderr_has("gives no source for it in Kubernetes (")
+        .stderr_has("(without a source in Kubernetes (")
         .stderr_lacks("compose (-t compose)")
         .run();
     assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());

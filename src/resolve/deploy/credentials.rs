@@ -129,9 +129,9 @@ pub fn check(resolved: &Resolved, mounts: &[(Mounts, Vec<&'static str>)], diags:
             )
         } else {
             format!(
-                "`{key}` ({env}) names {path}, and the profile gives no source for it in {}: {}",
-                targets.join(" nor "),
-                file.failure
+                "`{key}` ({env}) names {path}, and the profile gives no source for it: {} (without a source in {})",
+                file.failure,
+                targets.join(" nor ")
             )
         };
         let fields: Vec<&str> = lacking.iter().map(|(how, _)| how.source_fields()).collect();
