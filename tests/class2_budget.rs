@@ -5,8 +5,9 @@
 //! client-side apply, which hits the 256 KiB annotation limit long before the 1 MiB one. Every
 //! profile here passes `validate` on that main, silently or with a warning only.
 
-use crate::real_image::{build_and_validate, render_base};
+use crate::real_image::render_base;
 use crate::support;
+use crate::support::build_and_validate;
 
 use std::process::Command;
 use support::scenario::Test;

@@ -12,6 +12,7 @@ mod ci_image;
 mod ci_pre_commit;
 mod class1_rbac;
 mod class2_budget;
+mod class4_files;
 mod class5_consumers;
 mod class6_urls;
 mod cli;

@@ -709,7 +709,7 @@ fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
 
 /// Issue 21, classes 4 and 7: the editor warns as `validate` does of what a deployment of the
 /// profile lacks, defaults the profile never wrote included (edition A's default vault adapter's
-/// AppRole files, its token server host and the services it connects to left at `localhost`), at
+/// AppRole files and its SSA file, its token server host and the services it connects to left at `localhost`), at
 /// the edition line.
 #[test]
 fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
@@ -721,10 +721,12 @@ fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
         .collect();
     assert_eq!(
         codes,
-        ["W0331", "W0331", "W0333", "W0333", "W0333", "W0333"],
+        [
+            "W0331", "W0331", "W0331", "W0333", "W0333", "W0333", "W0333"
+        ],
         "{diagnostics:?}"
     );
-    let loopback_keys: Vec<&str> = diagnostics[2..]
+    let loopback_keys: Vec<&str> = diagnostics[3..]
         .iter()
         .map(|d| d["message"].as_str().unwrap().split('`').nth(1).unwrap())
         .collect();

@@ -5,11 +5,8 @@
 use crate::support;
 
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
 use support::scenario::Test;
-use support::tool;
-use support::{objects, of_kind};
+use support::{build_and_validate, objects, of_kind};
 
 /// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
 /// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
@@ -40,37 +37,6 @@ pub(crate) fn render_base(profile: &str) -> support::scenario::Ran {
         .file("p.toml", profile)
         .args(["render", "p.toml", "--out-dir", "out", "-q"])
         .run()
-}
-
-/// `kubectl kustomize` builds the base and `kubernetes-validate --strict` accepts the result
-/// (skipped visibly without the tools, a failure on CI); returns the built stream.
-pub(crate) fn build_and_validate(out: &Path) -> Option<String> {
-    let kubectl = tool("kubectl")?;
-    let validator = tool("kubernetes-validate")?;
-    let built = Command::new(kubectl)
-        .arg("kustomize")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let file = out.join("../built.yaml");
-    std::fs::write(&file, &built.stdout).unwrap();
-    let checked = Command::new(validator)
-        .arg("--strict")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        checked.status.success(),
-        "kubernetes-validate: {}{}",
-        String::from_utf8_lossy(&checked.stdout),
-        String::from_utf8_lossy(&checked.stderr)
-    );
-    Some(String::from_utf8(built.stdout).unwrap())
 }
 
 const KUBERNETES_ADAPTERS: &str = "edition = \"B\"\n\
@@ -469,12 +435,13 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
         .stdout_has("/etc/certs/vault_secret_id")
         .run();
     // The sources a real deployment needs silence it, as they do a written adapter's (with the
-    // addresses of the services the default adapters and database reach).
+    // addresses of the services the default adapters and database reach): Secrets, for a profile
+    // that says it is deployed on Kubernetes only.
     Test::new()
         .file(
             "p.toml",
             &format!(
-                "{B_DEFAULT_ADAPTERS}[deploy.files]\n\
+                "{B_DEFAULT_ADAPTERS}[deploy]\ncompose = false\n[deploy.files]\n\
                  \"secret.vault.role_id_file\" = {{ secret = \"approle\", key = \"role_id\" }}\n\
                  \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n\
                  {B_DEFAULT_SERVICES}"
@@ -536,7 +503,8 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
     Test::new()
         .file(
             "p.toml",
-            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n[config.consul]\nhost = \"consul\"\n[persistence.ldap]\nurl = \"ldap:1636\"\n"),
+            // Edition A's SSA file has a source (on Kubernetes only, as the profile says).
+            &format!("{profile}[token_server]\nbase_hostname = \"auth.example.org\"\n[config.consul]\nhost = \"consul\"\n[persistence.ldap]\nurl = \"ldap:1636\"\n[deploy]\ncompose = false\n[deploy.files]\nssa_file = {{ secret = \"ssa\", key = \"ssa\" }}\n"),
         )
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")
@@ -566,19 +534,19 @@ fn class7_a_service_address_left_at_loopback_warns() {
         ),
         (
             "B",
-            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
+            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
             "persistence.couchbase.url",
             "CN_COUCHBASE_URL",
         ),
         (
             "A",
-            "[token_server]\nbase_hostname = \"auth.example.org\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n",
+            "[token_server]\nbase_hostname = \"auth.example.org\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[deploy]\ncompose = false\n[deploy.files]\nssa_file = { secret = \"ssa\", key = \"ssa\" }\n",
             "persistence.ldap.url",
             "CN_LDAP_URL",
         ),
         (
             "B",
-            "[config]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n\"secret.vault.secret_id_file\" = { secret = \"approle\", key = \"secret_id\" }\n",
+            "[config]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n[deploy]\ncompose = false\n[deploy.files]\n\"secret.vault.role_id_file\" = { secret = \"approle\", key = \"role_id\" }\n\"secret.vault.secret_id_file\" = { secret = \"approle\", key = \"secret_id\" }\n",
             "secret.vault.addr",
             "CN_SECRET_VAULT_ADDR",
         ),

@@ -113,38 +113,58 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
         // A file the image opens only when its variable is set (none by default) needs no source.
         .filter(|var| var.default.value().is_some_and(|path| !path.is_empty()))
         .collect();
+    let mut needed: Vec<(&str, &str)> = (needed.iter())
+        .map(|var| (var.key.as_str(), var.leaf()))
+        .collect();
+    // The image's own SSA file (edition A): by its `[deploy.files]` key, its file's name as key.
+    let ssa = &model.image.ssa_file;
+    if ssa.editions.contains(&edition) {
+        needed.push((
+            &ssa.key,
+            crate::resolve::deploy::names::file_name(&ssa.path),
+        ));
+    }
     credential_sources(&mut out, model, &needed);
     Ok(out)
 }
 
-/// A `[deploy.files]` source for each file the image opens at every try of its startup wait
-/// (the model's `needed_at_start`): without one the profile warns (W0331), and a container
-/// started from it waits out `wait.max_time` and stops. One Secret the operator creates holds
-/// them all, a key per file.
-fn credential_sources(out: &mut String, model: &Model, needed: &[&Var]) {
+/// A `[deploy.files]` source for each file the image opens at start (`needed`: its key there and
+/// the Secret key it comes from; the model's `needed_at_start`, and edition A's SSA file): without
+/// one the profile warns (W0331), and a container started from it stops. One Secret the operator
+/// creates holds them all, a key per file; those are Kubernetes sources, so the profile says it is
+/// not deployed with compose (which would need a host file for each: W0331 says so).
+fn credential_sources(out: &mut String, model: &Model, needed: &[(&str, &str)]) {
     if needed.is_empty() {
         return;
     }
     let deployment = crate::resolve::deploy::names::default_deployment_name(model);
     let secret = crate::resolve::deploy::names::credentials_secret_name(deployment);
+    let compose = crate::resolve::deploy::Mounts::HostFile.setting();
     out.push('\n');
     comment(
         out,
         &format!(
             "Files the image opens at start, and where they come from: here, keys of a Secret \
-             `{secret}` that you create (DEPLOY.md lists it); `host = \"PATH\"` takes a file of this \
-             machine instead."
+             `{secret}` that you create (DEPLOY.md lists it), for Kubernetes. Compose mounts a file \
+             of this machine instead: to deploy with compose too, give each source a `host` path \
+             and remove the line `{}` below.",
+            compose.strip_prefix("deploy.").unwrap_or(compose)
         ),
     );
-    out.push_str("[deploy.files]\n");
-    for var in needed {
-        let key = var.key.rsplit('.').next().unwrap_or(&var.key);
+    out.push_str("[deploy]\n");
+    let _ = writeln!(
+        out,
+        "{} = false",
+        compose.strip_prefix("deploy.").unwrap_or(compose)
+    );
+    out.push_str("\n[deploy.files]\n");
+    for (key, data_key) in needed {
         let _ = writeln!(
             out,
             "{} = {{ secret = {}, key = {} }}",
-            toml::Value::from(var.key.as_str()),
+            toml::Value::from(*key),
             toml::Value::from(secret.as_str()),
-            toml::Value::from(key)
+            toml::Value::from(*data_key)
         );
     }
 }

@@ -155,13 +155,15 @@ codes! {
     /// A rendered file on disk that differs from what svcgen writes now (`render --check`,
     /// `docs --check`).
     StaleOutput = "E0250", "stale-output";
-    /// A `[deploy]` setting the real image cannot run with (a read-only root file system, another
-    /// port or user than its own, a memory limit no container starts with).
+    /// A setting the real image cannot run with: a read-only root file system, another port or
+    /// user than its own, a memory limit no container starts with, a file mounted at or over a
+    /// path it writes, an empty path of a file it opens at start.
     ImageRefuses = "E0251", "image-refuses";
     /// A `[deploy]` setting below how the real image is known to run (resource limits under its
     /// upstream chart's).
     ImageDiffers = "W0330", "image-differs";
-    /// A credential file an adapter or backend reads, with no source for the container.
+    /// A file the image opens at start (a credential file of an adapter or backend, edition A's
+    /// SSA file) with no source that a deployment rendered mounts.
     CredentialFileMissing = "W0331", "credential-file-missing";
     /// A port the container ignores (the LDAP port follows `use_ssl`).
     PortIgnored = "W0332", "port-ignored";

@@ -404,6 +404,8 @@ pub struct ImageVar {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImageFile {
+    /// Its name under `[deploy.files]`, where the profile gives its source.
+    pub key: String,
     pub env: String,
     pub path: String,
     /// The editions whose image reads it.
@@ -424,6 +426,17 @@ pub struct ImagePath {
 pub struct WrittenPath {
     pub path: String,
     pub what: String,
+    /// Files inside `path` that it writes (relative to it): a mount over one stops it too.
+    #[serde(default)]
+    pub files: Vec<String>,
+}
+
+impl WrittenPath {
+    /// Every path it writes that a mount must neither be at nor over: `path` and its `files`.
+    pub fn paths(&self) -> impl Iterator<Item = String> + '_ {
+        std::iter::once(self.path.clone())
+            .chain(self.files.iter().map(|f| format!("{}/{f}", self.path)))
+    }
 }
 
 /// The port of `address` is ignored: the client uses `when_true` or `when_false` after the

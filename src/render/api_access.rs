@@ -15,7 +15,11 @@ use crate::value_type::Typed;
 /// a pod has (`KUBERNETES_SERVICE_HOST` and the service account token).
 pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    if !row.runs_container {
+    // A deployment the profile says it is not for (`deploy.compose = false`) starts nothing.
+    let deployed = row
+        .runs_container
+        .is_some_and(|how| resolved.deploy.deployed_by.contains(&how));
+    if !deployed {
         return diags;
     }
     for object in &Model::get().container.api_objects {

@@ -105,6 +105,8 @@ pub fn render_checked(
             }
         }
     }
+    out.diagnostics
+        .extend_new(checks::deployed(resolved, targets).items);
     crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
     if options.copy_host_files && targets.contains(&Target::Kustomization) {
         out.copies = copies(&input.plan.host_files);

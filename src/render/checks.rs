@@ -7,20 +7,19 @@
 use super::{EnvVar, Target, dotenv_quote};
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::deploy::Mounts;
 use crate::resolve::{Resolved, ResolvedVar};
 use crate::value_type::formats;
 
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them
-/// (errors stop that target).
+/// (errors stop that target). What a deployment lacks is checked once for all the targets
+/// rendered together ([`deployed`]).
 pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     let row = super::targets::row(target);
     let mut found = row
         .checks
         .map(|check| check(resolved, env))
         .unwrap_or_default();
-    if row.runs_container {
-        found.extend(deployed(resolved));
-    }
     found.extend(super::api_access::kube_config(row, resolved));
     if row.renders_workload {
         (found.items).extend(resolved.deploy.image_findings.iter().cloned());
@@ -54,12 +53,35 @@ pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
     command_paths(resolved)
 }
 
-/// What a deployment of `resolved` lacks (warnings): a credential file the image opens at start
-/// with no source, a host its users reach left at loopback. Run for every target whose row says
-/// `runs_container` (`validate` renders them all: it says what `render --out-dir` says).
-pub fn deployed(resolved: &Resolved) -> Diagnostics {
+/// What a deployment of `resolved` by `targets` lacks (warnings): a file the image opens at
+/// start with no source that the targets mount (compose mounts `host` sources, Kubernetes
+/// `secret` and `configmap` ones: their rows' `runs_container`; only the ways the profile says it
+/// is deployed, `deploy.compose` and `deploy.kubernetes`), a host its users reach left at
+/// loopback. Checked once for all the targets, so that one cause covering several gives one
+/// warning naming them (`validate` renders them all: it says what `render --out-dir` says).
+/// Nothing for targets that start no container.
+pub fn deployed(resolved: &Resolved, targets: &[Target]) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    crate::resolve::deploy::credentials::check(resolved, &mut diags);
+    let mut mounts: Vec<(Mounts, Vec<&'static str>)> = Vec::new();
+    let mut runs = false;
+    for row in targets.iter().map(|t| super::targets::row(*t)) {
+        let Some(how) = row.runs_container else {
+            continue;
+        };
+        runs = true;
+        if !resolved.deploy.deployed_by.contains(&how) {
+            // The profile says it is not deployed this way (deploy.compose, deploy.kubernetes).
+            continue;
+        }
+        match mounts.iter_mut().find(|(known, _)| *known == how) {
+            Some((_, names)) => names.push(row.name),
+            None => mounts.push((how, vec![row.name])),
+        }
+    }
+    if !runs {
+        return diags;
+    }
+    crate::resolve::deploy::credentials::check(resolved, &mounts, &mut diags);
     points_at_pod(resolved, &mut diags);
     diags
 }

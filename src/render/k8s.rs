@@ -5,8 +5,8 @@
 
 use super::k8s_plan::{MANIFESTS, Plan};
 use super::{Input, to_value};
-use crate::model::{Edition, Model};
-use crate::resolve::deploy::image;
+use crate::model::Model;
+use crate::resolve::deploy::{credentials, image};
 use minijinja::Value;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -58,7 +58,7 @@ pub struct ImageFacts {
 pub struct ImageFile {
     /// The variable (outside the spec) that moves the file.
     pub env: String,
-    /// Where the image reads it by default.
+    /// Where the image reads it: its default, or where the profile's `[env]` moves it.
     pub path: String,
 }
 
@@ -78,12 +78,14 @@ pub fn context(input: &Input) -> Value {
     to_value(&Context {
         plan: &input.plan,
         manifests: MANIFESTS,
-        image: image_facts(input.resolved.edition),
+        image: image_facts(input.resolved),
     })
 }
 
-/// The model's facts about the image of `edition`.
-fn image_facts(edition: Edition) -> ImageFacts {
+/// The model's facts about the image of the profile's edition (its SSA file where `[env]` moves
+/// it).
+fn image_facts(resolved: &crate::resolve::Resolved) -> ImageFacts {
+    let edition = resolved.edition;
     let model = Model::get();
     let facts = &model.image;
     let default = |key: &str| image::model_default(model, key).unwrap_or_default();
@@ -96,14 +98,10 @@ fn image_facts(edition: Edition) -> ImageFacts {
         })
     });
     ImageFacts {
-        ssa_file: facts
-            .ssa_file
-            .editions
-            .contains(&edition)
-            .then(|| ImageFile {
-                env: facts.ssa_file.env.clone(),
-                path: facts.ssa_file.path.clone(),
-            }),
+        ssa_file: credentials::ssa_path(edition, &resolved.extras).map(|(path, _)| ImageFile {
+            env: facts.ssa_file.env.clone(),
+            path,
+        }),
         plugin_path: (facts.plugin_path.editions.contains(&edition))
             .then(|| facts.plugin_path.path.clone()),
         spec_plugin_path: (model.var_of_type(edition, crate::model::VarType::PluginList))

@@ -7,7 +7,7 @@ use super::host_files::{HostFile, HostReader, base_file, host_files};
 use super::paths::host_reference;
 use super::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
-use crate::resolve::deploy::{Deploy, FileSource, K8sKind, names};
+use crate::resolve::deploy::{Deploy, FileSource, K8sKind, credentials, names};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -268,22 +268,26 @@ pub fn plan_for<'a>(
     let (generators, mut to_create) = file_objects(&deploy.files, folder, options);
     let env_secret = env_secret(resolved, env);
     if let Some(secret) = env_secret.as_ref().filter(|s| !s.generated) {
-        to_create.insert(
-            0,
-            ToCreate {
+        // A file may come from the same Secret (deploy.secret_name): one object, created by one
+        // command with every key (the variables' first), not a second `kubectl create` that
+        // fails with AlreadyExists.
+        let same = (to_create.iter())
+            .position(|o| o.kind == K8sKind::Secret.name() && o.name == secret.name);
+        let mut object = match same {
+            Some(index) => to_create.remove(index),
+            None => ToCreate {
                 kind: K8sKind::Secret.name(),
                 name: secret.name.clone(),
-                keys: secret
-                    .keys
-                    .iter()
-                    .map(|k| CreateKey {
-                        name: k.clone(),
-                        value: format!("the value of {k}"),
-                        path: None,
-                    })
-                    .collect(),
+                keys: Vec::new(),
             },
-        );
+        };
+        let variables = secret.keys.iter().map(|k| CreateKey {
+            name: k.clone(),
+            value: format!("the value of {k}"),
+            path: None,
+        });
+        object.keys.splice(0..0, variables);
+        to_create.insert(0, object);
     }
     let w = &deploy.workload;
     Plan {
@@ -324,25 +328,28 @@ pub fn plan_for<'a>(
     }
 }
 
-/// Every file the image needs at start (the model's `needed_at_start`) and where it comes from.
+/// Every file the image opens at start ([`credentials::needed`]: its credential files and
+/// edition A's SSA file) and where it comes from.
 fn credential_files(resolved: &Resolved) -> Vec<CredentialFile> {
     let files = &resolved.deploy.files;
-    (resolved.vars.iter())
-        .filter(|rv| rv.var.needed_at_start)
-        .filter_map(|rv| {
-            let path = rv.value.env_text().filter(|p| !p.is_empty())?;
-            let file = files.iter().find(|f| f.env.as_deref() == Some(&rv.var.env));
+    credentials::needed(resolved)
+        .into_iter()
+        .map(|needed| {
+            let file = files.iter().find(|f| f.key == needed.key);
             let source = file.map(|f| match (&f.k8s, &f.host) {
                 (Some(k8s), _) => format!("{} `{}`, key `{}`", k8s.kind.name(), k8s.name, k8s.key),
-                (None, Some(host)) => format!("the host file `{host}` (compose)"),
+                (None, Some(host)) => format!(
+                    "host file `{host}`, which only compose mounts: **no source for Kubernetes** \
+                     (`secret` or `configmap` in `[deploy.files]`)"
+                ),
                 (None, None) => "declared without an origin".to_string(),
             });
-            Some(CredentialFile {
-                key: rv.var.key.clone(),
-                env: rv.var.env.clone(),
-                path,
+            CredentialFile {
+                key: needed.key,
+                env: needed.env,
+                path: needed.path,
                 source,
-            })
+            }
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use super::{k8s_env, k8s_plan};
 use crate::diag::Diagnostics;
 use crate::model::Edition;
 use crate::resolve::Resolved;
+use crate::resolve::deploy::Mounts;
 use minijinja::Value;
 
 /// How a target's template is given its context.
@@ -44,10 +45,12 @@ pub struct TargetDef {
     pub deployable: bool,
     /// A Kubernetes cluster reads it: it has no deploy-time step to fill a value in.
     pub in_cluster: bool,
-    /// It starts the container (compose, Kubernetes, the kustomize base and its notes): what a
-    /// deployment needs beyond the variables is checked for it (`checks::deployed`), defaults
-    /// the profile never wrote included. A `.env`, the docs and the schema start nothing.
-    pub runs_container: bool,
+    /// It starts the container (compose, Kubernetes, the kustomize base and its notes), and how
+    /// the container is given its files there (compose binds `host` sources; Kubernetes mounts
+    /// `secret` and `configmap` ones): what a deployment needs beyond the variables is checked
+    /// for it (`checks::deployed`), defaults the profile never wrote included. A `.env`, the
+    /// docs and the schema start nothing (`None`).
+    pub runs_container: Option<Mounts>,
     /// It renders the pod's workload (port, user, root file system, resources, the startup
     /// probe) or states it (the kustomize base and its notes): the workload's findings against
     /// the real image (`resolve::deploy::image`) are reported for it. `.env`, compose and the
@@ -71,7 +74,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: ".env",
         deployable: true,
         renders_workload: false,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: Some(checks::dotenv),
         renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
@@ -84,7 +87,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "docker-compose.yml",
         deployable: true,
         renders_workload: false,
-        runs_container: true,
+        runs_container: Some(Mounts::HostFile),
         in_cluster: false,
         checks: None,
         renders: Renders::Template(compose::TEMPLATE, compose::context),
@@ -97,7 +100,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "k8s-env.yaml",
         deployable: true,
         renders_workload: false,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
@@ -111,7 +114,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: k8s_plan::MANIFESTS,
         deployable: true,
         renders_workload: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: Some(checks::k8s),
         renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
@@ -125,7 +128,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "kustomization.yaml",
         deployable: true,
         renders_workload: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
@@ -138,7 +141,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "DEPLOY.md",
         deployable: true,
         renders_workload: true,
-        runs_container: true,
+        runs_container: Some(Mounts::ObjectKey),
         in_cluster: true,
         checks: Some(checks::deploy_notes),
         renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
@@ -151,7 +154,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "profile.schema.json",
         deployable: false,
         renders_workload: false,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: None,
         renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
@@ -164,7 +167,7 @@ pub const TARGETS: [TargetDef; 8] = [
         file_name: "reference.md",
         deployable: false,
         renders_workload: false,
-        runs_container: false,
+        runs_container: None,
         in_cluster: false,
         checks: None,
         renders: Renders::Model(|edition, templates| {

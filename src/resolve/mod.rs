@@ -320,6 +320,9 @@ impl Slot<'_> {
                     } else if let Some(object) = Model::get().api_object_of(&var.key) {
                         diags.push(empty_api_name(var, &object.resource, *origin));
                     }
+                    if let Some(refused) = empty_needed_file(var, *origin) {
+                        diags.push(refused);
+                    }
                     return None;
                 }
                 Some(ResolvedVar {
@@ -352,6 +355,30 @@ impl Slot<'_> {
     fn required(&self, set_at: Option<Origin>) -> Diagnostic {
         required(self.var, self.cause, set_at, self.choices, self.source)
     }
+}
+
+/// An empty path of a file the image opens at start (the model's `needed_at_start`) that has a
+/// default: the empty variable is left out of every output, so the image opens its default path,
+/// which no `[deploy.files]` source can name (its variable no longer applies). Refused rather
+/// than resolved to the default: "" reads as "no file", which the image does not allow.
+fn empty_needed_file(var: &Var, origin: Origin) -> Option<Diagnostic> {
+    let default = var.default.value().filter(|d| !d.is_empty())?;
+    var.needed_at_start.then(|| {
+        Diagnostic::new(
+            Code::ImageRefuses,
+            format!(
+                "`{}` is empty: the variable is left out, and the image then opens its default {default} ({})",
+                var.key, var.env
+            ),
+        )
+        .at(origin)
+        .label("an empty path is not \"no file\"")
+        .help(format!(
+            "remove `{}` to use {default}, or name the file; either way give it a source under [deploy.files]",
+            var.key
+        ))
+        .help(var.meaning.clone())
+    })
 }
 
 /// The profile's edition and where it is written.

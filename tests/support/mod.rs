@@ -321,3 +321,34 @@ pub fn printed(output: &std::process::Output) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// `kubectl kustomize` builds the base and `kubernetes-validate --strict` accepts the result
+/// (skipped visibly without the tools, a failure on CI); returns the built stream.
+pub fn build_and_validate(out: &Path) -> Option<String> {
+    let kubectl = tool("kubectl")?;
+    let validator = tool("kubernetes-validate")?;
+    let built = Command::new(kubectl)
+        .arg("kustomize")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let file = out.join("../built.yaml");
+    std::fs::write(&file, &built.stdout).unwrap();
+    let checked = Command::new(validator)
+        .arg("--strict")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        checked.status.success(),
+        "kubernetes-validate: {}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    Some(String::from_utf8(built.stdout).unwrap())
+}

@@ -19,15 +19,17 @@ pub fn section(model: &Model) -> Value {
         let rest = setting.key.strip_prefix("deploy.").unwrap_or(&setting.key);
         insert_nested(&mut properties, rest, setting_schema(model, setting));
     }
-    let file_keys: Vec<&str> = model
+    let mut file_keys: Vec<&str> = model
         .keys()
         .into_iter()
         .filter(|k| is_file_key(model, k))
         .collect();
+    // The image's own SSA file (edition A), by its key in the model's `[image]`.
+    file_keys.push(&model.image.ssa_file.key);
     properties.insert(
         "files".into(),
         json!({
-            "description": "Where each file the container reads comes from, by the profile key of its variable: `host` (a path bind-mounted read-only by compose), `secret` or `configmap` (and `key`) for Kubernetes.",
+            "description": format!("Where each file the container reads comes from, by the profile key of its variable (or `{}`: edition A's SSA file, which the image reads from {} or where {} moves it): `host` (a path bind-mounted read-only by compose), `secret` or `configmap` (and `key`) for Kubernetes.", model.image.ssa_file.key, model.image.ssa_file.path, model.image.ssa_file.env),
             "type": "object",
             "propertyNames": { "enum": file_keys },
             "additionalProperties": source(),

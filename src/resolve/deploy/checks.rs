@@ -5,10 +5,16 @@
 use super::settings::SettingReader;
 use super::{Deploy, FileSource, K8sKind};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::resolve::ResolvedVar;
 use crate::value_type::formats;
 use std::collections::{HashMap, HashSet};
 
-pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+pub(super) fn check(
+    deploy: &Deploy,
+    vars: &[ResolvedVar],
+    reader: &SettingReader<'_>,
+    diags: &mut Diagnostics,
+) {
     // The first file at each path, by the path as Docker and Kubernetes see it: one look-up per
     // file, not a scan of the files before it.
     let mut mounted: HashMap<(bool, String), &FileSource> = HashMap::new();
@@ -34,6 +40,9 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     service_name(deploy, reader, diags);
     requests_within_limits(reader, diags);
     generators(deploy, diags);
+    secret_variable_keys(deploy, vars, diags);
+    // Every deployment mounts its files: reported for all, not only with the workload's findings.
+    super::image::mounts_over_writes(deploy, reader.model, diags);
     api_object_names(deploy, diags);
     object_sizes(deploy, diags);
 }
@@ -136,7 +145,7 @@ fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
 /// A container path as Docker and Kubernetes see it: whether it is absolute, and its parts
 /// joined by single slashes. Two paths with the same identity name one file: repeated and
 /// trailing slashes do not count (`/etc//certs/x` is `/etc/certs/x`).
-fn path_identity(path: &str) -> (bool, String) {
+pub(super) fn path_identity(path: &str) -> (bool, String) {
     let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     (path.starts_with('/'), parts.join("/"))
 }
@@ -276,6 +285,35 @@ fn generators(deploy: &Deploy, diags: &mut Diagnostics) {
                     .help("give every file of the object a host path (or none, and create the object yourself), each with its own key"),
             );
         }
+    }
+}
+
+/// A file from the Secret of the secret variables (deploy.secret_name) under the key of one of
+/// them: the one key would hold two contents (the variable's value and the file).
+fn secret_variable_keys(deploy: &Deploy, vars: &[ResolvedVar], diags: &mut Diagnostics) {
+    for file in &deploy.files {
+        let Some(k8s) = &file.k8s else { continue };
+        if k8s.kind != K8sKind::Secret || k8s.name != deploy.secret_name {
+            continue;
+        }
+        let Some(var) = vars
+            .iter()
+            .find(|rv| rv.var.secret && rv.var.env == k8s.key)
+        else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::Conflict,
+                format!(
+                    "`{}` comes from the key \"{}\" of the Secret \"{}\", which holds the value of the secret variable {} (deploy.secret_name)",
+                    file.key, k8s.key, k8s.name, var.var.env
+                ),
+            )
+            .at(file.origin)
+            .label("one key, two contents")
+            .help("give the file another key (key = \"...\"), or another Secret"),
+        );
     }
 }
 

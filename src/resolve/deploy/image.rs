@@ -29,6 +29,61 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
     limits(reader, diags);
 }
 
+/// A file source mounted at a path the image writes (the model's `[image] writes`), or at a
+/// folder above one: compose and Kubernetes mount it read-only (a folder mount hides what the
+/// image keeps there), so the image cannot write there and stops. Inside a written folder, a
+/// file elsewhere leaves the rest writable (the couchbase password's default is one).
+pub(super) fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
+    for file in &deploy.files {
+        // Paths as Docker and Kubernetes see them (a mount path with `.` or `..` is refused).
+        let (_, mounted) = super::checks::path_identity(&file.container_path);
+        let written =
+            || (model.image.writes.iter()).flat_map(|w| w.paths().map(move |path| (w, path)));
+        let identity = |path: &str| super::checks::path_identity(path).1;
+        // The path itself first, else the first one below it.
+        let hit = (written().find(|(_, path)| identity(path) == mounted)).or_else(|| {
+            written().find(|(_, path)| {
+                mounted.is_empty() || identity(path).starts_with(&format!("{mounted}/"))
+            })
+        });
+        let Some((written, path)) = hit else { continue };
+        let over = if identity(&path) == mounted {
+            String::new()
+        } else {
+            format!(", a folder above {path}")
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::ImageRefuses,
+                format!(
+                    "`{}` is mounted at {}{over}, where the image writes {} at run time",
+                    file.key, file.container_path, written.what
+                ),
+            )
+            .at(file.origin)
+            .label("read-only over a path the image writes")
+            .help(format!(
+                "the mount is read-only (and hides what was there): the image cannot write {path} and stops"
+            ))
+            .help(format!(
+                "set the file's path ({}) to one the image does not write: not {path}, nor a folder above it",
+                path_setting(file, model),
+            )),
+        );
+    }
+}
+
+/// Where the profile sets the path of `file`: its variable's key, or for the image's SSA file
+/// the `[env]` variable that moves it.
+fn path_setting(file: &super::FileSource, model: &Model) -> String {
+    let ssa = &model.image.ssa_file;
+    if file.key == ssa.key {
+        format!("[env] {}", ssa.env)
+    } else {
+        format!("`{}`", file.key)
+    }
+}
+
 /// The image writes its configuration, its app's `env-config.js` (inside the built app, where a
 /// writable volume would hide the app) and nginx's folders (the model's `[image] writes`): it
 /// cannot start read-only.

@@ -42,6 +42,9 @@ pub struct Deploy {
     /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
     /// adapters), in the model's order.
     pub api_objects: Vec<ApiUse>,
+    /// How the profile is deployed (`deploy.compose`, `deploy.kubernetes`): the ways its files
+    /// are mounted that need a source for each file the image opens at start.
+    pub deployed_by: Vec<Mounts>,
     /// Where the profile writes `[deploy]` (`None`: it does not; the defaults are used).
     pub declared_at: Option<crate::diag::source::Origin>,
     /// The workload checked against the real image (`image`): what it cannot run with (errors)
@@ -89,6 +92,61 @@ pub struct FileSource {
     pub k8s: Option<K8sRef>,
     /// Where the source is declared (its key in `[deploy.files]` or `[deploy.plugins]`).
     pub origin: crate::diag::source::Origin,
+}
+
+/// How a target gives the container its files: compose binds the host file of a `host` source;
+/// Kubernetes mounts the key of a `secret` or `configmap` source. A source of one kind does not
+/// reach a target of the other (the renderers of each read only their own field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mounts {
+    /// A bind of the host file (`host`): compose.
+    HostFile,
+    /// A volume of a Secret's or ConfigMap's key (`secret` / `configmap`): Kubernetes.
+    ObjectKey,
+}
+
+impl Mounts {
+    /// The deployment that mounts this way, for messages.
+    pub fn deployment(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "compose",
+            Mounts::ObjectKey => "Kubernetes",
+        }
+    }
+
+    /// The setting saying whether the profile is deployed this way.
+    pub const fn setting(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "deploy.compose",
+            Mounts::ObjectKey => "deploy.kubernetes",
+        }
+    }
+
+    /// The fields of a source it mounts, for messages.
+    pub fn fields(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "`host`",
+            Mounts::ObjectKey => "`secret` or `configmap`",
+        }
+    }
+
+    /// The source fields that reach it, as a profile writes them (for help).
+    pub fn source_fields(self) -> &'static str {
+        match self {
+            Mounts::HostFile => "host = \"PATH\"",
+            Mounts::ObjectKey => "secret = \"NAME\", key = \"KEY\"",
+        }
+    }
+}
+
+impl FileSource {
+    /// Whether a target that mounts files the `mounts` way mounts this one.
+    pub fn mounted_by(&self, mounts: Mounts) -> bool {
+        match mounts {
+            Mounts::HostFile => self.host.is_some(),
+            Mounts::ObjectKey => self.k8s.is_some(),
+        }
+    }
 }
 
 /// A key of a Secret or ConfigMap.
@@ -145,7 +203,8 @@ pub fn deploy(
     let replicas = reader.int("deploy.replicas", diags);
     let mut files = Vec::new();
     if let Some(entry) = table.get(FILES) {
-        file_sources(model, edition, entry, vars, sources, &mut files, diags);
+        let known = (vars, extras);
+        file_sources(model, edition, entry, known, sources, &mut files, diags);
     }
     plugin_sources(
         model,
@@ -158,6 +217,7 @@ pub fn deploy(
     );
     let workload = workload::workload(model, edition, &reader, vars, diags);
     let service_account = text("deploy.service_account", diags);
+    let deployed_by = deployed_by(&reader, diags);
     let mut deploy = Deploy {
         name,
         namespace,
@@ -168,15 +228,41 @@ pub fn deploy(
         workload,
         service_account,
         api_objects: api_objects(model, vars, extras),
+        deployed_by,
         declared_at: table_entry.map(|e| e.key_origin),
         image_findings: Vec::new(),
     };
-    checks::check(&deploy, &reader, diags);
+    checks::check(&deploy, vars, &reader, diags);
     let mut findings = Diagnostics::default();
     image::check(&deploy, &reader, &mut findings);
     deploy.image_findings = findings.items;
     deploy
 }
+
+/// The deployments the profile is for (`deploy.compose`, `deploy.kubernetes`, both by default);
+/// neither is refused: every check of what a deployment lacks would be off.
+fn deployed_by(reader: &SettingReader<'_>, diags: &mut Diagnostics) -> Vec<Mounts> {
+    let keys = [(COMPOSE, Mounts::HostFile), (KUBERNETES, Mounts::ObjectKey)];
+    let out: Vec<Mounts> = (keys.iter())
+        .filter(|(key, _)| reader.bool(key, diags))
+        .map(|(_, how)| *how)
+        .collect();
+    if out.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::Conflict,
+                format!("`{COMPOSE}` and `{KUBERNETES}` are both false: the profile is deployed by nothing"),
+            )
+            .at_opt(reader.origin(COMPOSE).or(reader.origin(KUBERNETES)))
+            .label("no deployment")
+            .help("keep the one the profile is deployed with (remove its `= false`)"),
+        );
+    }
+    out
+}
+
+const COMPOSE: &str = Mounts::HostFile.setting();
+const KUBERNETES: &str = Mounts::ObjectKey.setting();
 
 /// The model's API objects whose adapter is `kubernetes` (their name or namespace variable
 /// applies). An emptied name or namespace is refused when resolved; the spec's default stands in

@@ -6,15 +6,18 @@ use crate::diag::source::Sources;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model, Var, VarType};
 use crate::profile::{Entry, Value};
-use crate::resolve::{ResolvedVar, Typed};
+use crate::resolve::{Extra, ResolvedVar, Typed};
 use crate::support::suggest::did_you_mean;
 use std::collections::{HashMap, HashSet};
 
+/// The sources of `[deploy.files]`: one per file variable of the spec that applies, and one for
+/// the image's own SSA file (the model's `[image] ssa_file`, by its `key`) in the editions whose
+/// image reads it, mounted where `[env]` moves it.
 pub(super) fn file_sources(
     model: &Model,
     edition: Edition,
     entry: &Entry,
-    vars: &[ResolvedVar],
+    (vars, extras): (&[ResolvedVar], &[Extra]),
     sources: &Sources,
     out: &mut Vec<FileSource>,
     diags: &mut Diagnostics,
@@ -27,14 +30,36 @@ pub(super) fn file_sources(
         );
         return;
     };
-    let file_keys: Vec<&str> = model
+    let ssa = super::credentials::ssa_path(edition, extras);
+    let ssa_key = model.image.ssa_file.key.as_str();
+    let mut file_keys: Vec<&str> = model
         .vars_of(edition)
         .filter(|v| v.ty == VarType::File)
         .map(|v| v.key.as_str())
         .collect();
+    file_keys.extend(ssa.is_some().then_some(ssa_key));
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
+        if key == ssa_key {
+            let Some((path, _)) = &ssa else {
+                diags.push(ssa_other_edition(model, edition, source));
+                continue;
+            };
+            let env = Some(model.image.ssa_file.env.clone());
+            let read = read_source(
+                source,
+                key,
+                env,
+                FileKind::Secret,
+                path.clone(),
+                sources,
+                diags,
+            );
+            // After every variable's file, as the image reads it after its waits.
+            found.extend(read.map(|file| (usize::MAX, file)));
+            continue;
+        }
         let Some(var) = model
             .var_by_key(key, edition)
             .filter(|v| v.ty == VarType::File)
@@ -86,6 +111,25 @@ pub(super) fn file_sources(
     }
     found.sort_by_key(|(position, _)| *position);
     out.extend(found.into_iter().map(|(_, f)| f));
+}
+
+/// `[deploy.files] ssa_file` in an edition whose image reads no SSA file.
+fn ssa_other_edition(model: &Model, edition: Edition, source: &Entry) -> Diagnostic {
+    let fact = &model.image.ssa_file;
+    let editions: Vec<&str> = fact.editions.iter().map(|e| e.as_str()).collect();
+    Diagnostic::new(
+        Code::OtherEdition,
+        format!(
+            "`{}` is the SSA file of edition {}'s image; this profile is edition {edition}",
+            fact.key,
+            editions.join(", ")
+        ),
+    )
+    .at(source.key_origin)
+    .label(format!("edition {} only", editions.join(", ")))
+    .help(format!(
+        "edition {edition}'s image reads no SSA file: remove this source"
+    ))
 }
 
 pub(super) fn plugin_sources(

@@ -1,0 +1,413 @@
+//! Issue 21, classes 3, 4, 10 and 11, the files the image opens at start: each needs a source
+//! that the deployment rendered mounts (compose a `host` file, Kubernetes a Secret or ConfigMap
+//! key), edition A's SSA file included; an empty path, a mount over a path the image writes and
+//! one Secret created twice are refused or merged. Every profile here passes `validate` silently
+//! on the main these tests were written against (or is refused there for a key that now exists).
+
+use crate::support;
+
+use serde_json::Value;
+use support::scenario::{Ran, Test};
+use support::{build_and_validate, objects, of_kind};
+
+/// Edition B with kubernetes adapters and couchbase (the services written): what it deploys
+/// needs only the couchbase password file.
+const COUCHBASE: &str = "edition = \"B\"\n\
+    [config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
+    [persistence]\ntype = \"couchbase\"\ncouchbase = { url = \"cb.example.org\" }\n\
+    [token_server]\nbase_url = \"https://auth.example.org\"\n";
+
+/// Edition A with kubernetes adapters and LDAP (the services written): it reads no credential
+/// file, only the image's SSA file.
+const EDITION_A: &str = "edition = \"A\"\n\
+    [config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
+    [persistence.ldap]\nurl = \"ldap.example.org:1636\"\n\
+    [token_server]\nbase_hostname = \"auth.example.org\"\n";
+
+const PASSWORD_FILE: &str = "`persistence.couchbase.password_file` (CN_COUCHBASE_PASSWORD_FILE) names /etc/jans/conf/couchbase_password";
+
+/// Every target that starts the container, rendered alone.
+const STARTING: [&str; 5] = ["compose", "k8s-env", "k8s", "kustomization", "deploy-notes"];
+const KUBERNETES: [&str; 4] = ["k8s-env", "k8s", "kustomization", "deploy-notes"];
+
+/// `svcgen validate` of `profile`, beside the host file `pw` (its checks added before `run`).
+fn validate(profile: &str) -> Test {
+    Test::new()
+        .file("p.toml", profile)
+        .file("pw", "secret")
+        .args(["validate", "p.toml"])
+}
+
+/// `svcgen render -t TARGET` of `profile`, beside the host file `pw`.
+fn render(profile: &str, target: &str) -> Test {
+    Test::new()
+        .file("p.toml", profile)
+        .file("pw", "secret")
+        .args(["render", "-t", target, "p.toml"])
+}
+
+/// The number of W0331 warnings of a run.
+fn credential_warnings(ran: &Ran) -> usize {
+    ran.stderr().matches("warning[W0331]").count()
+}
+
+/// Findings 5 and 6: a Secret source reaches Kubernetes only, a host source compose only. Each
+/// deployment rendered without a source that it mounts warns, naming it; `validate` (every
+/// target) gives one warning for the one file, naming the deployment it lacks one in.
+#[test]
+fn class4_a_source_reaches_only_the_deployment_that_mounts_it() {
+    let secret_only = format!(
+        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
+    );
+    let ran = validate(&secret_only)
+        .stderr_has(PASSWORD_FILE)
+        .stderr_has("has no `host`, which compose (-t compose) mounts")
+        .stderr_has("p.toml:12:1")
+        .stderr_has("`deploy.compose = false`")
+        .run();
+    assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
+    render(&secret_only, "compose")
+        .stderr_has("warning[W0331]")
+        .stderr_has(PASSWORD_FILE)
+        .stdout_lacks("volumes:")
+        .run();
+    for target in KUBERNETES {
+        render(&secret_only, target).stderr_lacks("W0331").run();
+    }
+
+    let host_only = format!(
+        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ host = \"pw\" }}\n"
+    );
+    let ran = validate(&host_only)
+        .stderr_has(
+            "has no `secret` or `configmap`, which Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes) mounts",
+        )
+        .run();
+    assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
+    for target in KUBERNETES {
+        render(&host_only, target)
+            .stderr_has("warning[W0331]")
+            .stderr_has(PASSWORD_FILE)
+            .run();
+    }
+    let k8s = render(&host_only, "k8s").run();
+    let deployment = objects(&k8s.stdout());
+    let pod = &of_kind(&deployment, "Deployment")[0]["spec"]["template"]["spec"];
+    assert!(pod["volumes"].is_null(), "no volume for a host file: {pod}");
+    render(&host_only, "compose").stderr_lacks("W0331").run();
+    // DEPLOY.md says the host file reaches compose only ("the the" is gone).
+    render(&host_only, "deploy-notes")
+        .stdout_has(
+            "from the host file `pw`, which only compose mounts: **no source for Kubernetes**",
+        )
+        .stdout_lacks("the the")
+        .run();
+    both_sources_mount_the_file_in_each_deployment();
+}
+
+/// The same cause in several deployments is one warning naming them all; a profile that says how
+/// it is deployed (`deploy.compose = false`) is asked only for that deployment's sources, and
+/// `render -t compose` of it does not ask either; saying neither is refused.
+#[test]
+fn class4_one_warning_per_file_naming_every_deployment_without_a_source() {
+    let ran = validate(COUCHBASE)
+        .stderr_has(
+            "(without a source in compose (-t compose) nor Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes))",
+        )
+        .run();
+    assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
+    let kubernetes_only = format!(
+        "{COUCHBASE}[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
+    );
+    Test::new()
+        .file("p.toml", &kubernetes_only)
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+    render(&kubernetes_only, "compose")
+        .stderr_lacks("W0331")
+        .run();
+    // It still warns of what Kubernetes lacks.
+    let without = format!("{COUCHBASE}[deploy]\ncompose = false\n");
+    let ran = validate(&without)
+        .stderr_has("(without a source in Kubernetes (")
+        .stderr_lacks("compose (-t compose)")
+        .run();
+    assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("{COUCHBASE}[deploy]\ncompose = false\nkubernetes = false\n"),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("`deploy.compose` and `deploy.kubernetes` are both false")
+        .run();
+}
+
+/// With both sources, compose binds the host file (as Docker Compose v2 reads it) and the
+/// kustomize base mounts the Secret's key at the file's path (kubectl kustomize and
+/// kubernetes-validate --strict accept it): no warning.
+fn both_sources_mount_the_file_in_each_deployment() {
+    let both = format!(
+        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ host = \"pw\", secret = \"cb\", key = \"password\" }}\n"
+    );
+    Test::new()
+        .file("p.toml", &both)
+        .file("pw", "secret")
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+    let ran = Test::new()
+        .file("p.toml", &both)
+        .file("pw", "secret")
+        .args(["render", "p.toml", "--out-dir", "out", "-q"])
+        .run();
+    assert_mounted(&ran, "/etc/jans/conf/couchbase_password");
+}
+
+/// The compose service binds a file at `path` (read by Docker Compose v2) and the built
+/// Deployment mounts one there (read by kubectl kustomize and kubernetes-validate --strict);
+/// each skips visibly without its tool, and fails on CI.
+fn assert_mounted(ran: &Ran, path: &str) {
+    if let Some(compose) = support::docker_compose_v2() {
+        let model =
+            support::compose_config_json(&compose, &ran.path("out/docker-compose.yml"), &[]);
+        let volumes = model["services"]["admin-ui"]["volumes"].as_array().unwrap();
+        assert!(
+            volumes
+                .iter()
+                .any(|v| v["type"] == "bind" && v["target"] == path && v["read_only"] == true),
+            "{volumes:?}"
+        );
+    }
+    if let Some(built) = build_and_validate(&ran.path("out")) {
+        let built = objects(&built);
+        let pod = &of_kind(&built, "Deployment")[0]["spec"]["template"]["spec"];
+        let mounts = pod["containers"][0]["volumeMounts"].as_array().unwrap();
+        assert!(mounts.iter().any(|m| m["mountPath"] == path), "{mounts:?}");
+    }
+}
+
+/// Finding 4: an empty credential path is left out of the output, so the image opens its
+/// default path, which no source can name: refused, naming that default.
+#[test]
+fn class4_an_empty_credential_path_is_refused_naming_the_default() {
+    let vault = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
+        [secret]\nadapter = \"vault\"\n\
+        vault = { addr = \"https://vault.example.org:8200\", verify = true, role_id_file = \"\", secret_id_file = \"\" }\n\
+        [persistence.sql]\nhost = \"db\"\n[token_server]\nbase_url = \"https://auth.example.org\"\n";
+    Test::new()
+        .file("p.toml", vault)
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("error[E0251]: `secret.vault.role_id_file` is empty: the variable is left out, and the image then opens its default /etc/certs/vault_role_id")
+        .stderr_has("/etc/certs/vault_secret_id")
+        .stderr_has("p.toml:6:")
+        .run();
+    Test::new()
+        .file(
+            "p.toml",
+            &COUCHBASE.replace(
+                "url = \"cb.example.org\"",
+                "url = \"cb.example.org\", password_file = \"\"",
+            ),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("opens its default /etc/jans/conf/couchbase_password")
+        .run();
+}
+
+/// Findings 7 and 19: edition A's image refuses to start without its SSA file. A profile
+/// without a source for it warns in every target that starts the container; `[deploy.files]
+/// ssa_file` mounts it (compose and Kubernetes), where `[env] GLUU_SSA_FILE` moves it; DEPLOY.md
+/// lists it at that path; edition B has none.
+#[test]
+fn class4_edition_a_needs_a_source_for_its_ssa_file() {
+    let ssa = "`ssa_file` (GLUU_SSA_FILE) names /etc/jans/conf/ssa";
+    let ran = validate(EDITION_A)
+        .stderr_has(ssa)
+        .stderr_has("refuses to start without it")
+        .run();
+    assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
+    for target in STARTING {
+        render(EDITION_A, target).stderr_has(ssa).run();
+    }
+    render(EDITION_A, "dotenv").stderr_lacks("W0331").run();
+
+    let moved = "/etc/jans/conf/other-ssa";
+    let with_source = format!(
+        "{EDITION_A}[env]\nGLUU_SSA_FILE = \"{moved}\"\n\
+         [deploy.files]\nssa_file = {{ host = \"pw\", secret = \"admin-ui-ssa\", key = \"ssa\" }}\n"
+    );
+    let ran = Test::new()
+        .file("p.toml", &with_source)
+        .file("pw", "ssa")
+        .args(["validate", "p.toml"])
+        .stderr_lacks("W0331")
+        .run();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "-q"])
+        .run();
+    let notes = ran.read("out/DEPLOY.md");
+    assert!(
+        notes.contains(&format!("- `{moved}` (`GLUU_SSA_FILE`, profile key `ssa_file`): from the Secret `admin-ui-ssa`, key `ssa`")),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(&format!("the SSA file at\n  `{moved}`")),
+        "{notes}"
+    );
+    assert!(!notes.contains("/etc/jans/conf/ssa"), "{notes}");
+    assert_mounted(&ran, moved);
+    Test::new()
+        .file(
+            "p.toml",
+            &format!("{COUCHBASE}[deploy.files]\nssa_file = {{ secret = \"s\" }}\n"),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("error[E0202]: `ssa_file` is the SSA file of edition A's image; this profile is edition B")
+        .run();
+}
+
+/// Finding 18: a `.env` that moves the SSA file is not told that the container does not read
+/// it (W0316, an old name): the image reads it, outside the spec (W0317, saying so).
+#[test]
+fn class10_lint_and_import_say_the_image_reads_gluu_ssa_file() {
+    let env =
+        "CN_TOKEN_SERVER_BASE_HOSTNAME=auth.example.org\nGLUU_SSA_FILE=/etc/jans/conf/other-ssa\n";
+    for command in ["lint", "import"] {
+        Test::new()
+            .file("a.env", env)
+            .args([command, "a.env"])
+            .stderr_lacks("W0316")
+            .stderr_lacks("does not read it")
+            .stderr_has("warning[W0317]: `GLUU_SSA_FILE` is not in the spec")
+            .stderr_has("the image reads it: the path of edition A's SSA file")
+            .run();
+    }
+}
+
+/// Finding 8: a file mounted at a path the image writes, or at a folder above one, is refused
+/// naming the path and why; a file elsewhere inside a written folder is not (the couchbase
+/// password's default is one).
+#[test]
+fn class3_a_file_mounted_over_a_path_the_image_writes_is_refused() {
+    let over = [
+        ("/etc/jans/conf", "/etc/jans/conf", "its configuration"),
+        ("/etc/jans//conf/", "/etc/jans/conf", "its configuration"),
+        (
+            "/run/nginx/nginx.pid",
+            "/run/nginx/nginx.pid",
+            "nginx's pid file",
+        ),
+        ("/run/nginx", "/run/nginx/nginx.pid", "nginx's pid file"),
+        (
+            "/opt/flex/admin-ui/dist/env-config.js",
+            "/opt/flex/admin-ui/dist/env-config.js",
+            "env-config.js",
+        ),
+        ("/var/lib/nginx", "/var/lib/nginx", "nginx's state"),
+    ];
+    for (path, written, what) in over {
+        let profile = COUCHBASE.replace(
+            "url = \"cb.example.org\"",
+            &format!("url = \"cb.example.org\", password_file = \"{path}\""),
+        ) + "[deploy.files]\n\"persistence.couchbase.password_file\" = { host = \"pw\", secret = \"cb\", key = \"password\" }\n";
+        let ran = Test::new()
+            .file("p.toml", &profile)
+            .file("pw", "secret")
+            .args(["validate", "p.toml"])
+            .code(1)
+            .run();
+        let stderr = ran.stderr();
+        if path.ends_with('/') {
+            // A folder is refused as a mount path before the image's paths are compared.
+            assert!(stderr.contains("names a folder"), "{path}: {stderr}");
+            continue;
+        }
+        assert!(stderr.contains("error[E0251]"), "{path}: {stderr}");
+        assert!(
+            stderr.contains(&format!("is mounted at {path}")),
+            "{path}: {stderr}"
+        );
+        assert!(stderr.contains(what), "{path}: {stderr}");
+        assert!(
+            stderr.contains(&format!("the image cannot write {written}")),
+            "{path}: {stderr}"
+        );
+    }
+    let inside = format!(
+        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ host = \"pw\", secret = \"cb\", key = \"password\" }}\n"
+    );
+    validate(&inside).stderr_lacks("E0251").run();
+}
+
+/// Finding 17: a file from the Secret of the secret variables (deploy.secret_name) is one more
+/// key of it: DEPLOY.md creates that Secret once, with every key; a file under a secret
+/// variable's key there is refused (one key, two contents).
+#[test]
+fn class11_deploy_notes_create_each_secret_once() {
+    let google = "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+        [google]\nproject_id = \"p\"\napplication_credentials = \"/etc/certs/google.json\"\n\
+        secret_manager_passphrase = { env = \"PASS\" }\n\
+        [persistence.sql]\nhost = \"db\"\n[token_server]\nbase_url = \"https://auth.example.org\"\n\
+        [deploy]\ncompose = false\n";
+    let shared = format!(
+        "{google}[deploy.files]\n\"google.application_credentials\" = {{ secret = \"admin-ui-secrets\", key = \"g.json\" }}\n"
+    );
+    let notes = render(&shared, "deploy-notes").run().stdout();
+    assert_eq!(
+        notes
+            .matches("kubectl create secret generic admin-ui-secrets")
+            .count(),
+        1,
+        "{notes}"
+    );
+    assert!(
+        notes.contains(
+            "--from-file=CN_GOOGLE_SECRET_MANAGER_PASSPHRASE=PATH \\\n    --from-file=g.json=PATH\n"
+        ),
+        "{notes}"
+    );
+    Test::new()
+        .file(
+            "p.toml",
+            &format!(
+                "{google}[deploy.files]\n\"google.application_credentials\" = {{ secret = \"admin-ui-secrets\", key = \"CN_GOOGLE_SECRET_MANAGER_PASSPHRASE\" }}\n"
+            ),
+        )
+        .args(["validate", "p.toml"])
+        .code(1)
+        .stderr_has("holds the value of the secret variable CN_GOOGLE_SECRET_MANAGER_PASSPHRASE")
+        .run();
+}
+
+/// The example meant for a cluster mounts its password file in both deployments now.
+#[test]
+fn class4_the_kubernetes_example_gives_compose_a_source_too() {
+    let example = support::repo().join("examples/b-kubernetes-couchbase.toml");
+    let ran = Test::new()
+        .args(["render", "-t", "compose"])
+        .arg(&example)
+        .stderr_lacks("W0331")
+        .run();
+    let compose: Value = serde_yaml_ng_or_json(&ran.stdout());
+    let volumes = compose["services"]["admin-ui"]["volumes"]
+        .as_array()
+        .unwrap();
+    assert!(
+        volumes
+            .iter()
+            .any(|v| v["target"] == "/etc/jans/conf/couchbase_password"),
+        "{volumes:?}"
+    );
+}
+
+/// The one YAML document of a compose file, as JSON values.
+fn serde_yaml_ng_or_json(text: &str) -> Value {
+    objects(text).into_iter().next().expect("one document")
+}
