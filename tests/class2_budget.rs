@@ -13,15 +13,16 @@ use std::process::Command;
 use support::scenario::Test;
 use support::{objects, of_kind, tool};
 
-/// Edition B on its default adapters, with everything a real deployment gives them (clean), and
-/// `deploy` written into its `[deploy]` table.
+/// Edition B on its default adapters, with everything a Kubernetes deployment gives them (clean:
+/// its files come from a Secret, so it says it is not for compose), and `deploy` written into its
+/// `[deploy]` table.
 fn b(deploy: &str) -> String {
     format!(
         "edition = \"B\"\ntoken_server = {{ base_url = \"https://auth.example.org\" }}\n\
          [config.consul]\nhost = \"consul\"\n\
          [secret.vault]\naddr = \"https://vault.example.org\"\nverify = true\n\
          [persistence.sql]\nhost = \"db\"\n\
-         [deploy]\n{deploy}\
+         [deploy]\ncompose = false\n{deploy}\
          [deploy.files]\n\
          \"secret.vault.role_id_file\" = {{ secret = \"approle\", key = \"role_id\" }}\n\
          \"secret.vault.secret_id_file\" = {{ secret = \"approle\", key = \"secret_id\" }}\n"
@@ -147,7 +148,7 @@ fn class3_a_container_port_other_than_the_images_is_refused() {
             .code(1)
             .stderr_has("error[E0251]")
             .stderr_has("`deploy.port` = 9090: the image's nginx listens on port 8080 only")
-            .stderr_has("p.toml:11:8")
+            .stderr_has("p.toml:12:8")
             .stderr_has("accepted: 8080")
             .stderr_has("`deploy.service.port`")
             .run();
