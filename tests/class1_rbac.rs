@@ -8,9 +8,8 @@ use crate::support;
 
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Command;
 use support::scenario::Test;
-use support::{objects, of_kind, tool};
+use support::{objects, of_kind};
 
 /// Edition B with both adapters `kubernetes`, clean but for what each test adds.
 const ADAPTERS: &str = "edition = \"B\"\n\
@@ -27,15 +26,8 @@ fn adapters(config: &str, secret: &str) -> String {
 
 /// `svcgen krm` of `profile` (no items): its results.
 fn krm_results(profile: &str) -> Vec<Value> {
-    let list = json!({
-        "apiVersion": "config.kubernetes.io/v1",
-        "kind": "ResourceList",
-        "items": [],
-        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": { "name": "p" }, "data": { "profile": profile } }
-    });
     let ran = Test::new()
-        .stdin(&list.to_string())
+        .stdin(&support::krm_list(profile))
         .arg("krm")
         .code_is_not(2)
         .run();
@@ -51,35 +43,10 @@ fn codes(results: &[Value]) -> Vec<String> {
         .collect()
 }
 
-/// `kubectl kustomize` builds the base in `out` and `kubernetes-validate --strict` accepts the
-/// result (skipped visibly without the tools, a failure on CI); returns the built objects.
+/// The objects of the base in `out` as `kubectl kustomize` builds it, accepted by
+/// `kubernetes-validate --strict` (see [`support::build_and_validate`]).
 fn build_and_validate(out: &Path) -> Option<Vec<Value>> {
-    let kubectl = tool("kubectl")?;
-    let validator = tool("kubernetes-validate")?;
-    let built = Command::new(kubectl)
-        .arg("kustomize")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let file = out.join("../built.yaml");
-    std::fs::write(&file, &built.stdout).unwrap();
-    let checked = Command::new(validator)
-        .arg("--strict")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        checked.status.success(),
-        "kubernetes-validate: {}{}",
-        String::from_utf8_lossy(&checked.stdout),
-        String::from_utf8_lossy(&checked.stderr)
-    );
-    Some(objects(&String::from_utf8(built.stdout).unwrap()))
+    support::build_and_validate(out).map(|built| objects(&built))
 }
 
 /// Class 1 (audit 1): an empty name or namespace of a kubernetes adapter's object left its

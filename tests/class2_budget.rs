@@ -212,15 +212,8 @@ fn class3_image_checks_only_for_targets_that_render_the_workload() {
             .stderr_has("`deploy.security.run_as_user` = 2000")
             .run();
     }
-    let list = serde_json::json!({
-        "apiVersion": "config.kubernetes.io/v1",
-        "kind": "ResourceList",
-        "items": [],
-        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": { "name": "p" }, "data": { "profile": profile } }
-    });
     Test::new()
-        .stdin(&list.to_string())
+        .stdin(&support::krm_list(&profile))
         .arg("krm")
         .code(1)
         .stdout_has("E0251")

@@ -6,7 +6,7 @@
 
 use crate::support;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use support::lsp::{Client, file_uri};
 use support::scenario::Test;
 
@@ -54,25 +54,13 @@ fn refused_everywhere(profile: &str, wanted: &str, unwanted: &[&str]) {
         .code_is_not(0)
         .stderr_has(wanted)
         .run();
-    let krm = (Test::new().stdin(&resource_list(profile)).arg("krm"))
+    let krm = (Test::new().stdin(&support::krm_list(profile)).arg("krm"))
         .code_is_not(0)
         .run();
     assert!(krm.stdout().contains(wanted), "krm: {}", krm.stdout());
     for fragment in unwanted {
         assert!(!krm.stdout().contains(fragment), "krm: {}", krm.stdout());
     }
-}
-
-/// A KRM ResourceList whose function config carries `profile`.
-fn resource_list(profile: &str) -> String {
-    json!({
-        "apiVersion": "config.kubernetes.io/v1",
-        "kind": "ResourceList",
-        "items": [],
-        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": { "name": "p" }, "data": { "profile": profile } }
-    })
-    .to_string()
 }
 
 /// A bracketed IPv6 address, with or without a zone id, is refused for what is wrong with it

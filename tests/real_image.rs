@@ -421,15 +421,8 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
             .stderr_lacks("W0331")
             .run();
     }
-    let list = serde_json::json!({
-        "apiVersion": "config.kubernetes.io/v1",
-        "kind": "ResourceList",
-        "items": [],
-        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": { "name": "p" }, "data": { "profile": B_DEFAULT_ADAPTERS } }
-    });
     Test::new()
-        .stdin(&list.to_string())
+        .stdin(&support::krm_list(B_DEFAULT_ADAPTERS))
         .arg("krm")
         .stdout_has("W0331")
         .stdout_has("/etc/certs/vault_secret_id")
@@ -583,15 +576,8 @@ fn class7_a_service_address_left_at_loopback_warns() {
             .args(["render", "-t", "dotenv", "p.toml"])
             .stderr_lacks("W0333")
             .run();
-        let list = serde_json::json!({
-            "apiVersion": "config.kubernetes.io/v1",
-            "kind": "ResourceList",
-            "items": [],
-            "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
-                "metadata": { "name": "p" }, "data": { "profile": profile } }
-        });
         Test::new()
-            .stdin(&list.to_string())
+            .stdin(&support::krm_list(&profile))
             .arg("krm")
             .stdout_has("W0333")
             .stdout_has(key)

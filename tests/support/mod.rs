@@ -352,3 +352,16 @@ pub fn build_and_validate(out: &Path) -> Option<String> {
     );
     Some(String::from_utf8(built.stdout).unwrap())
 }
+
+/// A KRM `ResourceList` with no items whose function config (a ConfigMap) carries `profile`, as
+/// kpt and kustomize hand it to `svcgen krm` on stdin.
+pub fn krm_list(profile: &str) -> String {
+    serde_json::json!({
+        "apiVersion": "config.kubernetes.io/v1",
+        "kind": "ResourceList",
+        "items": [],
+        "functionConfig": { "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": { "name": "p" }, "data": { "profile": profile } }
+    })
+    .to_string()
+}
