@@ -596,6 +596,21 @@ fn class7_a_service_address_left_at_loopback_warns() {
             .args(["validate", "--deny-warnings", "p.toml"])
             .stderr_lacks("warning")
             .run();
+        // Written empty, it is left out and the image uses its default: the same warning, at
+        // the empty value (on the last main: no warning at all).
+        let emptied = format!("{profile}[{table}]\n{leaf} = \"\"\n");
+        let line = emptied.lines().count();
+        Test::new()
+            .file("p.toml", &emptied)
+            .args(["validate", "p.toml"])
+            .stderr_has(&format!("`{key}` is empty, so the image uses its default"))
+            .stderr_has(&format!("p.toml:{line}:"))
+            .run();
+        Test::new()
+            .file("p.toml", &emptied)
+            .args(["render", "-t", "dotenv", "p.toml"])
+            .stderr_lacks("W0333")
+            .run();
     }
     // A base that writes the address counts as written: the child left nothing at the default.
     Test::new()

@@ -96,45 +96,63 @@ pub fn must_not_be_loopback(var: &crate::model::Var, written: bool) -> bool {
 /// A host the image builds its users' URLs from (the model's `reached_from_outside`), left at
 /// (or set to) a loopback name, or the address of a service the container connects to
 /// (`reached_by_container`) left at its loopback default: in compose or Kubernetes each points at
-/// the container itself. A loopback the profile writes for a service may be a sidecar: not flagged.
+/// the container itself. A loopback the profile writes for a service may be a sidecar: not
+/// flagged. An empty value is left out, so the image uses its default: it is flagged as left.
 fn points_at_pod(resolved: &Resolved, diags: &mut Diagnostics) {
     for var in resolved.vars.iter() {
         let flagged = must_not_be_loopback(var.var, var.origin.is_some());
         let Some(text) = var.value.env_text().filter(|_| flagged) else {
             continue;
         };
-        if !formats::is_loopback_url(&text) {
-            continue;
-        }
         let how = if var.origin.is_some() {
             "is"
         } else {
             "is left at"
         };
-        let (what, help) = if var.var.reached_from_outside {
-            (
-                "the endpoints built from it point at the container itself",
-                "the host name the token server is reached at",
-            )
-        } else {
-            (
-                "the container would connect to itself",
-                "the address of the service (a sidecar on loopback: write it explicitly)",
-            )
-        };
-        diags.push(
-            Diagnostic::new(
-                Code::PointsAtPod,
-                format!(
-                    "`{}` {how} \"{text}\": rendered for compose or Kubernetes, {what}",
-                    var.var.key
-                ),
-            )
-            .at(resolved.deployment_origin(var))
-            .label("points at the pod")
-            .help(format!("set `{}` to {help} ({})", var.var.key, var.var.env)),
-        );
+        if formats::is_loopback_url(&text) {
+            diags.push(pod_warning(
+                var.var,
+                how,
+                &text,
+                resolved.deployment_origin(var),
+            ));
+        }
     }
+    for (var, at) in &resolved.emptied {
+        let default = var
+            .default
+            .value()
+            .filter(|_| must_not_be_loopback(var, false));
+        if let Some(text) = default.filter(|text| formats::is_loopback_url(text)) {
+            let how = "is empty, so the image uses its default";
+            diags.push(pod_warning(var, how, text, *at));
+        }
+    }
+}
+
+/// W0333 for `var`, whose value in effect (`how` it came to be) is the loopback `text`.
+fn pod_warning(var: &crate::model::Var, how: &str, text: &str, at: Origin) -> Diagnostic {
+    let (what, help) = if var.reached_from_outside {
+        (
+            "the endpoints built from it point at the container itself",
+            "the host name the token server is reached at",
+        )
+    } else {
+        (
+            "the container would connect to itself",
+            "the address of the service (a sidecar on loopback: write it explicitly)",
+        )
+    };
+    Diagnostic::new(
+        Code::PointsAtPod,
+        format!(
+            "`{}` {how} \"{text}\": rendered for compose or Kubernetes, {what}",
+            var.key
+        ),
+    )
+    .at(at)
+    .label("points at the pod")
+    .help(format!("set `{}` to {help} ({})", var.key, var.env))
 }
 
 /// A deploy-time value (`{ deploy_env = "X" }`) asked of a Kubernetes target: a pod expands

@@ -66,6 +66,10 @@ pub struct Resolved {
     pub allow: Vec<crate::diag::Code>,
     /// Where the profile says its edition (the one key every profile writes).
     pub edition_at: Origin,
+    /// Variables that apply and that the profile sets to the empty string: left out of every
+    /// output, so the image uses its own default for them (a render check may say what that
+    /// default points at), with where each was emptied.
+    pub emptied: Vec<(&'static Var, Origin)>,
 }
 
 impl Resolved {
@@ -182,6 +186,7 @@ pub fn resolve(
         source,
         &mut diags,
     );
+    let emptied = emptied(model, edition, &explicit, &choices);
     if let Some(cause) = model.var_by_key(&model.backends.selector, edition)
         && options.mode.reports_missing()
     {
@@ -209,6 +214,7 @@ pub fn resolve(
         deploy,
         allow,
         edition_at,
+        emptied,
     };
     rules::check(&resolved, &mut diags);
     allow::acknowledge(&mut diags, &resolved.allow);
@@ -291,6 +297,25 @@ fn environment(
         }
     }
     vars
+}
+
+/// The variables that apply and are set to the empty string ([`Resolved::emptied`]), in the
+/// model's order.
+fn emptied(
+    model: &'static Model,
+    edition: Edition,
+    explicit: &Explicit,
+    choices: &Choices<'_>,
+) -> Vec<(&'static Var, Origin)> {
+    (model.vars_of(edition))
+        .filter(|var| matches!(choices.applies(model.group(&var.group)), Applies::Yes(_)))
+        .filter_map(|var| match explicit.get(&var.key) {
+            Some((Some(value), origin)) if value.env_text().is_some_and(|t| t.is_empty()) => {
+                Some((var, *origin))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// One variable whose group applies, with what decided that.
