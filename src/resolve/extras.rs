@@ -67,12 +67,16 @@ pub fn extras(
                 None => continue,
             },
         };
-        if matches!(mode, super::Mode::Profile) {
-            diags.push(passed_through(
-                suggester,
-                entry,
-                model.image_reads(&entry.key, edition),
-            ));
+        // A variable the image reads (a fact of the model) is passed through as what it is, as
+        // DEPLOY.md may tell the user to set it: no warning. Any other is unchecked (W0306).
+        let image_reads = model.image_reads(&entry.key, edition);
+        if image_reads.is_some() {
+            let written_empty = deploy_env.is_none() && value.is_empty();
+            if let Some(refused) = empty_image_file(model, entry, written_empty) {
+                diags.push(refused);
+            }
+        } else if matches!(mode, super::Mode::Profile) {
+            diags.push(passed_through(suggester, entry));
         }
         out.push(Extra {
             name: entry.key.clone(),
@@ -182,20 +186,8 @@ fn extra_value(entry: &Entry, diags: &mut Diagnostics) -> Option<String> {
 /// The warning that a name outside the spec is passed through: what the image reads from it when
 /// the model knows (no near spec name then: the user means this variable), else a near name if
 /// any.
-fn passed_through(
-    suggester: &Suggester<'_>,
-    entry: &Entry,
-    image_reads: Option<String>,
-) -> Diagnostic {
+fn passed_through(suggester: &Suggester<'_>, entry: &Entry) -> Diagnostic {
     let name = &entry.key;
-    if let Some(what) = image_reads {
-        return Diagnostic::new(
-            Code::EnvPassthrough,
-            format!("`{name}` is not a variable of the spec, but the image reads it: {what}; it is passed through as it is"),
-        )
-        .at(entry.key_origin)
-        .label("not in the spec, read by the image");
-    }
     let near = suggester.suggest(name);
     let message = match near {
         Some(_) => format!("`{name}` is not a variable of the spec; it is passed through as it is"),
@@ -205,6 +197,29 @@ fn passed_through(
         .at(entry.key_origin)
         .label("not in the spec")
         .suggest(near)
+}
+
+/// The variable that moves the image's SSA file (the model's `[image] ssa_file`) set to the empty
+/// string: it names no file, and the image refuses to start without one. What the image makes
+/// of an empty path is not known; svcgen mounts the file at a path, so it refuses rather than
+/// guess.
+fn empty_image_file(model: &Model, entry: &Entry, written_empty: bool) -> Option<Diagnostic> {
+    let ssa = &model.image.ssa_file;
+    (entry.key == ssa.env && written_empty).then(|| {
+        Diagnostic::new(
+            Code::ImageRefuses,
+            format!(
+                "`{}` is empty: it names no SSA file, and the image refuses to start without one",
+                ssa.env
+            ),
+        )
+        .at(entry.node.origin)
+        .label("an empty path is not \"no file\"")
+        .help(format!(
+            "remove it to use {}, or name the path the file is mounted at",
+            ssa.path
+        ))
+    })
 }
 
 /// A secret variable under an old name in `[env]`: refused, as `[env]` values are written in
