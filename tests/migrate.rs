@@ -197,3 +197,32 @@ fn every_edition_a_example_migrates() {
         validates_as_b(&m);
     }
 }
+
+/// Issue 21 class 11 (review): edition A's image reads `GLUU_SSA_FILE` (the path of its SSA
+/// file), B's does not: migrating removes it from `[env]` with the file's source, and says so;
+/// another `[env]` variable stays.
+#[test]
+fn class11_the_ssa_file_s_variable_goes_with_its_source() {
+    let text = std::fs::read_to_string(support::repo().join("examples/a-ldap-plugins.toml"))
+        .unwrap()
+        + "\n[env]\nGLUU_SSA_FILE = \"/etc/ssa/x\"\nTZ = \"UTC\"\n";
+    support::scenario::Test::new()
+        .file("a.toml", &text)
+        .args([
+            "migrate",
+            "--to",
+            "B",
+            "--ldap-to",
+            "sql",
+            "a.toml",
+            "-o",
+            "b.toml",
+        ])
+        .stderr_has("removed env.GLUU_SSA_FILE: read by edition A's image only")
+        .run()
+        .again()
+        .args(["validate", "b.toml"])
+        .stderr_lacks("GLUU_SSA_FILE")
+        .stderr_has("`TZ`")
+        .run();
+}

@@ -375,6 +375,7 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
             }
         }
     }
+    image_read_env(model, doc, table, changes);
     let a_tag = &model.edition(FROM).image_tag;
     if let Some(Raw::String(tag)) = table.get_path(DEPLOY_TAG).map(|e| &e.node.value)
         && tag == a_tag
@@ -387,6 +388,21 @@ fn deploy_settings(model: &Model, doc: &mut DocumentMut, table: &Table, changes:
             changes,
         );
     }
+}
+
+/// `[env]` variables outside the spec that edition A's image reads and B's does not (the model's
+/// `[image]` facts: the path of the SSA file): B would pass them through unread.
+fn image_read_env(model: &Model, doc: &mut DocumentMut, table: &Table, changes: &mut Vec<String>) {
+    let Some(Raw::Table(env)) = table.get_path("env").map(|e| &e.node.value) else {
+        return;
+    };
+    let keys: Vec<String> = (env.entries.iter())
+        .filter(|e| model.image_reads(&e.key, FROM).is_some())
+        .filter(|e| model.image_reads(&e.key, TO).is_none())
+        .map(|e| format!("env.{}", e.key))
+        .collect();
+    let why = format!("read by edition {FROM}'s image only");
+    remove_keys(doc, &keys, &why, changes);
 }
 
 /// Removes keys (dotted paths); a table left empty goes too, noted once with its keys.
