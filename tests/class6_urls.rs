@@ -273,3 +273,116 @@ fn class6_the_editor_says_the_same() {
     assert!(!message.contains("has no port"), "{message}");
     assert_eq!(client.shutdown(), Some(0));
 }
+
+/// A password holding `/`, `?` or `#` is still a password: refused for the credential it is,
+/// never shown (on main: "`Zq9` is not a port number", the whole URL in clear in the snippet,
+/// every format, `lint` and the editor).
+#[test]
+fn class6_a_password_holding_a_url_delimiter_is_refused_and_never_shown() {
+    let hidden = ["Zq9", "Xw7", "not a port number"];
+    for delimiter in ['/', '?', '#'] {
+        let url = format!("https://admin:Zq9{delimiter}Xw7@auth.example.org");
+        let profile = format!("{B}[auth_server]\nbase_url = \"{url}\"\n");
+        refused_everywhere(&profile, "a user name or password in a URL", &hidden);
+        for format in ["sarif", "gitlab"] {
+            let ran = Test::new()
+                .file("p.toml", &profile)
+                .args(["validate", "--format", format, "p.toml"])
+                .code(1)
+                .stdout_has("a user name or password in a URL")
+                .run();
+            for fragment in hidden {
+                assert!(
+                    !ran.stdout().contains(fragment),
+                    "{format}: {}",
+                    ran.stdout()
+                );
+            }
+        }
+        let lint = Test::new()
+            .file("app.env", &format!("CN_AUTH_BASE_URL={url}\n"))
+            .args(["lint", "app.env"])
+            .code_is_not(0)
+            .stderr_has("a user name or password in a URL")
+            .run();
+        for fragment in hidden {
+            assert!(!lint.stderr().contains(fragment), "{}", lint.stderr());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let uri = file_uri(&dir.path().join("p.toml"));
+        let mut client = Client::opened(&uri, &profile);
+        let diagnostic: Value = client.only_diagnostic(&uri, 1);
+        let message = diagnostic["message"].as_str().unwrap();
+        assert!(
+            message.contains("a user name or password in a URL"),
+            "{message}"
+        );
+        for fragment in hidden {
+            assert!(!message.contains(fragment), "{message}");
+        }
+        assert_eq!(client.shutdown(), Some(0));
+    }
+}
+
+/// A password written escaped (`\"` in TOML or a quoted dotenv value) or holding a blank is
+/// masked in the snippet too, where the line shows it as written, not as read (on main: the
+/// message masked it, the snippet under it showed the raw line).
+#[test]
+fn class6_a_password_written_escaped_is_masked_in_the_snippet() {
+    let check = |ran: support::scenario::Ran| {
+        for fragment in ["Zq9", "Xw7"] {
+            assert!(!ran.stderr().contains(fragment), "{}", ran.stderr());
+        }
+    };
+    for written in [
+        r#""https://admin:Zq9\"Xw7@auth.example.org""#,
+        r#""https://admin:Zq9 Xw7@auth.example.org""#,
+        r#""https://admin:Zq9\u0041Xw7@auth.example.org""#,
+    ] {
+        let profile = format!("{B}[auth_server]\nbase_url = {written}\n");
+        check(
+            Test::new()
+                .file("p.toml", &profile)
+                .args(["validate", "p.toml"])
+                .code(1)
+                .stderr_has("E0206")
+                .run(),
+        );
+        let env = format!("CN_AUTH_BASE_URL={}\n", written.replace(r"\u0041", "A"));
+        check(
+            Test::new()
+                .file("app.env", &env)
+                .args(["lint", "app.env"])
+                .code_is_not(0)
+                .stderr_has("E0206")
+                .run(),
+        );
+        let compose = format!(
+            "services:\n  ui:\n    image: x\n    environment:\n      CN_AUTH_BASE_URL: {written}\n"
+        );
+        check(
+            Test::new()
+                .file("compose.yaml", &compose)
+                .args(["lint", "compose.yaml"])
+                .code_is_not(0)
+                .stderr_has("E0206")
+                .run(),
+        );
+    }
+    for value in [
+        "https://admin:Zq9\"Xw7@auth.example.org",
+        "https://admin:Zq9 Xw7@auth.example.org",
+    ] {
+        check(
+            Test::new()
+                .file("p.toml", B)
+                .arg("validate")
+                .arg("--set")
+                .arg(format!("auth_server.base_url={value}"))
+                .arg("p.toml")
+                .code(1)
+                .stderr_has("E0206")
+                .run(),
+        );
+    }
+}

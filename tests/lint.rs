@@ -112,3 +112,30 @@ fn a_problem_in_an_env_file_points_into_that_file() {
         (Some(2), Some(19))
     );
 }
+
+/// Issue 21, class 10: without an edition, a variable an image of some edition reads is never
+/// "not read by the container" (on main: W0316 "the container does not read it" for edition A's
+/// SSA file); with edition B, whose image does not read it, it is.
+#[test]
+fn class10_a_variable_some_edition_reads_is_not_called_unread_without_an_edition() {
+    let lint = |args: &[&str]| {
+        support::scenario::Test::new()
+            .file("app.env", "GLUU_SSA_FILE=/x\n")
+            .args(["lint", "app.env"])
+            .args(args)
+            .run()
+    };
+    let unknown = lint(&[]);
+    assert!(
+        unknown.stderr().contains("edition A's image reads it"),
+        "{}",
+        unknown.stderr()
+    );
+    assert!(
+        !unknown.stderr().contains("does not read it"),
+        "{}",
+        unknown.stderr()
+    );
+    let b = lint(&["--edition", "B"]);
+    assert!(b.stderr().contains("does not read it"), "{}", b.stderr());
+}

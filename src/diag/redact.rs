@@ -139,25 +139,62 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// The byte ranges of the passwords of URLs written with one (`scheme://user:PASSWORD@host`),
 /// anywhere in a text: a credential in a URL is a secret whatever the key or variable holding it
-/// (svcgen refuses such a URL, and its message must not show the password either).
+/// (svcgen refuses such a URL, and its message must not show the password either). A URL runs
+/// to the next white space or the next `scheme://`; see [`url_password`] for the password in it.
 pub fn url_password_ranges(text: &str) -> Vec<Range<usize>> {
+    let starts: Vec<usize> = text.match_indices("://").map(|(at, _)| at + 3).collect();
     let mut out = Vec::new();
-    for (at, _) in text.match_indices("://") {
-        let start = at + 3;
-        let end = text[start..]
-            .find(|c: char| matches!(c, '/' | '?' | '#' | '"' | '\'' | '\\') || c.is_whitespace())
-            .map_or(text.len(), |i| start + i);
-        let authority = &text[start..end];
-        let Some(user_end) = authority.rfind('@') else {
-            continue;
-        };
-        if let Some(colon) = authority[..user_end].find(':')
-            && colon + 1 < user_end
-        {
-            out.push(start + colon + 1..start + user_end);
+    for (i, &start) in starts.iter().enumerate() {
+        let next = starts.get(i + 1).map_or(text.len(), |n| n - 3);
+        let end = text[start..next]
+            .find(char::is_whitespace)
+            .map_or(next, |e| start + e);
+        if let Some(password) = url_password(&text[start..end]) {
+            out.push(start + password.start..start + password.end);
         }
     }
     out
+}
+
+/// The range of the password in `rest`, what follows a URL's `scheme://` (or a `user:pw@host`
+/// value): between the first `:` and the `@` that ends the user name and password. That `@` is
+/// the last one of the authority (up to the first `/`, `?`, `#`, quote or backslash). When the
+/// authority has none and what follows its last `:` is no port number, a password holding one of
+/// those characters cut it short (`admin:SEC/RET@host`, or `SEC\"RET` as TOML escapes `SEC"RET`):
+/// the `@` is the last one of `rest`, and more is masked rather than a password shown. (After a
+/// port, `host:8200/a@b`, the `@` is in the path, as every URL reader reads it.) One rule for
+/// the texts of [`url_password_ranges`], the values of messages and the URL check.
+pub fn url_password(rest: &str) -> Option<Range<usize>> {
+    let authority_end = rest
+        .find(['/', '?', '#', '"', '\'', '\\'])
+        .unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    let port_follows = (authority.rsplit_once(':'))
+        .is_some_and(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
+    let at = match authority.rfind('@') {
+        Some(at) => at,
+        None if !port_follows => rest.rfind('@')?,
+        None => return None,
+    };
+    let colon = rest[..at].find(':')?;
+    (colon + 1 < at).then_some(colon + 1..at)
+}
+
+/// The range of the password in one value (a URL, or `user:password@host`): the whole value
+/// is the URL, blanks and all. What `formats::without_password` masks in messages.
+pub fn value_password(value: &str) -> Option<Range<usize>> {
+    let start = value.find("://").map_or(0, |at| at + 3);
+    url_password(&value[start..]).map(|r| start + r.start..start + r.end)
+}
+
+/// True when the raw text of a value (as written in its file, escapes and all) shows no password
+/// the decoded `value` holds: its password must be one marked in the raw text, else the raw
+/// text's own marks would leave it in clear (a TOML escape or a blank inside it, `SEC\"RET`).
+pub fn raw_text_hides_passwords(raw: &str, value: &str) -> bool {
+    let Some(password) = value_password(value) else {
+        return true;
+    };
+    (url_password_ranges(raw).into_iter()).any(|r| raw[r] == value[password.clone()])
 }
 
 /// The byte ranges of values on lines that name a secret: what follows the first `=` or `:` after
@@ -652,5 +689,27 @@ mod tests {
             .map(|r| &text[r])
             .collect();
         assert_eq!(shown, ["hunter2", "b"]);
+    }
+
+    /// Issue 21, class 6: a password holding `/`, `?`, `#`, a quote or an escape is masked to
+    /// the last `@` (more rather than less), in a text and in one value.
+    #[test]
+    fn class6_a_password_holding_a_delimiter_is_masked_whole() {
+        let text = "a = \"https://u:Zq/9@h\" b = \"https://u:Zq\\\"9@h\"\nX=http://u:Zq?#9@h/p\n";
+        let shown: Vec<&str> = (url_password_ranges(text).into_iter())
+            .map(|r| &text[r])
+            .collect();
+        assert_eq!(shown, ["Zq/9", "Zq\\\"9", "Zq?#9"]);
+        let value = "https://u:Zq 9@h";
+        assert_eq!(value_password(value).map(|r| &value[r]), Some("Zq 9"));
+        assert!(!raw_text_hides_passwords("\"https://u:Zq 9@h\"", value));
+        assert!(raw_text_hides_passwords(
+            "\"https://u:Zq9@h\"",
+            "https://u:Zq9@h"
+        ));
+        assert!(raw_text_hides_passwords(
+            "\"https://h:8443/@me\"",
+            "https://h:8443/"
+        ));
     }
 }

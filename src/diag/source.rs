@@ -166,6 +166,19 @@ impl Sources {
         }
     }
 
+    /// Marks the value at `origin` as a secret when its decoded text holds a URL password that
+    /// the marks of its raw text (escapes and all, see [`Sources::add`]) leave in clear: a TOML
+    /// or dotenv escape, or a blank, inside the password (`"https://u:SEC RET@host"`).
+    pub fn mark_url_password(&mut self, origin: Origin, value: &str) {
+        if !value.contains('@') {
+            return;
+        }
+        let raw = self.files[origin.source.0].text.get(origin.span());
+        if !crate::diag::redact::raw_text_hides_passwords(raw.unwrap_or(""), value) {
+            self.mark_secret(origin);
+        }
+    }
+
     /// Adds a text that holds no secret value (the paths of `--set-file`): a line naming a
     /// secret is shown as it is.
     pub fn add_without_secrets(

@@ -61,7 +61,7 @@ pub fn analyze(
         if let Some(var) = legacy_secret(entry, entries, check_as) {
             // A secret under an old name: never copied into `[env]` in clear text, but read as
             // the variable it was meant to be, from the environment.
-            unknown_name(model, entry, check_as, &mut diags);
+            unknown_name(model, entry, decided, &mut diags);
             let node = value(var, entry, sources, &mut diags);
             settings.extend(node.map(|node| Setting {
                 var,
@@ -71,7 +71,7 @@ pub fn analyze(
             continue;
         }
         if model.entries_by_env(&entry.name).next().is_none() {
-            unknown_name(model, entry, check_as, &mut diags);
+            unknown_name(model, entry, decided, &mut diags);
             if outside_spec(entry, &mut diags) {
                 if let EnvValue::FromEnv { var: shell, text } = &entry.value {
                     let deferred = !for_lint && super::interpolate::deploy_form(text).is_some();
@@ -320,18 +320,45 @@ fn legacy_secret(entry: &EnvEntry, entries: &[EnvEntry], edition: Edition) -> Op
         .then_some(var)
 }
 
-/// A name the model does not have: one the image reads (the model's facts about the image) says
-/// so; legacy names and near names get "did you mean".
-fn unknown_name(model: &Model, entry: &EnvEntry, edition: Edition, diags: &mut Diagnostics) {
+/// What the image reads `name` as, and which image says so: the edition's image when the
+/// edition is known; otherwise the image of each edition, or of the one edition that reads it
+/// (a variable an image of some edition reads is never "not read by the container" while the
+/// edition is not known).
+fn image_that_reads(
+    model: &Model,
+    name: &str,
+    edition: Option<Edition>,
+) -> Option<(String, String)> {
+    if let Some(edition) = edition {
+        return Some((model.image_reads(name, edition)?, "the image".to_string()));
+    }
+    let reads: Vec<(Edition, String)> = (Edition::ALL.iter())
+        .filter_map(|&e| model.image_reads(name, e).map(|what| (e, what)))
+        .collect();
+    let (edition, what) = reads.first()?.clone();
+    Some(match reads.len() == Edition::ALL.len() {
+        true => (what, "the image".to_string()),
+        false => (what, format!("edition {}'s image", edition.as_str())),
+    })
+}
+
+/// Reports a name that is no spec variable of the edition: one an image reads (W0317), or an
+/// old name or prefix the container does not read.
+fn unknown_name(
+    model: &Model,
+    entry: &EnvEntry,
+    edition: Option<Edition>,
+    diags: &mut Diagnostics,
+) {
     let name = &entry.name;
-    if let Some(what) = model.image_reads(name, edition) {
+    if let Some((what, image)) = image_that_reads(model, name, edition) {
         diags.push(
             Diagnostic::new(
                 Code::UnknownVariable,
-                format!("`{name}` is not in the spec, but the image reads it: {what}"),
+                format!("`{name}` is not in the spec, but {image} reads it: {what}"),
             )
             .at(entry.name_origin)
-            .label("not in the spec, read by the image"),
+            .label(format!("not in the spec, read by {image}")),
         );
         return;
     }

@@ -221,6 +221,8 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
             || crate::diag::redact::nearly_names_a_secret(&entry.name);
         if secret_name && !matches!(entry.value, EnvValue::SecretRef { .. }) {
             sources.mark_secret(entry.origin);
+        } else if let Some(text) = entry.value.text() {
+            sources.mark_url_password(entry.origin, text);
         }
     }
     let entries = effective(entries, sources, &mut diagnostics);

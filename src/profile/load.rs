@@ -265,6 +265,7 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
             {
                 sources.mark_secret(entry.node.origin)
             }
+            Value::String(text) => sources.mark_url_password(entry.node.origin, text),
             _ => {}
         }
     }

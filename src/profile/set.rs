@@ -98,6 +98,9 @@ pub fn parse_set(arg: &str, kind: SetKind, sources: &mut Sources) -> Result<Tabl
     ) else {
         return Err(diags);
     };
+    if let (SetKind::Value, Value::String(text)) = (kind, &value) {
+        sources.mark_url_password(value_origin, text);
+    }
     let node = Node {
         value,
         origin: value_origin,

@@ -43,7 +43,7 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     };
     url_scheme(scheme, rest)?;
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+    if let Some(userinfo) = userinfo(rest, authority) {
         let after = &rest[userinfo.len() + 1..];
         return Err(problem_with(
             format!(
@@ -69,6 +69,17 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
         ));
     }
     Ok(())
+}
+
+/// The user name and password a URL holds before its host, given what follows `scheme://` and
+/// its authority (up to the first `/`, `?` or `#`): the authority's part before its last `@`, or
+/// a `user:password@` whose password holds a `/`, `?` or `#` (`admin:SEC/RET@host`: refused for
+/// the credential it is, not for a port `SEC`), found by the masks' own rule.
+fn userinfo<'a>(rest: &'a str, authority: &str) -> Option<&'a str> {
+    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+        return Some(&rest[..userinfo.len()]);
+    }
+    crate::diag::redact::url_password(rest).map(|password| &rest[..password.end])
 }
 
 /// The characters RFC 3986 allows nowhere in a URL unless percent-encoded (besides white space
@@ -163,23 +174,16 @@ fn masked_userinfo(userinfo: &str) -> String {
 }
 
 /// `value` with the password of a `user:password@` it holds masked: what a message may quote.
+/// The password is found by the one rule of [`crate::diag::redact::value_password`].
 pub fn without_password(value: &str) -> std::borrow::Cow<'_, str> {
-    let start = value.find("://").map_or(0, |at| at + 3);
-    let end = value[start..]
-        .find(['/', '?', '#'])
-        .map_or(value.len(), |at| start + at);
-    let Some(at) = value[start..end].rfind('@') else {
+    let Some(password) = crate::diag::redact::value_password(value) else {
         return value.into();
     };
-    let userinfo = &value[start..start + at];
-    if !userinfo.contains(':') {
-        return value.into();
-    }
     format!(
         "{}{}{}",
-        &value[..start],
-        masked_userinfo(userinfo),
-        &value[start + at..]
+        &value[..password.start],
+        crate::diag::redact::MASK,
+        &value[password.end..]
     )
     .into()
 }
@@ -220,10 +224,7 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
         let host = rest.split(['/', ':', '?', '#']).next().unwrap_or("");
         return Err(problem_with("a bare host name has no scheme", host));
     }
-    if value.contains('/') {
-        let host = value.split('/').next().unwrap_or("");
-        return Err(problem_with("a bare host name has no path", host));
-    }
+    // Before the path: a password may hold a `/`, which the path's suggestion would show.
     if let Some((userinfo, host)) = value.rsplit_once('@') {
         return Err(problem_with(
             format!(
@@ -232,6 +233,10 @@ pub fn hostname(value: &str) -> Result<(), Problem> {
             ),
             host,
         ));
+    }
+    if value.contains('/') {
+        let host = value.split('/').next().unwrap_or("");
+        return Err(problem_with("a bare host name has no path", host));
     }
     if let Some(literal) = ipv6_literal(value) {
         // Bare or in brackets: which one the variable's client reads is its `address` rule.
@@ -613,6 +618,18 @@ mod tests {
         );
         assert_eq!(without_password("https://v:8200/x@y"), "https://v:8200/x@y");
         assert_eq!(without_password("u:pw@cb"), "u:****@cb");
+        // A password holding `/`, `?` or `#` is a password, not a port (on main: "`SEC` is not a
+        // port number", the URL in clear).
+        for url_text in [
+            "https://admin:SEC/RET@a.x",
+            "https://admin:SEC?R#ET@a.x/p@q",
+        ] {
+            let p = url(url_text, true).unwrap_err();
+            assert!(p.message.contains("admin:****@"), "{p:?}");
+            assert!(!p.message.contains("SEC"), "{p:?}");
+            assert!(!without_password(url_text).contains("SEC"));
+        }
+        assert!(url("https://a.example.org:8443/p@q", false).is_ok());
     }
 
     /// Issue 21, class 6: the vault base is compared as the server reads its path.
