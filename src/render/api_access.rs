@@ -50,7 +50,8 @@ pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
             )
             .label("no Kubernetes API configuration here")
             .help(format!(
-                "render this profile for Kubernetes (-t k8s), or set `{key}` = true and give the container a kubeconfig at $HOME/.kube/config (a volume of your own)"
+                "a profile deployed only on Kubernetes says so: `{}` = false in [deploy] (compose is then not rendered); or set `{key}` = true and give the container a kubeconfig at $HOME/.kube/config (a volume of your own)",
+                row.runs_container.map_or("deploy.compose", |how| how.setting())
             )),
             _ => continue,
         };
