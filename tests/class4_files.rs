@@ -575,3 +575,28 @@ fn class3_workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
         .stderr_has("E0251")
         .run();
 }
+
+/// Class 1: every starting profile `svcgen init` writes validates with `--deny-warnings`: one
+/// with a kubernetes adapter says it is not deployed with compose, which cannot reach the
+/// cluster's API (W0341), and its `-t compose` is refused instead of rendered unstartable.
+#[test]
+fn class1_every_init_combination_validates_with_deny_warnings() {
+    for (name, options) in crate::init::combinations("./profile.schema.json") {
+        let text = svcgen::commands::init::starting_profile(&options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let kube_adapter = [&options.config_adapter, &options.secret_adapter]
+            .iter()
+            .any(|a| a.as_deref() == Some("kubernetes"));
+        // The file is named after the combination, which failures then show.
+        let file = format!("{name}.toml");
+        Test::new()
+            .file(&file, &text)
+            .args(["validate", "--deny-warnings", &file])
+            .stderr_lacks("warning")
+            .run();
+        if kube_adapter {
+            assert!(text.contains("\ncompose = false\n"), "{name}:\n{text}");
+            render(&text, "compose").code(1).stderr_has("E0214").run();
+        }
+    }
+}

@@ -166,7 +166,7 @@ fn deploy_section(out: &mut String, model: &Model, needed: &[(&str, &str)], kube
                     ""
                 } else {
                     " Compose mounts a file of this machine instead: to deploy with compose too, \
-                     give each source a `host` path and remove the line `compose = false` below."
+                     give each source a `host` path and remove the line `compose` below."
                 }
             ),
         );
