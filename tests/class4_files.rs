@@ -521,6 +521,18 @@ fn class4_out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
     ran.again()
         .args(["render", "--out-dir", "out", "--check", "p.toml"])
         .run();
+
+    // A batch leaves them out per profile.
+    let ran = Test::new()
+        .file("co.toml", &compose_only())
+        .file("both.toml", &both)
+        .file("pw", "secret")
+        .args(["render", "--out-dir", "out", "co.toml", "both.toml"])
+        .stderr_has("left out k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .run();
+    assert!(!ran.path("out/co/k8s.yaml").exists());
+    assert!(ran.path("out/co/docker-compose.yml").exists());
+    assert!(ran.path("out/both/k8s.yaml").exists());
 }
 
 /// Class 1: a kubernetes adapter's profile opted out of compose is refused `-t compose` by name

@@ -16,9 +16,7 @@ use crate::value_type::Typed;
 pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     // A deployment the profile says it is not for (`deploy.compose = false`) starts nothing.
-    let deployed = row
-        .runs_container
-        .is_some_and(|how| resolved.deploy.deployed_by.contains(&how));
+    let deployed = row.runs_container.is_some() && resolved.deploy.deploys(row.runs_container);
     if !deployed {
         return diags;
     }

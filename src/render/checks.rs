@@ -102,7 +102,7 @@ pub fn deployed(resolved: &Resolved, targets: &[Target]) -> Diagnostics {
             continue;
         };
         runs = true;
-        if !resolved.deploy.deployed_by.contains(&how) {
+        if !resolved.deploy.deploys(Some(how)) {
             // The profile says it is not deployed this way (deploy.compose, deploy.kubernetes).
             continue;
         }
