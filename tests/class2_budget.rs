@@ -195,9 +195,18 @@ fn class3_a_user_other_than_the_images_is_refused() {
 fn class3_image_checks_only_for_targets_that_render_the_workload() {
     let profile = b("port = 9090\nsecurity.run_as_user = 2000\n");
     for target in ["dotenv", "compose", "k8s-env"] {
+        // The profile says it is not for compose, whose target is then refused: deployed with
+        // compose too here.
         Test::new()
             .file("p.toml", &profile)
-            .args(["render", "-t", target, "p.toml"])
+            .args([
+                "render",
+                "-t",
+                target,
+                "--set",
+                "deploy.compose=true",
+                "p.toml",
+            ])
             .stderr_lacks("E0251")
             .stderr_lacks("W0330")
             .stderr_lacks("deploy.port")

@@ -124,8 +124,12 @@ fn class4_one_warning_per_file_naming_every_deployment_without_a_source() {
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")
         .run();
+    // Asked for by name, the deployment the profile opts out of is refused, with the reason.
     render(&kubernetes_only, "compose")
-        .stderr_lacks("W0331")
+        .code(1)
+        .stderr_has("error[E0214]")
+        .stderr_has("the profile says it is not deployed with compose (`deploy.compose = false`)")
+        .stdout_lacks("services:")
         .run();
     // It still warns of what Kubernetes lacks.
     let without = format!("{COUCHBASE}[deploy]\ncompose = false\n");
@@ -414,4 +418,197 @@ fn class4_the_kubernetes_example_gives_compose_a_source_too() {
 /// The one YAML document of a compose file, as JSON values.
 fn serde_yaml_ng_or_json(text: &str) -> Value {
     objects(text).into_iter().next().expect("one document")
+}
+
+/// A profile opted out of Kubernetes, with the services written (no loopback host) and a host
+/// source for each credential file: deployed with compose only.
+fn compose_only() -> String {
+    "edition = \"B\"\n\
+     [config.consul]\nhost = \"consul.example.org\"\n\
+     [secret.vault]\naddr = \"https://vault.example.org:8200\"\nverify = true\n\
+     [persistence]\ntype = \"couchbase\"\ncouchbase = { url = \"cb.example.org\" }\n\
+     [token_server]\nbase_url = \"https://auth.example.org\"\n\
+     [deploy]\nkubernetes = false\n\
+     [deploy.files]\n\"persistence.couchbase.password_file\" = { host = \"pw\" }\n\
+     \"secret.vault.secret_id_file\" = { host = \"pw\" }\n\
+     \"secret.vault.role_id_file\" = { host = \"pw\" }\n"
+        .to_string()
+}
+
+/// The Kubernetes-only profile: kubernetes adapters, the password file from a Secret.
+fn kubernetes_only() -> String {
+    format!(
+        "{COUCHBASE}[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
+    )
+}
+
+/// The files of `out/` after a run, sorted.
+fn written(ran: &Ran) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(ran.path("out"))
+        .expect("out/")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| !name.starts_with(".svcgen"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Class 4: `render --out-dir` writes the targets of the deployments the profile is for only,
+/// and says which it left out and why; a file of an earlier render that is no longer rendered
+/// is removed by the folder's record, and `--check` agrees with what was written.
+#[test]
+fn class4_out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
+    let ran = Test::new()
+        .file("p.toml", &kubernetes_only())
+        .args(["render", "--out-dir", "out", "p.toml"])
+        .stderr_has("left out docker-compose.yml: the profile says it is not deployed with compose (`deploy.compose = false`)")
+        .stderr_lacks("W0341")
+        .run();
+    assert!(
+        !written(&ran).contains(&"docker-compose.yml".to_string()),
+        "{:?}",
+        written(&ran)
+    );
+    assert!(
+        written(&ran).contains(&"k8s.yaml".to_string()),
+        "{:?}",
+        written(&ran)
+    );
+
+    let ran = Test::new()
+        .file("p.toml", &compose_only())
+        .file("pw", "secret")
+        .args(["render", "--out-dir", "out", "p.toml"])
+        .stderr_has("left out k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md: the profile says it is not deployed with Kubernetes (`deploy.kubernetes = false`)")
+        .run();
+    let files = written(&ran);
+    for gone in [
+        "k8s-env.yaml",
+        "k8s.yaml",
+        "kustomization.yaml",
+        "DEPLOY.md",
+    ] {
+        assert!(!files.contains(&gone.to_string()), "{files:?}");
+    }
+    assert!(
+        files.contains(&"docker-compose.yml".to_string()),
+        "{files:?}"
+    );
+
+    // Rendered for both first, then opted out of Kubernetes: its files are removed, and the
+    // folder checks clean.
+    let both = compose_only().replace("[deploy]\nkubernetes = false\n", "");
+    let ran = Test::new()
+        .file("p.toml", &both)
+        .file("pw", "secret")
+        .args(["render", "--out-dir", "out", "p.toml"])
+        .run();
+    assert!(written(&ran).contains(&"k8s.yaml".to_string()));
+    std::fs::write(ran.path("p.toml"), compose_only()).unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "--out-dir", "out", "p.toml"])
+        .stderr_has("left out k8s-env.yaml")
+        .run();
+    let files = written(&ran);
+    assert!(!files.contains(&"k8s.yaml".to_string()), "{files:?}");
+    assert!(!files.contains(&"DEPLOY.md".to_string()), "{files:?}");
+    ran.again()
+        .args(["render", "--out-dir", "out", "--check", "p.toml"])
+        .run();
+
+    // A batch leaves them out per profile.
+    let ran = Test::new()
+        .file("co.toml", &compose_only())
+        .file("both.toml", &both)
+        .file("pw", "secret")
+        .args(["render", "--out-dir", "out", "co.toml", "both.toml"])
+        .stderr_has("left out k8s-env.yaml, k8s.yaml, kustomization.yaml, DEPLOY.md")
+        .run();
+    assert!(!ran.path("out/co/k8s.yaml").exists());
+    assert!(ran.path("out/co/docker-compose.yml").exists());
+    assert!(ran.path("out/both/k8s.yaml").exists());
+}
+
+/// Class 1: a kubernetes adapter's profile opted out of compose is refused `-t compose` by name
+/// (it could not start there: W0341), and `validate --deny-warnings` is clean.
+#[test]
+fn class1_an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
+    Test::new()
+        .file("p.toml", &kubernetes_only())
+        .args(["validate", "--deny-warnings", "p.toml"])
+        .stderr_lacks("warning")
+        .run();
+    for target in KUBERNETES {
+        render(&compose_only(), target)
+            .code(1)
+            .stderr_has(
+                "the profile says it is not deployed with Kubernetes (`deploy.kubernetes = false`)",
+            )
+            .stderr_has(&format!("target `{target}` is not rendered"))
+            .run();
+    }
+    render(&compose_only(), "compose")
+        .stdout_has("services:")
+        .run();
+    render(&compose_only(), "dotenv").run();
+}
+
+/// Class 3: the workload's checks against the image (deploy.port and the others) apply to a
+/// Kubernetes deployment only: a profile opted out of Kubernetes validates as `render -t
+/// compose` renders it.
+#[test]
+fn class3_workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
+    for set in [
+        "deploy.port=80",
+        "deploy.security.read_only_root_filesystem=true",
+        "deploy.security.run_as_user=1001",
+    ] {
+        Test::new()
+            .file("p.toml", &compose_only())
+            .file("pw", "secret")
+            .args(["validate", "--deny-warnings", "--set", set, "p.toml"])
+            .stderr_lacks("error")
+            .stderr_lacks("warning")
+            .run();
+    }
+    // With Kubernetes, the same setting is refused (the check itself is unchanged).
+    let both = compose_only().replace("[deploy]\nkubernetes = false\n", "");
+    Test::new()
+        .file("p.toml", &both)
+        .file("pw", "secret")
+        .args(["validate", "--set", "deploy.port=80", "p.toml"])
+        .code(1)
+        .stderr_has("E0251")
+        .run();
+}
+
+/// Class 1: every starting profile `svcgen init` writes validates with `--deny-warnings`: one
+/// with a kubernetes adapter says it is not deployed with compose, which cannot reach the
+/// cluster's API (W0341), and its `-t compose` is refused instead of rendered unstartable.
+#[test]
+fn class1_every_init_combination_validates_with_deny_warnings() {
+    for (name, options) in crate::init::combinations("./profile.schema.json") {
+        let text = svcgen::commands::init::starting_profile(&options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let kube_adapter = [&options.config_adapter, &options.secret_adapter]
+            .iter()
+            .any(|a| a.as_deref() == Some("kubernetes"));
+        // The file is named after the combination, which failures then show.
+        let file = format!("{name}.toml");
+        Test::new()
+            .file(&file, &text)
+            .args(["validate", "--deny-warnings", &file])
+            .stderr_lacks("warning")
+            .run();
+        if kube_adapter {
+            assert!(text.contains("\ncompose = false\n"), "{name}:\n{text}");
+            render(&text, "compose").code(1).stderr_has("E0214").run();
+        }
+    }
 }

@@ -23,7 +23,7 @@ fn allowed(key: &str, edition: Edition) -> Vec<String> {
 }
 
 /// Every combination of choices, with a name for messages and files.
-fn combinations(schema_ref: &str) -> Vec<(String, InitOptions)> {
+pub(crate) fn combinations(schema_ref: &str) -> Vec<(String, InitOptions)> {
     let persistence_key = &Model::get().backends.selector;
     let mut out = Vec::new();
     for edition in Edition::ALL {

@@ -843,9 +843,10 @@ fn replayed(resolved: &crate::resolve::Resolved, targets: &[Target]) -> Diagnost
 }
 
 /// The targets to render for this profile. `--out-dir` without `-t` writes what `validate`
-/// checks: for a profile with a deploy-time value (`{ deploy_env = "X" }`, which `validate`
-/// accepts with W0334 and the Kubernetes targets cannot carry), the targets that carry it, and
-/// says which it left out and how to get them. Targets named with `-t` are rendered or refused.
+/// checks: the targets of the deployments the profile is for (`deploy.compose`,
+/// `deploy.kubernetes`), and for a profile with a deploy-time value (`{ deploy_env = "X" }`,
+/// which `validate` accepts with W0334 and the Kubernetes targets cannot carry), the targets that
+/// carry it; it says which it left out and why. Targets named with `-t` are rendered or refused.
 fn chosen_targets(
     job: &Job<'_>,
     resolved: &crate::resolve::Resolved,
@@ -854,27 +855,44 @@ fn chosen_targets(
     if !job.args.target.is_empty() || job.args.out_dir.is_none() {
         return (all, None);
     }
+    let deployed = crate::commands::validate::deployed_targets(resolved, &all);
+    let mut why = Vec::new();
+    let opted_out = dropped_files(&all, &deployed);
+    if let Some(target) = all.iter().find(|t| !deployed.contains(t)) {
+        let how = crate::render::targets::row(*target).runs_container;
+        let setting = how.map_or("", |how| how.setting());
+        why.push(format!(
+            "left out {opted_out}: the profile says it is not deployed with {} (`{setting} = \
+             false`)",
+            how.map_or("", |how| how.deployment())
+        ));
+    }
     let Some(first) = crate::commands::validate::deploy_time_values(resolved)
         .into_iter()
         .next()
     else {
-        return (all, None);
+        return (deployed, (!why.is_empty()).then(|| why.join("; ")));
     };
-    let kept = crate::commands::validate::carrying_deploy_time(&all);
+    let kept = crate::commands::validate::carrying_deploy_time(&deployed);
+    why.push(format!(
+        "left out {}: `{}` is filled in at deploy time from {}, which the Kubernetes targets \
+         cannot carry; --set {}=VALUE renders them",
+        dropped_files(&deployed, &kept),
+        first.key,
+        first.var,
+        first.key
+    ));
+    (kept, Some(why.join("; ")))
+}
+
+/// The file names of the targets of `all` that `kept` leaves out, for people.
+fn dropped_files(all: &[Target], kept: &[Target]) -> String {
     let dropped: Vec<&str> = all
         .iter()
         .filter(|t| !kept.contains(t))
         .map(|t| crate::render::targets::row(*t).file_name)
         .collect();
-    let why = format!(
-        "left out {}: `{}` is filled in at deploy time from {}, which the Kubernetes targets \
-         cannot carry; --set {}=VALUE renders them",
-        dropped.join(", "),
-        first.key,
-        first.var,
-        first.key
-    );
-    (kept, Some(why))
+    dropped.join(", ")
 }
 
 /// The files a profile names (host files, secret `{ file }` sources), recorded as inputs whether

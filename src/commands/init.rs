@@ -124,39 +124,58 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
             crate::resolve::deploy::names::file_name(&ssa.path),
         ));
     }
-    credential_sources(&mut out, model, &needed);
+    // A `kubernetes` adapter reaches its objects through the cluster's API: what W0341 checks.
+    let kube_api = (entries.iter())
+        .any(|(_, var, _)| (model.container.api_objects.iter()).any(|o| o.kube_config == var.key));
+    deploy_section(&mut out, model, &needed, kube_api);
     Ok(out)
 }
 
-/// A `[deploy.files]` source for each file the image opens at start (`needed`: its key there and
-/// the Secret key it comes from; the model's `needed_at_start`, and edition A's SSA file): without
-/// one the profile warns (W0331), and a container started from it stops. One Secret the operator
-/// creates holds them all, a key per file; those are Kubernetes sources, so the profile says it is
-/// not deployed with compose (which would need a host file for each: W0331 says so).
-fn credential_sources(out: &mut String, model: &Model, needed: &[(&str, &str)]) {
-    if needed.is_empty() {
+/// The `[deploy]` table: a `[deploy.files]` source for each file the image opens at start
+/// (`needed`: its key there and the Secret key it comes from; the model's `needed_at_start`, and
+/// edition A's SSA file): without one the profile warns (W0331), and a container started from it
+/// stops. One Secret the operator creates holds them all, a key per file. Those are Kubernetes
+/// sources, and a `kubernetes` adapter (`kube_api`) reaches the cluster's API, which compose has
+/// not (W0341): either way the profile says it is not deployed with compose.
+fn deploy_section(out: &mut String, model: &Model, needed: &[(&str, &str)], kube_api: bool) {
+    if needed.is_empty() && !kube_api {
         return;
     }
     let deployment = crate::resolve::deploy::names::default_deployment_name(model);
     let secret = crate::resolve::deploy::names::credentials_secret_name(deployment);
     let compose = crate::resolve::deploy::Mounts::HostFile.setting();
+    let compose = compose.strip_prefix("deploy.").unwrap_or(compose);
     out.push('\n');
-    comment(
-        out,
-        &format!(
-            "Files the image opens at start, and where they come from: here, keys of a Secret \
-             `{secret}` that you create (DEPLOY.md lists it), for Kubernetes. Compose mounts a file \
-             of this machine instead: to deploy with compose too, give each source a `host` path \
-             and remove the line `{}` below.",
-            compose.strip_prefix("deploy.").unwrap_or(compose)
-        ),
-    );
+    if kube_api {
+        comment(
+            out,
+            &format!(
+                "A kubernetes adapter reads and writes its objects through the cluster's API, which \
+                 only a Kubernetes pod reaches (its service account): the profile is not deployed \
+                 with compose (`{compose} = false`)."
+            ),
+        );
+    }
+    if !needed.is_empty() {
+        comment(
+            out,
+            &format!(
+                "Files the image opens at start, and where they come from: here, keys of a Secret \
+                 `{secret}` that you create (DEPLOY.md lists it), for Kubernetes.{}",
+                if kube_api {
+                    ""
+                } else {
+                    " Compose mounts a file of this machine instead: to deploy with compose too, \
+                     give each source a `host` path and remove the line `compose` below."
+                }
+            ),
+        );
+    }
     out.push_str("[deploy]\n");
-    let _ = writeln!(
-        out,
-        "{} = false",
-        compose.strip_prefix("deploy.").unwrap_or(compose)
-    );
+    let _ = writeln!(out, "{compose} = false");
+    if needed.is_empty() {
+        return;
+    }
     out.push_str("\n[deploy.files]\n");
     for (key, data_key) in needed {
         let _ = writeln!(

@@ -47,6 +47,16 @@ pub fn carrying_deploy_time(targets: &[Target]) -> Vec<Target> {
         .collect()
 }
 
+/// The targets of `targets` of the deployments the profile is for (`Deploy::deploys`): what
+/// `validate` checks and `render --out-dir` writes without `-t`.
+pub fn deployed_targets(resolved: &Resolved, targets: &[Target]) -> Vec<Target> {
+    targets
+        .iter()
+        .copied()
+        .filter(|t| (resolved.deploy).deploys(crate::render::targets::row(*t).runs_container))
+        .collect()
+}
+
 /// What `validate` reports on a profile the pipeline checked.
 pub struct Report {
     /// Resolve's diagnostics, then those of the render checks (for a resolved profile).
@@ -98,10 +108,11 @@ pub fn render_checks(
         .into_iter()
         .map(|v| checks::deploy_time_note(&v.key, v.origin, &v.var))
         .collect();
+    let deployed = deployed_targets(resolved, &Target::ALL);
     if deferred.is_empty() {
-        return render_checked(resolved, options, &Target::ALL, templates, None, reader);
+        return render_checked(resolved, options, &deployed, templates, None, reader);
     }
-    let targets = carrying_deploy_time(&Target::ALL);
+    let targets = carrying_deploy_time(&deployed);
     let mut out = render_checked(resolved, options, &targets, templates, None, reader);
     out.diagnostics.items.extend(deferred);
     crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);

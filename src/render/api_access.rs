@@ -16,9 +16,7 @@ use crate::value_type::Typed;
 pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     // A deployment the profile says it is not for (`deploy.compose = false`) starts nothing.
-    let deployed = row
-        .runs_container
-        .is_some_and(|how| resolved.deploy.deployed_by.contains(&how));
+    let deployed = row.runs_container.is_some() && resolved.deploy.deploys(row.runs_container);
     if !deployed {
         return diags;
     }
@@ -50,7 +48,8 @@ pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
             )
             .label("no Kubernetes API configuration here")
             .help(format!(
-                "render this profile for Kubernetes (-t k8s), or set `{key}` = true and give the container a kubeconfig at $HOME/.kube/config (a volume of your own)"
+                "a profile deployed only on Kubernetes says so: `{}` = false in [deploy] (compose is then not rendered); or set `{key}` = true and give the container a kubeconfig at $HOME/.kube/config (a volume of your own)",
+                row.runs_container.map_or("deploy.compose", |how| how.setting())
             )),
             _ => continue,
         };

@@ -16,6 +16,11 @@ use crate::value_type::formats;
 /// rendered together ([`deployed`]).
 pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     let row = super::targets::row(target);
+    if let Some(refused) = not_deployed(row, resolved) {
+        return Diagnostics {
+            items: vec![refused],
+        };
+    }
     let mut found = row
         .checks
         .map(|check| check(resolved, env))
@@ -32,6 +37,34 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
         }
     }
     found
+}
+
+/// A target of a deployment the profile says it is not for (`deploy.compose = false`,
+/// `deploy.kubernetes = false`), asked for by name (`validate` and `render --out-dir` leave it
+/// out): refused. Rendered, it would be a file nothing checked (the deployment's checks, W0331,
+/// W0341 and the workload's, are off by the profile's own word) that may not start.
+fn not_deployed(row: &super::targets::TargetDef, resolved: &Resolved) -> Option<Diagnostic> {
+    let how = row
+        .runs_container
+        .filter(|how| !resolved.deploy.deploys(Some(*how)))?;
+    let setting = how.setting();
+    Some(
+        Diagnostic::new(
+            Code::Unwritable,
+            format!(
+                "the profile says it is not deployed with {} (`{setting} = false`): target `{}` is not rendered",
+                how.deployment(),
+                row.name
+            ),
+        )
+        .at_opt(resolved.deploy.declared_at)
+        .label(format!("`{setting} = false`"))
+        .help(format!(
+            "remove `{} = false` from [deploy] to deploy it with {} too (its checks then apply), or render another target",
+            setting.strip_prefix("deploy.").unwrap_or(setting),
+            how.deployment()
+        )),
+    )
 }
 
 /// The checks of the `k8s` target: every variable a key of its ConfigMap or Secret, each
@@ -69,7 +102,7 @@ pub fn deployed(resolved: &Resolved, targets: &[Target]) -> Diagnostics {
             continue;
         };
         runs = true;
-        if !resolved.deploy.deployed_by.contains(&how) {
+        if !resolved.deploy.deploys(Some(how)) {
             // The profile says it is not deployed this way (deploy.compose, deploy.kubernetes).
             continue;
         }

@@ -53,6 +53,17 @@ pub struct Deploy {
     pub image_findings: Vec<Diagnostic>,
 }
 
+impl Deploy {
+    /// Whether the profile is deployed the way a target starts the container (`how`, its row's
+    /// `runs_container`; `None`: it starts nothing, and is always rendered). The one rule for a
+    /// target of a deployment the profile opts out of (`deploy.compose = false`,
+    /// `deploy.kubernetes = false`): `validate` and `render --out-dir` leave it out, and it is
+    /// refused when asked for by name.
+    pub fn deploys(&self, how: Option<Mounts>) -> bool {
+        how.is_none_or(|how| self.deployed_by.contains(&how))
+    }
+}
+
 /// An object a `kubernetes` adapter reads and writes: its resource, name and namespace as the
 /// profile resolves them, and where they were set.
 #[derive(Debug, Clone, PartialEq)]
