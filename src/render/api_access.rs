@@ -16,10 +16,12 @@ use crate::value_type::Typed;
 pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     // A deployment the profile says it is not for (`deploy.compose = false`) starts nothing.
-    let deployed = row.runs_container.is_some() && resolved.deploy.deploys(row.runs_container);
-    if !deployed {
+    let Some(how) = row
+        .runs_container
+        .filter(|how| resolved.deploy.deploys(Some(*how)))
+    else {
         return diags;
-    }
+    };
     for object in &Model::get().container.api_objects {
         let Some(switch) = (resolved.vars.iter()).find(|rv| rv.var.key == object.kube_config)
         else {
@@ -49,7 +51,7 @@ pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
             .label("no Kubernetes API configuration here")
             .help(format!(
                 "a profile deployed only on Kubernetes says so: `{}` = false in [deploy] (compose is then not rendered); or set `{key}` = true and give the container a kubeconfig at $HOME/.kube/config (a volume of your own)",
-                row.runs_container.map_or("deploy.compose", |how| how.setting())
+                how.setting()
             )),
             _ => continue,
         };
