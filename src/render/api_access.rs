@@ -7,6 +7,7 @@ use super::targets::TargetDef;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::resolve::Resolved;
+use crate::resolve::deploy::NAMESPACE_KEY;
 use crate::value_type::Typed;
 
 /// For a target that starts the container: each `kubernetes` adapter whose client would find no
@@ -60,7 +61,7 @@ pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
     diags
 }
 
-/// The k8s target's RoleBindings when `deploy.namespace` is unset and the profile writes an
+/// The k8s target's RoleBindings when `deploy.namespace` ([`NAMESPACE_KEY`]) is unset and the profile writes an
 /// adapter's namespace (W0340): the ServiceAccount and the Deployment land in kubectl's context
 /// namespace, while each RoleBinding binds the account in the namespace svcgen guessed.
 pub fn binding_namespace(resolved: &Resolved) -> Diagnostics {
@@ -80,13 +81,13 @@ pub fn binding_namespace(resolved: &Resolved) -> Diagnostics {
         Diagnostic::new(
             Code::BindingNamespace,
             format!(
-                "`deploy.namespace` is unset: the ServiceAccount `{account}` and the Deployment land in kubectl's context namespace, but the RoleBindings svcgen renders bind the service account `{subject}/{account}`"
+                "`{NAMESPACE_KEY}` is unset: the ServiceAccount `{account}` and the Deployment land in kubectl's context namespace, but the RoleBindings svcgen renders bind the service account `{subject}/{account}`"
             ),
         )
         .at(written)
         .label("the RoleBindings bind the service account in this namespace")
         .help(format!(
-            "set `deploy.namespace` (e.g. \"{subject}\") so that the pods' service account is the one the RoleBindings bind"
+            "set `{NAMESPACE_KEY}` (e.g. \"{subject}\") so that the pods' service account is the one the RoleBindings bind"
         )),
     );
     diags

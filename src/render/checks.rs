@@ -179,8 +179,9 @@ fn pod_warning(var: &crate::model::Var, how: &str, text: &str, at: Origin) -> Di
     Diagnostic::new(
         Code::PointsAtPod,
         format!(
-            "`{}` {how} \"{text}\": rendered for compose or Kubernetes, {what}",
-            var.key
+            "`{}` {how} \"{}\": rendered for compose or Kubernetes, {what}",
+            var.key,
+            formats::without_password(text)
         ),
     )
     .at(at)

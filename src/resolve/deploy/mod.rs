@@ -205,7 +205,7 @@ pub fn deploy(
     let reader = SettingReader { model, table };
     let text = |key: &str, diags: &mut Diagnostics| reader.text(key, diags);
     let name = text(names::DEPLOYMENT_NAME_KEY, diags).unwrap_or_default();
-    let namespace = text("deploy.namespace", diags);
+    let namespace = text(NAMESPACE_KEY, diags);
     let repository = text("deploy.image.repository", diags).unwrap_or_default();
     let tag =
         text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
@@ -271,6 +271,9 @@ fn deployed_by(reader: &SettingReader<'_>, diags: &mut Diagnostics) -> Vec<Mount
     }
     out
 }
+
+/// The namespace setting: read here, and named by render checks that say it is unset.
+pub const NAMESPACE_KEY: &str = "deploy.namespace";
 
 const COMPOSE: &str = Mounts::HostFile.setting();
 const KUBERNETES: &str = Mounts::ObjectKey.setting();
