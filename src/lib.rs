@@ -15,6 +15,7 @@ pub mod artifacts;
 #[cfg(feature = "host")]
 pub mod cli;
 pub mod commands;
+pub mod deployment;
 pub mod diag;
 pub mod import;
 pub mod krm;

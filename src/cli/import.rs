@@ -1,15 +1,14 @@
-//! `svcgen import`, `svcgen lint` and `svcgen migrate`: bringing existing deployments in.
+//! `svcgen import`: a profile from an existing .env, compose file or Kubernetes manifest (the
+//! library side is `crate::import`); and the input arguments `import` and `lint` share.
 
+use super::emit::emit;
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_INVALID, EXIT_IO, EXIT_OK};
 use crate::diag::Diagnostics;
 use crate::diag::source::Sources;
-use crate::import::kind::{
-    ENVIRONMENT_WANTED, Kind, PROFILE_WANTED, kind_of, wrong_file_diagnostic,
-};
+use crate::import::kind::{ENVIRONMENT_WANTED, Kind, kind_of, wrong_file_diagnostic};
 use crate::import::{ImportOptions, ReadOptions, import, read_file};
 use crate::model::Edition;
-use crate::output::write_in_place;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -31,13 +30,13 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    fn edition(&self) -> Option<Edition> {
+    pub(super) fn edition(&self) -> Option<Edition> {
         self.edition.as_deref().and_then(Edition::parse)
     }
 
     /// Reads the file; `Err` says why it cannot be read, or that `--service` was given for a
     /// `.env` file, which has no services (a usage error, as any option that does not apply).
-    fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
+    pub(super) fn read(&self, sources: &mut Sources) -> Result<crate::import::Read, String> {
         let options = ReadOptions {
             format: self.from,
             service: self.service.as_deref(),
@@ -58,7 +57,7 @@ impl InputArgs {
 
     /// A profile given to import or lint: one error (E0246) naming what it is and what reads
     /// it, reported as every command reports a wrong file (exit 1).
-    fn wrong_file(&self, read: &crate::import::Read, sources: &Sources) -> Option<Diagnostics> {
+    pub(super) fn wrong_file(&self, read: &crate::import::Read, sources: &Sources) -> Option<Diagnostics> {
         let source = sources.get(read.source);
         if self.from.is_some() || kind_of(&source.name, &source.text) != Some(Kind::Profile) {
             return None;
@@ -123,7 +122,7 @@ pub fn import_command(args: &ImportArgs) -> u8 {
                 return code;
             }
             // `-o -` is standard output, as for every command.
-            return super::generate::emit(
+            return emit(
                 &imported.profile,
                 args.output.as_ref(),
                 sources.inputs(),
@@ -146,7 +145,7 @@ fn write_draft(
     inputs: &crate::support::inputs::Inputs,
 ) -> u8 {
     // Never over the file it was imported from, as the profile's own write.
-    let written = super::generate::emit(draft, output, inputs);
+    let written = emit(draft, output, inputs);
     if written == EXIT_OK {
         let place = match output.filter(|p| !super::is_stdio(p)) {
             Some(path) => path.display().to_string(),
@@ -160,174 +159,4 @@ fn write_draft(
         return EXIT_INVALID;
     }
     written
-}
-
-#[derive(Args, Debug)]
-pub struct LintArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub diagnostics: DiagnosticArgs,
-}
-
-pub fn lint_command(args: &LintArgs) -> u8 {
-    let file = &args.input.file;
-    let mut sources = Sources::new();
-    let mut reporter = Reporter::new(&args.diagnostics, true);
-    if file.extension().is_some_and(|x| x == "toml") {
-        let mut wrong = Diagnostics::default();
-        wrong.push(wrong_file_diagnostic(
-            None,
-            &file.display().to_string(),
-            Kind::Profile,
-            ENVIRONMENT_WANTED,
-        ));
-        let code = reporter.add(&wrong, &sources);
-        reporter.finish();
-        return code;
-    }
-    let read = match args.input.read(&mut sources) {
-        Ok(r) => r,
-        Err(e) => {
-            // In the report: a CI format still prints its document (the run failed).
-            reporter.io_error(&e);
-            reporter.finish();
-            return EXIT_IO;
-        }
-    };
-    if let Some(wrong) = args.input.wrong_file(&read, &sources) {
-        let code = reporter.add(&wrong, &sources);
-        reporter.finish();
-        return code;
-    }
-    let diags = crate::commands::lint::lint(&read, args.input.edition(), &sources);
-    let code = reporter.add(&diags, &sources);
-    reporter.finish();
-    if code == EXIT_OK
-        && diags.is_empty()
-        && args.diagnostics.format == super::Format::Human
-        && !args.diagnostics.quiet
-    {
-        eprintln!("{}: no problems found", super::display_name(file));
-    }
-    code
-}
-
-#[derive(Args, Debug)]
-pub struct MigrateArgs {
-    /// The edition to migrate to (edition A profiles become edition B)
-    #[arg(long, value_parser = super::choice::ChoiceParser::new("--to", vec![crate::commands::migrate::TO.as_str()]))]
-    pub to: String,
-    /// The profile to migrate
-    pub profile: PathBuf,
-    #[arg(
-        long,
-        value_name = "BACKEND",
-        help = crate::commands::migrate::ldap_to_help(),
-        value_parser = super::choice::ChoiceParser::new("--ldap-to", crate::commands::migrate::ldap_to_values())
-    )]
-    pub ldap_to: Option<String>,
-    /// Rewrite the profile file (atomically) instead of printing the result
-    #[arg(long, conflicts_with = "output")]
-    pub in_place: bool,
-    /// Write the result to this file (atomically; not the profile itself: see --in-place)
-    /// instead of stdout; `-o -` is stdout
-    #[arg(short, long, value_parser = super::choice::PathParser(super::choice::PathRole::WriteFile))]
-    pub output: Option<PathBuf>,
-    #[command(flatten)]
-    pub diagnostics: DiagnosticArgs,
-}
-
-pub fn migrate_command(args: &MigrateArgs) -> u8 {
-    if args.in_place && super::is_stdio(&args.profile) {
-        io_error("--in-place rewrites a file: give the profile's path, not standard input (-)");
-        return EXIT_IO;
-    }
-    let mut sources = Sources::new();
-    let (name, bytes) = match crate::profile::read_input_or_stdin(&args.profile, sources.inputs()) {
-        Ok(read) => read,
-        Err(e) => {
-            io_error(&e.0);
-            return EXIT_IO;
-        }
-    };
-    let mut reporter = Reporter::new(&args.diagnostics, false);
-    let text = match utf8_text(name.clone(), bytes, &mut sources) {
-        Ok(text) => text,
-        Err(diags) => {
-            let code = reporter.add(&diags, &sources);
-            reporter.finish();
-            return code.max(EXIT_INVALID);
-        }
-    };
-    if let Some(kind) = kind_of(&name, &text).filter(|kind| *kind != Kind::Profile) {
-        let mut wrong = Diagnostics::default();
-        let id = sources.add(name.clone(), text.clone());
-        wrong.push(wrong_file_diagnostic(Some(id), &name, kind, PROFILE_WANTED));
-        let code = reporter.add(&wrong, &sources);
-        reporter.finish();
-        return code.max(EXIT_INVALID);
-    }
-    match crate::commands::migrate::migrate_to_b(
-        &name,
-        &text,
-        args.ldap_to.as_deref(),
-        args.profile.parent(),
-        &mut sources,
-    ) {
-        Ok(migrated) => {
-            let code = reporter.add(&migrated.diagnostics, &sources);
-            reporter.finish();
-            if !args.diagnostics.quiet {
-                for change in &migrated.changes {
-                    eprintln!("changed: {change}");
-                }
-                if migrated.changes.is_empty() {
-                    eprintln!("{name}: already edition B; nothing to change");
-                }
-            }
-            if !args.in_place {
-                return code.max(super::generate::emit(
-                    &migrated.profile,
-                    args.output.as_ref(),
-                    sources.inputs(),
-                ));
-            }
-            if let Err(e) = write_in_place(&args.profile, &migrated.profile) {
-                io_error(&e);
-                return EXIT_IO;
-            }
-            code
-        }
-        Err(diags) => {
-            let code = reporter.add(&diags, &sources).max(EXIT_INVALID);
-            reporter.finish();
-            code
-        }
-    }
-}
-
-/// The profile's text; bytes that are not UTF-8 get the profile reader's own diagnostic (the
-/// first bad byte, at its line and column), as `validate` reports them.
-fn utf8_text(name: String, bytes: Vec<u8>, sources: &mut Sources) -> Result<String, Diagnostics> {
-    String::from_utf8(bytes).map_err(|e| {
-        let (_, parsed) = crate::profile::parse_bytes(name, e.into_bytes(), sources);
-        parsed.err().unwrap_or_default()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_profile_that_is_not_utf8_is_reported_at_its_bad_byte() {
-        let mut sources = Sources::new();
-        let bytes = b"edition = \"A\"\n# caf\xe9\n".to_vec();
-        let diags = utf8_text("p.toml".into(), bytes, &mut sources).unwrap_err();
-        let origin = diags.items[0].origin.expect("a place");
-        let at = sources.line_col(origin.source, origin.start);
-        assert_eq!((at.line, at.column), (2, 6));
-        assert_eq!(sources.get(origin.source).name, "p.toml");
-    }
 }

@@ -1,22 +1,34 @@
-//! The command line: argument definitions (clap) and the dispatch to the module of each command
-//! (one per command, or per family: `bring` for import/lint/migrate, `generate` for
-//! init/docs/schema/completions/man). Printing diagnostics and the exit code live in `report`.
-//! Values a flag accepts (editions, targets) come from the model, not from lists written here.
+//! The command line: the dispatch to the file of each command (`cli/<command>.rs`: its
+//! arguments and printing; its library side is `src/commands/<command>.rs` or a stage). The
+//! command tree is `command`, the arguments several commands share `args`; printing diagnostics
+//! and the exit code live in `report`. Values a flag accepts (editions, targets) come from the
+//! model, not from lists written here.
 
-mod bring;
+mod args;
 mod check;
 mod choice;
+mod command;
+mod completions;
 mod diff;
+mod docs;
+mod emit;
 mod explain;
-mod generate;
+mod import;
+mod init;
 mod krm;
+mod lint;
+mod man;
+mod migrate;
 mod render;
 mod report;
+mod schema;
 mod validate;
 
+pub use args::{LayerArgs, ProfileArg};
+pub use report::{DiagnosticArgs, Format};
+pub use command::{Cli, ColorWhen, Command};
+
 use crate::render::Target;
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit codes: 0 valid (warnings allowed), 1 a problem found in a file (E0246 the wrong file
@@ -24,151 +36,6 @@ use std::process::ExitCode;
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_IO: u8 = 2;
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "svcgen",
-    version,
-    about = "Validate an Admin UI container profile and render it for deployment",
-    long_about = "svcgen checks a TOML profile of the Admin UI container against the container's \
-spec (every variable, per edition A or B) and renders it as a .env file and other deployment \
-artifacts. Every mistake is reported at once, with file, line and column.",
-    after_help = "Examples:\n  svcgen validate examples/b-consul-vault-sql.toml\n  svcgen render examples/b-consul-vault-sql.toml -t dotenv\n  svcgen render profile.toml -t dotenv -o .env\n  svcgen explain CN_HYBRID_MAPPING\n\nExit codes: 0 valid (warnings allowed), 1 a problem found in a file (an invalid profile, the wrong kind of\nfile for the command, stale files with --check), 2 usage or I/O error (a mistake on the command line,\na file that cannot be read or written)."
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-    /// Print errors only: no warnings, notes or summaries (any command)
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
-    /// When to color diagnostics: auto = on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE=1 forces it)
-    #[arg(long, value_enum, value_parser = choice::enum_of::<ColorWhen>(), global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
-    pub color: ColorWhen,
-}
-
-/// `--color`: when diagnostics on stderr are colored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum ColorWhen {
-    /// on a terminal, unless NO_COLOR is set; always when CLICOLOR_FORCE is set (not 0)
-    #[default]
-    Auto,
-    Always,
-    Never,
-}
-
-// `defer`: a subcommand's arguments are built only when it is the one run (or for help,
-// completions and man pages, which build the whole tree): `render` no longer builds `migrate`'s.
-#[derive(Subcommand, Debug)]
-#[command(defer = true)]
-pub enum Command {
-    /// Check a profile and report every problem
-    #[command(
-        after_help = "Examples:\n  svcgen validate profile.toml\n  svcgen validate profile.toml --format json\n  svcgen validate profile.toml --deny-warnings"
-    )]
-    Validate(validate::ValidateArgs),
-    /// Render a profile to a deployment artifact
-    #[command(
-        after_help = "Examples:\n  svcgen render profile.toml                    # .env on stdout\n  svcgen render profile.toml -t dotenv -o .env  # written atomically\n  svcgen render profile.toml --minimal          # only what differs from the defaults\n  svcgen render profile.toml -o .env --check    # exit 1 with a diff if .env is stale\n\nSecret values (the secret-manager passphrase) are never written unless --include-secrets\nis given; the output says which variable to supply instead."
-    )]
-    Render(render::RenderArgs),
-    /// Show everything the spec model knows of a variable
-    #[command(
-        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
-    )]
-    Explain(explain::ExplainArgs),
-    /// Compare the resolved environments of two profiles (or layer stacks)
-    #[command(
-        after_help = "Examples:\n  svcgen diff staging.toml prod.toml\n  svcgen diff base.toml base.toml+eu.toml --format json\n  svcgen diff a-profile.toml b-profile.toml --exit-code\n\nLines: + added, - removed, ~ changed, = same value but default vs set. Consequences the spec\nnames follow: a change that needs another service restarted, an edition switch."
-    )]
-    Diff(diff::DiffArgs),
-    /// Turn an existing .env, compose file or Kubernetes manifest into a profile
-    #[command(
-        after_help = "Examples:\n  svcgen import docker-compose.yml > profile.toml\n  svcgen import .env --edition B -o profile.toml\n  svcgen import k8s.yaml --service admin-ui\n\nThe profile renders back to the same environment; spec defaults are left out (--keep-defaults\nkeeps them); variables outside the spec go to [env] with a warning and \"did you mean\"."
-    )]
-    Import(bring::ImportArgs),
-    /// Check an existing .env, compose file or Kubernetes manifest as the container would read it
-    #[command(
-        after_help = "Examples:\n  svcgen lint .env\n  svcgen lint docker-compose.yml --service admin-ui --format json\n\nReports unknown names, values outside the allowed set, booleans the container reads as false\n(`yes`, `on`), wait times it ignores, malformed hybrid mapping JSON and edition mismatches,\nat their line and column in the file."
-    )]
-    Lint(bring::LintArgs),
-    /// Rewrite an edition A profile as edition B, keeping comments and layout
-    #[command(
-        after_help = "Examples:\n  svcgen migrate --to B profile.toml > profile-b.toml\n  svcgen migrate --to B profile.toml --ldap-to sql --in-place\n\nbase_hostname becomes base_url (https://); LDAP has no edition B equivalent (--ldap-to says\nwhere it goes); plugins and scan settings are removed. What changed is printed on stderr."
-    )]
-    Migrate(bring::MigrateArgs),
-    /// Print the Markdown reference of every variable, from the spec model
-    #[command(
-        after_help = "Examples:\n  svcgen docs > docs/reference.md\n  svcgen docs --edition A -o docs/reference-A.md"
-    )]
-    Docs(generate::DocsArgs),
-    /// Write a commented starting profile for the chosen edition, adapters and persistence
-    #[command(
-        after_help = "Examples:\n  svcgen init > profile.toml\n  svcgen init --edition A --config-adapter kubernetes --secret-adapter kubernetes --persistence hybrid -o admin-ui.toml\n  svcgen schema -o profile.schema.json   # the schema its #:schema line points at"
-    )]
-    Init(generate::InitArgs),
-    /// Print the JSON Schema of profiles, for editors (Even Better TOML / taplo, VS Code)
-    #[command(
-        after_help = "Examples:\n  svcgen schema -o schemas/profile.schema.json\n\nPoint an editor at it with a first line `#:schema ./profile.schema.json` in the profile,\nor a taplo.toml rule (see README.md)."
-    )]
-    Schema(generate::SchemaArgs),
-    /// Run as a KRM function: a ResourceList on stdin, the rendered objects added on stdout
-    #[command(
-        after_help = "Examples:\n  kpt fn eval --exec \"svcgen krm\" --fn-config fn-config.yaml .\n  svcgen krm < resource-list.yaml\n\nThe functionConfig is a ConfigMap whose data.profile holds the profile (TOML). Diagnostics\nare the list's results; an invalid profile exits 1. See examples/gitops/."
-    )]
-    Krm(krm::KrmArgs),
-    /// Print a shell completion script
-    #[command(
-        after_help = "Examples:\n  svcgen completions bash > /etc/bash_completion.d/svcgen\n  svcgen completions zsh > \"${fpath[1]}/_svcgen\"\n  svcgen completions fish > ~/.config/fish/completions/svcgen.fish"
-    )]
-    Completions(generate::CompletionsArgs),
-    /// Run the language server on stdin/stdout, for editors (README: "Language server")
-    #[command(
-        after_help = "Examples:\n  svcgen lsp    # started by the editor, not by hand\n\nDiagnostics are those of `svcgen validate`, with hover, completion, quick fixes and\ngo to definition on `extends`. An overlay says its base with a comment line\n#:svcgen overlay-of = \"prod.toml\"."
-    )]
-    Lsp,
-    /// Print the man page (roff), or write one page per subcommand into a folder
-    #[command(
-        after_help = "Examples:\n  svcgen man > svcgen.1 && man ./svcgen.1\n  svcgen man --out-dir ~/.local/share/man/man1   # svcgen.1, svcgen-render.1, ..."
-    )]
-    Man(generate::ManArgs),
-}
-
-/// How diagnostics are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum Format {
-    /// rustc-style text for people
-    #[default]
-    Human,
-    /// a JSON array, one object per diagnostic
-    Json,
-    /// SARIF 2.1.0, for code scanning (GitHub, Azure DevOps): one result per diagnostic
-    Sarif,
-    /// a GitLab code-quality report (the JSON array the merge-request widget reads)
-    Gitlab,
-}
-
-impl Format {
-    /// True for the formats CI dashboards read: one document for the whole run, diagnostics
-    /// and stale files (`--check`) alike.
-    pub fn for_ci(self) -> bool {
-        matches!(self, Format::Sarif | Format::Gitlab)
-    }
-}
-
-// Options every command that checks a profile shares. (not a doc comment: under
-// `defer`, clap would make it the about text of every subcommand that flattens it).
-#[derive(Args, Debug, Clone)]
-pub struct DiagnosticArgs {
-    /// How to print diagnostics
-    #[arg(long, value_enum, value_parser = choice::enum_of::<Format>(), default_value_t = Format::Human)]
-    pub format: Format,
-    /// Exit 1 when there is any warning not acknowledged by the profile's `allow = ["W0306"]`
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// Print errors only: set by the global `-q/--quiet`
-    #[arg(skip)]
-    pub quiet: bool,
-}
 
 pub use crate::profile::is_stdio;
 
@@ -276,18 +143,18 @@ fn run(mut cli: Cli) -> u8 {
         Command::Validate(args) => validate::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Explain(args) => explain::run(&args),
-        Command::Schema(args) => generate::schema(&args),
+        Command::Schema(args) => schema::schema(&args),
         Command::Diff(args) => diff::run(&args),
-        Command::Import(args) => bring::import_command(&args),
-        Command::Lint(args) => bring::lint_command(&args),
-        Command::Migrate(args) => bring::migrate_command(&args),
+        Command::Import(args) => import::import_command(&args),
+        Command::Lint(args) => lint::lint_command(&args),
+        Command::Migrate(args) => migrate::migrate_command(&args),
 
-        Command::Docs(args) => generate::docs(&args),
-        Command::Init(args) => generate::init(&args),
+        Command::Docs(args) => docs::docs(&args),
+        Command::Init(args) => init::init(&args),
 
         Command::Krm(args) => krm::run(&args),
-        Command::Completions(args) => generate::completions(&args),
-        Command::Man(args) => generate::man(&args),
+        Command::Completions(args) => completions::completions(&args),
+        Command::Man(args) => man::man(&args),
         Command::Lsp => crate::lsp::run(),
     }
 }
@@ -304,92 +171,10 @@ fn diagnostic_args(command: &mut Command) -> Option<&mut DiagnosticArgs> {
     }
 }
 
-// The profile arguments, with the layers put over each. (not a doc comment: under
-// `defer`, clap would make it the about text of every subcommand that flattens it).
-#[derive(Args, Debug, Clone)]
-pub struct ProfileArg {
-    /// The profile (TOML); several profiles, or a folder of them, are a batch
-    #[arg(required = true, value_name = "PROFILE")]
-    pub profiles: Vec<PathBuf>,
-    #[command(flatten)]
-    pub layers: LayerArgs,
-}
-
-// Layers over a profile: overlay files, then single values. (not a doc comment: under
-// `defer`, clap would make it the about text of every subcommand that flattens it).
-#[derive(Args, Debug, Clone, Default)]
-pub struct LayerArgs {
-    /// Merge this profile over it (repeatable; later files win key by key, lists are replaced)
-    #[arg(short = 'f', long = "overlay", value_name = "FILE", value_parser = choice::PathParser(choice::PathRole::ReadFile))]
-    pub overlays: Vec<PathBuf>,
-    /// Set one key, typed by the spec model: --set config.consul.port=8501 (repeatable; applied last)
-    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = choice::AssignmentParser { flag: "--set", form: "KEY=VALUE" })]
-    pub sets: Vec<String>,
-    /// Set one key from a file's content (a secret becomes a { file = PATH } reference; applied before --set)
-    #[arg(long = "set-file", value_name = "KEY=PATH", value_parser = choice::AssignmentParser { flag: "--set-file", form: "KEY=PATH" })]
-    pub set_files: Vec<String>,
-}
-
-impl LayerArgs {
-    /// The layers over `profile`, in the order they apply.
-    pub fn layers(&self, profile: &std::path::Path) -> crate::profile::Layers {
-        use crate::profile::SetKind;
-        let sets = self
-            .set_files
-            .iter()
-            .map(|s| (SetKind::File, s.clone()))
-            .chain(self.sets.iter().map(|s| (SetKind::Value, s.clone())))
-            .collect();
-        crate::profile::Layers {
-            profile: profile.to_path_buf(),
-            overlays: self.overlays.clone(),
-            sets,
-        }
-    }
-}
-
-impl ProfileArg {
-    /// [`expand`](Self::expand) for a command: its error printed, `Err` is the exit code.
-    pub fn expand_or_exit(&self) -> Result<Vec<PathBuf>, u8> {
-        self.expand().map_err(|e| {
-            report::io_error(&e);
-            EXIT_IO
-        })
-    }
-
-    /// The profile files: folders are replaced by the `*.toml` files in them, sorted.
-    pub fn expand(&self) -> Result<Vec<PathBuf>, String> {
-        let mut out = Vec::new();
-        for path in &self.profiles {
-            if !path.is_dir() {
-                out.push(path.clone());
-                continue;
-            }
-            let entries = std::fs::read_dir(path)
-                .map_err(|e| format!("{}: cannot read the folder: {e}", path.display()))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                // Every `*.toml` entry but a folder: a FIFO, a device or a dangling link is
-                // kept, so the bounded reader refuses it and the batch counts it as failed
-                // instead of skipping it silently.
-                .filter(|p| !p.is_dir() && p.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                return Err(format!(
-                    "{}: is a folder with no *.toml profile in it",
-                    path.display()
-                ));
-            }
-            out.extend(found);
-        }
-        Ok(out)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     /// The command of a command line (the test fails on a usage error).
     pub(super) fn command(argv: &[&str]) -> Command {

@@ -1,13 +1,52 @@
 //! Printing diagnostics of a run, for people or machines (JSON, SARIF, GitLab), and choosing
 //! the exit code.
 
-use super::{ColorWhen, DiagnosticArgs, EXIT_INVALID, EXIT_OK, Format};
+use super::command::ColorWhen;
+use super::{EXIT_INVALID, EXIT_OK, choice};
+use clap::{Args, ValueEnum};
 use crate::diag::json::{self, Item};
 use crate::diag::source::Sources;
 use crate::diag::{Diagnostics, gitlab, human, location, sarif};
 use std::io::{IsTerminal, Write};
 
 /// The global `--color` of this run, set once by `cli::main`.
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// rustc-style text for people
+    #[default]
+    Human,
+    /// a JSON array, one object per diagnostic
+    Json,
+    /// SARIF 2.1.0, for code scanning (GitHub, Azure DevOps): one result per diagnostic
+    Sarif,
+    /// a GitLab code-quality report (the JSON array the merge-request widget reads)
+    Gitlab,
+}
+
+impl Format {
+    /// True for the formats CI dashboards read: one document for the whole run, diagnostics
+    /// and stale files (`--check`) alike.
+    pub fn for_ci(self) -> bool {
+        matches!(self, Format::Sarif | Format::Gitlab)
+    }
+}
+
+// Options every command that checks a profile shares. (not a doc comment: under
+// `defer`, clap would make it the about text of every subcommand that flattens it).
+#[derive(Args, Debug, Clone)]
+pub struct DiagnosticArgs {
+    /// How to print diagnostics
+    #[arg(long, value_enum, value_parser = choice::enum_of::<Format>(), default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit 1 when there is any warning not acknowledged by the profile's `allow = ["W0306"]`
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Print errors only: set by the global `-q/--quiet`
+    #[arg(skip)]
+    pub quiet: bool,
+}
+
 static COLOR: std::sync::OnceLock<ColorWhen> = std::sync::OnceLock::new();
 
 /// Records the global `--color` (the first call wins).

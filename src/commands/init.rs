@@ -462,7 +462,7 @@ fn key_lines(out: &mut String, var: &Var, choices: &Choices<'_>) -> Result<(), S
 /// container itself once deployed (W0333, which `validate` gives as compose and Kubernetes are
 /// rendered).
 fn asks_for_value(var: &Var) -> bool {
-    let loopback = crate::render::checks::must_not_be_loopback(var, false)
+    let loopback = crate::deployment::checks::must_not_be_loopback(var, false)
         .then(|| var.default.value())
         .flatten()
         .is_some_and(crate::value_type::formats::is_loopback_url);

@@ -5,7 +5,7 @@
 
 use crate::diag::Diagnostics;
 use crate::pipeline::Checked;
-use crate::render::checks;
+use crate::deployment::checks;
 use crate::render::{EnvOptions, HostReader, Rendered, Target, Templates, render_checked};
 use crate::resolve::{Resolved, Typed};
 

@@ -3,7 +3,7 @@
 //! configuration at all, and does the RoleBinding svcgen renders bind the account the pods run as.
 
 use super::k8s_plan::{renders_rbac, subject_namespace};
-use super::targets::TargetDef;
+use super::Carrier;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::resolve::Resolved;
@@ -14,7 +14,7 @@ use crate::value_type::Typed;
 /// API configuration there (W0341). In a pod, `use_kube_config = true` loads `$HOME/.kube/config`,
 /// which the pod does not have; in compose, `false` loads the in-cluster configuration, which only
 /// a pod has (`KUBERNETES_SERVICE_HOST` and the service account token).
-pub fn kube_config(row: &TargetDef, resolved: &Resolved) -> Diagnostics {
+pub fn kube_config(row: &Carrier, resolved: &Resolved) -> Diagnostics {
     let mut diags = Diagnostics::default();
     // A deployment the profile says it is not for (`deploy.compose = false`) starts nothing.
     let Some(how) = row

@@ -1,21 +1,23 @@
-//! The render-time checks: what a target cannot carry (or a reader would read differently) and a
-//! secret asked for that cannot be read. Every diagnostic of rendering is made here, and both
-//! [`render_checked`](super::render_checked) (`validate`, `render`) and [`render`](super::render)
-//! run these checks before a renderer, so that `validate` fails exactly where `render` would.
-//! Renderers only format.
+//! The deployment's checks: what a target cannot carry (or a reader would read differently) and
+//! what a deployment lacks. Every diagnostic of a deployment is made here (or, for a secret
+//! asked for that cannot be read, where the environment is built), once, by
+//! [`decide`](super::decide), which `validate`, `render`, `krm`, the language server and the
+//! playground all call, so that `validate` fails exactly where `render` would. Renderers only
+//! format.
 
-use super::{EnvVar, Target, dotenv_quote};
+use super::Carrier;
+use super::env::EnvVar;
+use crate::templates::dotenv_quote;
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::deploy::Mounts;
-use crate::resolve::{Resolved, ResolvedVar};
+use crate::resolve::Resolved;
 use crate::value_type::formats;
 
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them
 /// (errors stop that target). What a deployment lacks is checked once for all the targets
 /// rendered together ([`deployed`]).
-pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
-    let row = super::targets::row(target);
+pub fn target(row: &Carrier, resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     if let Some(refused) = not_deployed(row, resolved) {
         return Diagnostics {
             items: vec![refused],
@@ -43,7 +45,7 @@ pub fn target(target: Target, resolved: &Resolved, env: &[EnvVar]) -> Diagnostic
 /// `deploy.kubernetes = false`), asked for by name (`validate` and `render --out-dir` leave it
 /// out): refused. Rendered, it would be a file nothing checked (the deployment's checks, W0331,
 /// W0341 and the workload's, are off by the profile's own word) that may not start.
-fn not_deployed(row: &super::targets::TargetDef, resolved: &Resolved) -> Option<Diagnostic> {
+fn not_deployed(row: &Carrier, resolved: &Resolved) -> Option<Diagnostic> {
     let how = row
         .runs_container
         .filter(|how| !resolved.deploy.deploys(Some(*how)))?;
@@ -69,7 +71,7 @@ fn not_deployed(row: &super::targets::TargetDef, resolved: &Resolved) -> Option<
 
 /// The checks of the `k8s` target: every variable a key of its ConfigMap or Secret, each
 /// object within Kubernetes' size limit, the RoleBindings' namespace.
-pub(super) fn k8s(resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
+pub fn k8s(resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
     let mut diags = k8s_data_keys(env);
     diags.extend(k8s_object_sizes(env));
     diags.extend(super::api_access::binding_namespace(resolved));
@@ -77,12 +79,12 @@ pub(super) fn k8s(resolved: &Resolved, env: &[EnvVar]) -> Diagnostics {
 }
 
 /// The checks of the `dotenv` target ([`dotenv_values`]).
-pub(super) fn dotenv(_: &Resolved, env: &[EnvVar]) -> Diagnostics {
+pub fn dotenv(_: &Resolved, env: &[EnvVar]) -> Diagnostics {
     dotenv_values(env)
 }
 
 /// The checks of the `deploy-notes` target ([`command_paths`]).
-pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
+pub fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
     command_paths(resolved)
 }
 
@@ -93,11 +95,11 @@ pub(super) fn deploy_notes(resolved: &Resolved, _: &[EnvVar]) -> Diagnostics {
 /// loopback. Checked once for all the targets, so that one cause covering several gives one
 /// warning naming them (`validate` renders them all: it says what `render --out-dir` says).
 /// Nothing for targets that start no container.
-pub fn deployed(resolved: &Resolved, targets: &[Target]) -> Diagnostics {
+pub fn deployed(resolved: &Resolved, targets: &[Carrier]) -> Diagnostics {
     let mut diags = Diagnostics::default();
     let mut mounts: Vec<(Mounts, Vec<&'static str>)> = Vec::new();
     let mut runs = false;
-    for row in targets.iter().map(|t| super::targets::row(*t)) {
+    for row in targets {
         let Some(how) = row.runs_container else {
             continue;
         };
@@ -258,17 +260,6 @@ fn command_paths(resolved: &Resolved) -> Diagnostics {
         }
     }
     diags
-}
-
-/// A secret that `--include-secrets` asks for and that cannot be read.
-pub fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
-    Diagnostic::new(
-        Code::SecretUnavailable,
-        format!("cannot read `{}`: {why}", var.var.key),
-    )
-    .at_opt(var.origin)
-    .label("secret reference")
-    .help("set the variable or create the file, or render without --include-secrets")
 }
 
 /// Every value that `.env` cannot carry (an error) or that a reader people use would read

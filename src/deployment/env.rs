@@ -2,7 +2,8 @@
 //! from a [`Resolved`] profile and shared by every target.
 
 use crate::diag::Diagnostics;
-use crate::resolve::{Resolved, SecretSource, Typed};
+use crate::diag::{Code, Diagnostic};
+use crate::resolve::{Resolved, ResolvedVar, SecretSource, Typed};
 
 use crate::diag::source::Origin;
 use serde::Serialize;
@@ -69,7 +70,7 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
             Typed::Secret(source) if options.include_secrets => match source.read() {
                 Ok(v) => (Some(v), None::<String>),
                 Err(why) => {
-                    diags.push(super::checks::unreadable_secret(rv, &why));
+                    diags.push(unreadable_secret(rv, &why));
                     continue;
                 }
             },
@@ -122,6 +123,17 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
     } else {
         Ok(out)
     }
+}
+
+/// A secret that `--include-secrets` asks for and that cannot be read.
+fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::SecretUnavailable,
+        format!("cannot read `{}`: {why}", var.var.key),
+    )
+    .at_opt(var.origin)
+    .label("secret reference")
+    .help("set the variable or create the file, or render without --include-secrets")
 }
 
 /// Text made safe for a one-line comment.

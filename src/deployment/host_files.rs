@@ -3,12 +3,18 @@
 //! passes the one bounded reader), so this module does no I/O itself, and `validate` and
 //! `render` read the same files through the same plan and cannot disagree about them.
 
-use super::EnvOptions;
-use super::k8s_plan::{FILES_FOLDER, SECRETS_FOLDER};
+use super::env::EnvOptions;
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::deploy::{FileSource, K8sKind, names};
 use std::path::Path;
+
+/// Where `--out-dir` copies non-secret host files (`files/<object>/<key>`): kustomize's load
+/// restrictor refuses a generator file outside the base, so the base holds a copy.
+pub const FILES_FOLDER: &str = "files";
+/// Where `--out-dir --include-secrets` copies secret host files (`secrets/<object>/<key>`, 0600,
+/// beside a `.gitignore` that ignores them all).
+pub const SECRETS_FOLDER: &str = "secrets";
 
 /// Reads one host file whole; `Err` says why it cannot be read (a FIFO, a folder, too large).
 pub type HostReader<'r> = &'r (dyn Fn(&Path) -> Result<Vec<u8>, String> + Sync);

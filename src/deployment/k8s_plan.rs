@@ -5,7 +5,7 @@
 
 use super::host_files::{HostFile, HostReader, base_file, host_files};
 use super::paths::host_reference;
-use super::{EnvOptions, EnvVar};
+use super::env::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
 use crate::resolve::deploy::{Deploy, FileSource, K8sKind, credentials, names};
 use schemars::JsonSchema;
@@ -16,12 +16,7 @@ use std::path::Path;
 /// The name of the manifests file inside a kustomize base.
 pub const MANIFESTS: &str = "k8s.yaml";
 
-/// Where `--out-dir` copies non-secret host files (`files/<object>/<key>`): kustomize's load
-/// restrictor refuses a generator file outside the base, so the base holds a copy.
-pub const FILES_FOLDER: &str = "files";
-/// Where `--out-dir --include-secrets` copies secret host files (`secrets/<object>/<key>`, 0600,
-/// beside a `.gitignore` that ignores them all).
-pub const SECRETS_FOLDER: &str = "secrets";
+pub use super::host_files::{FILES_FOLDER, SECRETS_FOLDER};
 
 /// The Kubernetes objects of one profile.
 #[derive(Serialize, JsonSchema)]

@@ -1,9 +1,10 @@
-//! Every check that rendering makes, in one function that both `validate` and `render` call, so
-//! that `validate` fails wherever `render` would: reading secrets that are asked for, values a
-//! target cannot carry (or that a reader would read differently), and each template rendered.
+//! The one function that both `validate` and `render` call, so that `validate` fails wherever
+//! `render` would: the deployment decided once (secrets read, every check made), then each
+//! target formatted through its template.
 
-use super::host_files::{self, HostRead, HostReader};
-use super::{EnvOptions, Input, Target, TemplateError, Templates, checks, environment, format};
+use super::{EnvOptions, Input, Target, TemplateError, Templates, format};
+use crate::deployment::host_files::{self, HostRead, HostReader};
+use crate::deployment::{Deployment, decide};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::Resolved;
 use std::path::Path;
@@ -25,17 +26,14 @@ pub struct Rendered {
     pub superseded: Vec<crate::diag::source::Origin>,
     /// The Secrets and ConfigMaps the operator creates, from the one plan (`svcgen krm` lists
     /// them as results; the `deploy-notes` target from the same plan).
-    pub to_create: Vec<super::k8s_plan::ToCreate>,
+    pub to_create: Vec<crate::deployment::k8s_plan::ToCreate>,
 }
 
 impl Rendered {
     /// Removes from `earlier` (resolve's diagnostics) the warnings this rendering's errors
     /// replace; the caller then adds `self.diagnostics`.
     pub fn drop_superseded(&self, earlier: &mut Diagnostics) {
-        earlier.items.retain(|d| {
-            !(d.code == Code::HostPathMissing
-                && d.origin.is_some_and(|o| self.superseded.contains(&o)))
-        });
+        crate::deployment::drop_superseded(&self.superseded, earlier);
     }
 }
 
@@ -49,10 +47,10 @@ pub struct HostCopy {
 }
 
 /// Renders `targets` of `resolved`, to be written into `folder` (host paths are relative to it;
-/// `None`: the profile's own folder), and gathers every diagnostic rendering produces. The
-/// deployment is planned once, its host files read through `reader`: `validate` and `render`
-/// both come here, so a host file one cannot read fails both. `reader` is `None` where there is
-/// no file system (the browser playground): host files are then not read, and not reported.
+/// `None`: the profile's own folder): the deployment is decided once
+/// ([`crate::deployment::decide`], its host files read through `reader`; `None` where there is
+/// no file system), then each target it passed is formatted. `validate` and `render` both come
+/// here, so a host file one cannot read fails both.
 pub fn render_checked(
     resolved: &Resolved,
     options: EnvOptions,
@@ -69,55 +67,62 @@ pub fn render_checked(
         superseded: Vec::new(),
         to_create: Vec::new(),
     };
-    let env = match environment(resolved, options) {
-        Ok(env) => env,
+    let carriers = super::carriers(targets);
+    let mut deployment = match decide(resolved, options, &carriers, folder, reader) {
+        Ok(deployment) => deployment,
         Err(diags) => {
             out.diagnostics = diags;
             return out;
         }
     };
-    let mut input = Input::new(resolved, &env, folder, options, reader);
-    out.diagnostics
-        .extend(host_files::unreadable(&input.plan.host_files));
-    out.superseded = input
-        .plan
-        .host_files
-        .iter()
-        .filter(|f| matches!(f.read, HostRead::Unreadable(_)))
-        .filter_map(|f| f.host_origin)
-        .collect();
-    for &target in targets {
-        let found = checks::target(target, resolved, &env);
-        let stop = found.has_errors();
-        // The same problem of several targets (a value no Kubernetes target carries) once.
-        out.diagnostics.extend_new(found.items);
-        if stop {
-            continue;
-        }
-        match format(target, &input, templates) {
-            Ok(text) => out.files.push((target, text)),
-            Err(error) => {
-                out.diagnostics.push(Diagnostic::new(
-                    Code::Unwritable,
-                    format!("the {} target could not be rendered", target.name()),
-                ));
-                out.template_errors.push(error);
-            }
-        }
+    let failed = format_all(&deployment, targets, templates, &mut out);
+    out.diagnostics = std::mem::take(&mut deployment.diagnostics);
+    // A target that could not be formatted says so after its own diagnostics.
+    for (at, diagnostic) in failed.into_iter().rev() {
+        out.diagnostics.items.insert(at, diagnostic);
     }
-    out.diagnostics
-        .extend_new(checks::deployed(resolved, targets).items);
-    crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
+    out.superseded = std::mem::take(&mut deployment.superseded);
     if options.copy_host_files && targets.contains(&Target::Kustomization) {
-        out.copies = copies(&input.plan.host_files);
+        out.copies = copies(&deployment.plan.host_files);
     }
     if out.diagnostics.has_errors() {
         out.files.clear();
         out.copies.clear();
     } else {
-        out.to_create = std::mem::take(&mut input.plan.to_create);
+        out.to_create = std::mem::take(&mut deployment.plan.to_create);
     }
     out
+}
+
+/// Formats each of `targets` its verdict lets through into `out`; returns the error diagnostic
+/// of each that failed, with where it goes among the deployment's diagnostics.
+fn format_all(
+    deployment: &Deployment<'_>,
+    targets: &[Target],
+    templates: &Templates,
+    out: &mut Rendered,
+) -> Vec<(usize, Diagnostic)> {
+    let input = Input::of(deployment);
+    let mut failed = Vec::new();
+    for (&target, verdict) in targets.iter().zip(&deployment.verdicts) {
+        if !verdict.renders {
+            continue;
+        }
+        match format(target, &input, templates) {
+            Ok(text) => out.files.push((target, text)),
+            Err(error) => {
+                failed.push((
+                    verdict.diagnostics_end,
+                    Diagnostic::new(
+                        Code::Unwritable,
+                        format!("the {} target could not be rendered", target.name()),
+                    ),
+                ));
+                out.template_errors.push(error);
+            }
+        }
+    }
+    failed
 }
 
 /// The copies of the host files read, and a `.gitignore` beside secret ones.
@@ -135,7 +140,7 @@ fn copies(files: &[host_files::HostFile<'_>]) -> Vec<HostCopy> {
         .collect();
     if files.iter().any(|f| f.secret) {
         out.push(HostCopy {
-            relative: format!("{}/.gitignore", super::k8s_plan::SECRETS_FOLDER),
+            relative: format!("{}/.gitignore", host_files::SECRETS_FOLDER),
             host_path: None,
             bytes: SECRETS_GITIGNORE.as_bytes().to_vec(),
         });

@@ -1,7 +1,7 @@
 //! The `compose` target: one docker compose service with its image, environment and read-only
 //! bind mounts of every file the container reads that has a host path.
 
-use super::paths::host_reference;
+use crate::deployment::paths::host_reference;
 use super::plain::{yaml, yaml_dollars, yaml_done};
 use super::{EnvVar, Input, to_value};
 use minijinja::Value;

@@ -8,6 +8,7 @@
 //! (`UPDATE_DOCS=1 cargo test --lib context_doc` rewrites it).
 
 use super::{EnvOptions, Input, Target, environment, template_context};
+use crate::deployment::Deployment;
 use crate::model::Edition;
 use crate::templates::{BUILTIN, filters};
 use minijinja::Value;
@@ -306,7 +307,8 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
             (&read, copies, Some(folder)),
             (&deferred, EnvOptions::default(), None),
         ] {
-            let input = Input::new(&resolved, env, folder, options, None);
+            let deployment = Deployment::planned(&resolved, env.clone(), folder, options, None);
+            let input = Input::of(&deployment);
             for target in Target::ALL {
                 let (template, context) = template_context(target, &input).unwrap();
                 field_paths(&context, "", fields.entry(template).or_default());

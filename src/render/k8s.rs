@@ -3,7 +3,7 @@
 //! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
 //! operator still creates, and how). The three share one context: the objects' plan.
 
-use super::k8s_plan::{MANIFESTS, Plan};
+use crate::deployment::k8s_plan::{MANIFESTS, Plan};
 use super::{Input, to_value};
 use crate::model::Model;
 use crate::resolve::deploy::{credentials, image};

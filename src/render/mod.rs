@@ -1,34 +1,30 @@
-//! Rendering: the resolved environment formatted per target through a template.
-//!
-//! Renderers take only a [`Resolved`] profile (never the raw profile) and the environment built
-//! from it once, so every target carries the same variables and values.
+//! Rendering: the deployment (decided once, by `crate::deployment`) formatted per target
+//! through a template. Renderers read only a [`Deployment`]: the resolved profile, the
+//! environment built from it once and the Kubernetes plan, so every target carries the same
+//! variables, values and names. Nothing here checks or decides.
 
-mod api_access;
 mod checked;
-pub(crate) mod checks;
 mod compose;
 #[cfg(test)]
 mod context_doc;
 mod dotenv;
-mod env;
-pub mod host_files;
 mod k8s;
 mod k8s_env;
-pub mod k8s_plan;
-mod paths;
 mod plain;
 pub mod targets;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
+pub use crate::deployment::{
+    DeployEnv, EnvOptions, EnvVar, HostRead, HostReader, environment, host_files, k8s_plan,
+};
 pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
-pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
-pub use host_files::{HostRead, HostReader};
+pub use targets::carriers;
 
+use crate::deployment::{Deployment, checks};
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
-use std::path::Path;
 
 /// An output format; its name, help, file and template are its row in [`targets::TARGETS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +57,11 @@ impl Target {
     pub fn in_cluster(self) -> bool {
         targets::row(self).in_cluster
     }
+
+    /// What the deployment stage needs of it (the deployment facts of its row).
+    pub fn carrier(self) -> crate::deployment::Carrier {
+        targets::row(self).carrier()
+    }
 }
 
 /// Why rendering failed: the profile's values (diagnostics) or a template.
@@ -70,72 +71,49 @@ pub enum RenderError {
     Template(TemplateError),
 }
 
-/// Renders one target, for output to stdout: host paths as the profile wrote them.
+/// Renders one target of `env` (an environment of `resolved`, as [`environment`] builds it, or
+/// made by hand in a test) for output to stdout: host paths as the profile wrote them. The
+/// target's checks run first ([`checks::target`]); its warnings are dropped here
+/// ([`render_checked`] reports them).
 pub fn render(
     target: Target,
     resolved: &Resolved,
     env: &[EnvVar],
     templates: &Templates,
 ) -> Result<String, RenderError> {
-    render_in(
-        target,
-        resolved,
-        env,
-        templates,
-        None,
-        EnvOptions::default(),
-    )
-}
-
-/// Renders one target written into `folder`: host paths (compose bind sources, kustomize
-/// generator files) relative to it, so that the tools reading it there find them. The check
-/// stage runs first, as in [`render_checked`]; its warnings are dropped here (`render_checked`
-/// reports them).
-pub fn render_in(
-    target: Target,
-    resolved: &Resolved,
-    env: &[EnvVar],
-    templates: &Templates,
-    folder: Option<&Path>,
-    options: EnvOptions,
-) -> Result<String, RenderError> {
-    let found = checks::target(target, resolved, env);
+    let found = checks::target(&targets::row(target).carrier(), resolved, env);
     if found.has_errors() {
         return Err(RenderError::Invalid(found));
     }
-    let input = Input::new(resolved, env, folder, options, None);
-    format(target, &input, templates).map_err(RenderError::Template)
+    let options = EnvOptions::default();
+    let deployment = Deployment::planned(resolved, env.to_vec(), None, options, None);
+    format(target, &Input::of(&deployment), templates).map_err(RenderError::Template)
 }
 
-/// What every renderer is given: the resolved profile, the environment built from it once,
-/// where the output is written (`None`: stdout; host paths as the profile wrote them), and the
-/// deployment's plan, made once from them: every derived name a target writes comes from it.
+/// What every renderer is given, read from the [`Deployment`]: the resolved profile, the
+/// environment built from it once, where the output is written (`None`: stdout; host paths as
+/// the profile wrote them), and the deployment's plan: every derived name a target writes comes
+/// from it.
 struct Input<'a> {
     resolved: &'a Resolved,
     env: &'a [EnvVar],
-    folder: Option<&'a Path>,
-    plan: k8s_plan::Plan<'a>,
+    folder: Option<&'a std::path::Path>,
+    plan: &'a k8s_plan::Plan<'a>,
 }
 
 impl<'a> Input<'a> {
-    /// Plans the deployment once; host files are read through `reader` (none: not read).
-    fn new(
-        resolved: &'a Resolved,
-        env: &'a [EnvVar],
-        folder: Option<&'a Path>,
-        options: EnvOptions,
-        reader: Option<HostReader<'_>>,
-    ) -> Input<'a> {
+    /// The renderers' view of `deployment`.
+    fn of(deployment: &'a Deployment<'a>) -> Input<'a> {
         Input {
-            resolved,
-            env,
-            folder,
-            plan: k8s_plan::plan_for(resolved, env, folder, options, reader),
+            resolved: deployment.resolved,
+            env: &deployment.env,
+            folder: deployment.folder,
+            plan: &deployment.plan,
         }
     }
 }
 
-/// Formats one target whose values the check stage ([`checks::target`]) has passed: by its
+/// Formats one target whose values the deployment's checks ([`checks::target`]) passed: by its
 /// plain-Rust renderer when it has one and the user has not replaced its template (see
 /// `plain`), else by its template.
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {

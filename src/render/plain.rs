@@ -71,7 +71,7 @@ mod tests {
         input: &Input,
         templates: &Templates,
     ) -> Option<(String, Option<String>)> {
-        if crate::render::checks::target(target, input.resolved, input.env).has_errors() {
+        if crate::deployment::checks::target(&target.carrier(), input.resolved, input.env).has_errors() {
             return None;
         }
         let (template, context) = crate::render::template_context(target, input)?;
@@ -96,7 +96,14 @@ mod tests {
         let folder = std::env::temp_dir().join("svcgen-plain-out");
         let mut compared = 0;
         for folder in [None, Some(folder.as_path())] {
-            let input = Input::new(&resolved, &env, folder, options, None);
+            let deployment = crate::deployment::Deployment::planned(
+                &resolved,
+                env.clone(),
+                folder,
+                options,
+                None,
+            );
+            let input = Input::of(&deployment);
             for target in plain_targets() {
                 let Some((reference, plain)) = both_ways(target, &input, templates) else {
                     continue;

@@ -5,19 +5,14 @@
 //! `Target::ALL`, the file names, the check stage and the renderer's dispatch all read this
 //! table (ripgrep's `FLAGS` is the model): a new target is a row here, plus its own file.
 
-use super::{EnvVar, Input, Target, TemplateError, Templates, checks, compose, dotenv, k8s};
-use super::{k8s_env, k8s_plan};
-use crate::diag::Diagnostics;
+use super::{Input, Target, TemplateError, Templates, compose, dotenv, k8s, k8s_env};
+use crate::deployment::{Carrier, CheckFn, checks, k8s_plan};
 use crate::model::Edition;
-use crate::resolve::Resolved;
 use crate::resolve::deploy::Mounts;
 use minijinja::Value;
 
 /// How a target's template is given its context.
 type ContextFn = fn(&Input) -> Value;
-
-/// The checks of what one target cannot carry (`checks::target` runs them).
-type CheckFn = fn(&Resolved, &[EnvVar]) -> Diagnostics;
 
 /// What renders a target.
 #[derive(Clone, Copy)]
@@ -176,6 +171,24 @@ pub const TARGETS: [TargetDef; 8] = [
         plain: None,
     },
 ];
+
+impl TargetDef {
+    /// What the deployment stage needs of this target.
+    pub fn carrier(&self) -> Carrier {
+        Carrier {
+            name: self.name,
+            in_cluster: self.in_cluster,
+            runs_container: self.runs_container,
+            renders_workload: self.renders_workload,
+            checks: self.checks,
+        }
+    }
+}
+
+/// What the deployment stage needs of each of `targets`, in order.
+pub fn carriers(targets: &[Target]) -> Vec<Carrier> {
+    targets.iter().map(|t| row(*t).carrier()).collect()
+}
 
 /// The row of `target`.
 pub fn row(target: Target) -> &'static TargetDef {

@@ -3,7 +3,7 @@
 //! `${DB_PORT:-5432}` are. svcgen never knows the value: it checks the default through the
 //! variable's type, keeps the variable's name, and each target writes it in its own syntax
 //! (compose `${X:?…}` / `${X:-d}`, `.env` `${X}` / `${X:-d}`); Kubernetes has no such step and
-//! its targets refuse it, naming the variable (`render::checks`).
+//! its targets refuse it, naming the variable (`deployment::checks`).
 //!
 //! A selector (an adapter, the persistence type, the hybrid mapping) decides which variables
 //! apply and a secret is already read from the environment (`{ env = "NAME" }`): neither can be

@@ -106,7 +106,7 @@ fn lacking<'a>(
 /// when it has one of the other kind; else at the variable, else the setting
 /// that made it apply (its adapter or backend), else the profile
 /// ([`Resolved::deployment_origin`]): a default adapter deploys the same files as a chosen one.
-/// A render-time check, of the targets that run the container (`render::checks`): a `.env` or
+/// A render-time check, of the targets that run the container (`deployment::checks`): a `.env` or
 /// the docs need no file.
 pub fn check(resolved: &Resolved, mounts: &[(Mounts, Vec<&'static str>)], diags: &mut Diagnostics) {
     for file in needed(resolved) {
