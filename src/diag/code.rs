@@ -1,7 +1,7 @@
 //! Stable diagnostic codes, one row each in [`codes!`]: the variant, its id (never reused; a
 //! retired code keeps its number; `E…` errors, `W…` warnings), its name and its doc comment,
 //! which is its one-line summary. The enum, [`Code::ALL`], [`CODES`] and every method below are
-//! made from the rows; SARIF's rules, GitLab's check names, `docs/diagnostics.md`
+//! made from the rows (the one table pattern, `support::table`); SARIF's rules, GitLab's check names, `docs/diagnostics.md`
 //! ([`super::rules::page`]) and the `allow` list's lookup read them (ripgrep's flag table is the
 //! model): a new code is one row here, built where its problem is found.
 
@@ -19,24 +19,21 @@ pub struct CodeDef {
     pub summary: &'static str,
 }
 
-/// Declares the codes: each row is a doc comment (the summary), the variant, its id and name.
+/// Declares the codes: each row is a doc comment (the summary), the variant, its id and name,
+/// made into a row of the one table pattern ([`table!`](crate::support::table)).
 macro_rules! codes {
     ($( $(#[doc = $doc:literal])+ $variant:ident = $id:literal, $name:literal; )+) => {
-        /// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Code {
-            $( $(#[doc = $doc])+ $variant, )+
+        crate::support::table::table! {
+            /// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
+            pub enum Code in CODES: [CodeDef] {
+                $( $(#[doc = $doc])+ $variant => CodeDef {
+                    code: Code::$variant,
+                    id: $id,
+                    name: $name,
+                    summary: concat!($($doc),+),
+                }, )+
+            }
         }
-
-        /// Every code's row, in the order of SARIF's rules and of `docs/diagnostics.md`.
-        pub const CODES: &[CodeDef] = &[
-            $( CodeDef {
-                code: Code::$variant,
-                id: $id,
-                name: $name,
-                summary: concat!($($doc),+),
-            }, )+
-        ];
     };
 }
 
@@ -188,7 +185,7 @@ impl Code {
         let mut out = [Code::TomlSyntax; CODES.len()];
         let mut i = 0;
         while i < CODES.len() {
-            out[i] = CODES[i].code;
+            out[i] = Code::VARIANTS[i];
             i += 1;
         }
         out
@@ -196,10 +193,7 @@ impl Code {
 
     /// The code's row.
     pub fn def(self) -> &'static CodeDef {
-        CODES
-            .iter()
-            .find(|row| row.code == self)
-            .expect("every code has its row: the rows declare the enum")
+        self.row()
     }
 
     /// The code `text` names: its id (any case) or its name.

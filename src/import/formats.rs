@@ -1,12 +1,10 @@
-//! Every format `import` and `lint` read is one row of [`FORMATS`]: its `--from` value, its
-//! help line and the name messages give it. The CLI's `--from` values, help, completions and man
-//! page read this table; a new format is a row here, plus its own reader file.
-
-use super::Format;
+//! Every format `import` and `lint` read is one row of [`FORMATS`] (the one table pattern,
+//! `support::table`): the variant with its `--from` value, its help line and the name messages
+//! give it. The CLI's `--from` values, help, completions and man page read this table; a new
+//! format is a row here, plus its own reader file.
 
 /// One format's row.
 pub struct FormatDef {
-    pub format: Format,
     /// Its `--from` value.
     pub flag: &'static str,
     /// Its help line.
@@ -15,53 +13,38 @@ pub struct FormatDef {
     pub name: &'static str,
 }
 
-/// Every format, in the order of `--help`.
-pub const FORMATS: [FormatDef; 3] = [
-    FormatDef {
-        format: Format::Dotenv,
-        flag: "dotenv",
-        help: "a .env file",
-        name: ".env",
-    },
-    FormatDef {
-        format: Format::Compose,
-        flag: "compose",
-        help: "a compose file (the service's environment and env_file entries)",
-        name: "compose",
-    },
-    FormatDef {
-        format: Format::Kubernetes,
-        flag: "k8s",
-        help: "Kubernetes ConfigMap / Deployment / Pod manifests",
-        name: "Kubernetes",
-    },
-];
-
-/// The row of `format`.
-pub fn row(format: Format) -> &'static FormatDef {
-    FORMATS
-        .iter()
-        .find(|row| row.format == format)
-        .expect("every format has its row (checked by a test)")
+crate::support::table::table! {
+    /// The kind of file read; its `--from` value, help and name are its row in [`FORMATS`],
+    /// in the order of `--help`.
+    pub enum Format in FORMATS: [FormatDef] {
+        /// `NAME=value` lines (docker compose env_file, python-dotenv).
+        Dotenv => FormatDef {
+            flag: "dotenv",
+            help: "a .env file",
+            name: ".env",
+        },
+        /// A compose file: one service's `environment` and `env_file`.
+        Compose => FormatDef {
+            flag: "compose",
+            help: "a compose file (the service's environment and env_file entries)",
+            name: "compose",
+        },
+        /// Kubernetes manifests: a ConfigMap, or a Pod / Deployment (or other workload)
+        /// container's `env` and `envFrom`, or a bare `env:` list.
+        Kubernetes => FormatDef {
+            flag: "k8s",
+            help: "Kubernetes ConfigMap / Deployment / Pod manifests",
+            name: "Kubernetes",
+        },
+    }
 }
 
-impl clap::ValueEnum for Format {
-    fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [Format; FORMATS.len()] = {
-            let mut out = [Format::Dotenv; FORMATS.len()];
-            let mut i = 0;
-            while i < FORMATS.len() {
-                out[i] = FORMATS[i].format;
-                i += 1;
-            }
-            out
-        };
-        &ALL
-    }
+crate::support::table::value_enum!(Format, flag, help);
 
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let row = row(*self);
-        Some(clap::builder::PossibleValue::new(row.flag).help(row.help))
+impl Format {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        self.row().name
     }
 }
 
@@ -70,11 +53,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn formats_table_has_one_row_per_format() {
+    fn formats_flags_and_names_are_distinct_and_parse_back() {
         use clap::ValueEnum;
+        let flags: std::collections::BTreeSet<_> = FORMATS.iter().map(|r| r.flag).collect();
+        let names: std::collections::BTreeSet<_> = FORMATS.iter().map(|r| r.name).collect();
+        assert_eq!((flags.len(), names.len()), (FORMATS.len(), FORMATS.len()));
         for format in Format::value_variants() {
-            let rows = FORMATS.iter().filter(|r| r.format == *format).count();
-            assert_eq!(rows, 1, "{format:?}");
+            assert_eq!(Format::from_str(format.row().flag, false).unwrap(), *format);
         }
         assert_eq!(Format::from_str("k8s", false).unwrap(), Format::Kubernetes);
     }

@@ -22,6 +22,7 @@ mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
+pub use formats::Format;
 pub use names::in_variable_names;
 pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, draft, import};
@@ -29,25 +30,6 @@ pub use profile::{ImportOptions, Imported, draft, import};
 use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use std::path::Path;
-
-/// The kind of file read; its `--from` value, help and name are its row in
-/// [`formats::FORMATS`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// `NAME=value` lines (docker compose env_file, python-dotenv).
-    Dotenv,
-    /// A compose file: one service's `environment` and `env_file`.
-    Compose,
-    /// Kubernetes manifests: a ConfigMap, or a Pod / Deployment (or other workload) container's
-    /// `env` and `envFrom`, or a bare `env:` list.
-    Kubernetes,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        formats::row(self).name
-    }
-}
 
 /// One variable as the container would get it, and where its name and value are written.
 #[derive(Debug, Clone, PartialEq)]

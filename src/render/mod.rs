@@ -20,24 +20,11 @@ pub use crate::deployment::{
 };
 pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
-pub use targets::carriers;
+pub use targets::{Target, carriers};
 
 use crate::deployment::{Deployment, checks};
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;
-
-/// An output format; its name, help, file and template are its row in [`targets::TARGETS`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    Dotenv,
-    Compose,
-    K8sEnv,
-    K8s,
-    Kustomization,
-    DeployNotes,
-    Schema,
-    Docs,
-}
 
 impl Target {
     /// The targets `--out-dir` writes, in order: the deployable ones, which `validate` checks.

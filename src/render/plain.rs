@@ -41,10 +41,8 @@ mod tests {
 
     /// Every target that has a plain-Rust renderer.
     fn plain_targets() -> Vec<Target> {
-        targets::TARGETS
-            .iter()
-            .filter(|row| row.plain.is_some())
-            .map(|row| row.target)
+        (Target::VARIANTS.iter().copied())
+            .filter(|target| target.row().plain.is_some())
             .collect()
     }
 

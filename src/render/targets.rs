@@ -2,10 +2,11 @@
 //! file `--out-dir` writes, whether `--out-dir` and `validate` take it by default, whether a
 //! cluster reads it, its own checks, and what renders it (a template with the context given to
 //! it, or the spec model alone). The CLI's `--target` values, help, completions and man page,
-//! `Target::ALL`, the file names, the check stage and the renderer's dispatch all read this
-//! table (ripgrep's `FLAGS` is the model): a new target is a row here, plus its own file.
+//! `Target::ALL`, the file names, the deployment's checks (each row's [`Carrier`]) and the
+//! renderer's dispatch all read this table (the one table pattern, `support::table`): a new
+//! target is a row here, plus its template and its context file.
 
-use super::{Input, Target, TemplateError, Templates, compose, dotenv, k8s, k8s_env};
+use super::{Input, TemplateError, Templates, compose, dotenv, k8s, k8s_env};
 use crate::deployment::{Carrier, CheckFn, checks, k8s_plan};
 use crate::model::Edition;
 use crate::resolve::deploy::Mounts;
@@ -29,7 +30,6 @@ type PlainFn = fn(&Input) -> Option<String>;
 
 /// One target's row.
 pub struct TargetDef {
-    pub target: Target,
     /// Its `--target` value.
     pub name: &'static str,
     /// Its help line (`svcgen render --help`, completions, the man page).
@@ -60,117 +60,114 @@ pub struct TargetDef {
     pub(super) plain: Option<PlainFn>,
 }
 
-/// Every target, in the order of `--help` and of `--out-dir`.
-pub const TARGETS: [TargetDef; 8] = [
-    TargetDef {
-        target: Target::Dotenv,
-        name: "dotenv",
-        help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
-        file_name: ".env",
-        deployable: true,
-        renders_workload: false,
-        runs_container: None,
-        in_cluster: false,
-        checks: Some(checks::dotenv),
-        renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
-        plain: Some(dotenv::plain),
-    },
-    TargetDef {
-        target: Target::Compose,
-        name: "compose",
-        help: "docker-compose.yml with the service, its environment and read-only file mounts",
-        file_name: "docker-compose.yml",
-        deployable: true,
-        renders_workload: false,
-        runs_container: Some(Mounts::HostFile),
-        in_cluster: false,
-        checks: None,
-        renders: Renders::Template(compose::TEMPLATE, compose::context),
-        plain: Some(compose::plain),
-    },
-    TargetDef {
-        target: Target::K8sEnv,
-        name: "k8s-env",
-        help: "the `env:` list of a Kubernetes container spec",
-        file_name: "k8s-env.yaml",
-        deployable: true,
-        renders_workload: false,
-        runs_container: Some(Mounts::ObjectKey),
-        in_cluster: true,
-        checks: None,
-        renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
-        plain: Some(k8s_env::plain),
-    },
-    TargetDef {
-        target: Target::K8s,
-        name: "k8s",
-        help: "Kubernetes ConfigMap (named after its content), Deployment and Service (secrets \
-               only as references unless --include-secrets)",
-        file_name: k8s_plan::MANIFESTS,
-        deployable: true,
-        renders_workload: true,
-        runs_container: Some(Mounts::ObjectKey),
-        in_cluster: true,
-        checks: Some(checks::k8s),
-        renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
-        plain: None,
-    },
-    TargetDef {
-        target: Target::Kustomization,
-        name: "kustomization",
-        help: "kustomization.yaml of the kustomize base --out-dir writes (generators of host \
-               files)",
-        file_name: "kustomization.yaml",
-        deployable: true,
-        renders_workload: true,
-        runs_container: Some(Mounts::ObjectKey),
-        in_cluster: true,
-        checks: None,
-        renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
-        plain: None,
-    },
-    TargetDef {
-        target: Target::DeployNotes,
-        name: "deploy-notes",
-        help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
-        file_name: "DEPLOY.md",
-        deployable: true,
-        renders_workload: true,
-        runs_container: Some(Mounts::ObjectKey),
-        in_cluster: true,
-        checks: Some(checks::deploy_notes),
-        renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
-        plain: None,
-    },
-    TargetDef {
-        target: Target::Schema,
-        name: "schema",
-        help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
-        file_name: "profile.schema.json",
-        deployable: false,
-        renders_workload: false,
-        runs_container: None,
-        in_cluster: false,
-        checks: None,
-        renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
-        plain: None,
-    },
-    TargetDef {
-        target: Target::Docs,
-        name: "docs",
-        help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
-        file_name: "reference.md",
-        deployable: false,
-        renders_workload: false,
-        runs_container: None,
-        in_cluster: false,
-        checks: None,
-        renders: Renders::Model(|edition, templates| {
-            crate::artifacts::docs::reference(Some(edition), templates)
-        }),
-        plain: None,
-    },
-];
+crate::support::table::table! {
+    /// An output format; its name, help, file and template are its row in [`TARGETS`], in
+    /// the order of `--help` and of `--out-dir`.
+    pub enum Target in TARGETS: [TargetDef] {
+        Dotenv => TargetDef {
+            name: "dotenv",
+            help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
+            file_name: ".env",
+            deployable: true,
+            renders_workload: false,
+            runs_container: None,
+            in_cluster: false,
+            checks: Some(checks::dotenv),
+            renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
+            plain: Some(dotenv::plain),
+        },
+        Compose => TargetDef {
+            name: "compose",
+            help: "docker-compose.yml with the service, its environment and read-only file mounts",
+            file_name: "docker-compose.yml",
+            deployable: true,
+            renders_workload: false,
+            runs_container: Some(Mounts::HostFile),
+            in_cluster: false,
+            checks: None,
+            renders: Renders::Template(compose::TEMPLATE, compose::context),
+            plain: Some(compose::plain),
+        },
+        K8sEnv => TargetDef {
+            name: "k8s-env",
+            help: "the `env:` list of a Kubernetes container spec",
+            file_name: "k8s-env.yaml",
+            deployable: true,
+            renders_workload: false,
+            runs_container: Some(Mounts::ObjectKey),
+            in_cluster: true,
+            checks: None,
+            renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
+            plain: Some(k8s_env::plain),
+        },
+        K8s => TargetDef {
+            name: "k8s",
+            help: "Kubernetes ConfigMap (named after its content), Deployment and Service (secrets \
+                   only as references unless --include-secrets)",
+            file_name: k8s_plan::MANIFESTS,
+            deployable: true,
+            renders_workload: true,
+            runs_container: Some(Mounts::ObjectKey),
+            in_cluster: true,
+            checks: Some(checks::k8s),
+            renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
+            plain: None,
+        },
+        Kustomization => TargetDef {
+            name: "kustomization",
+            help: "kustomization.yaml of the kustomize base --out-dir writes (generators of host \
+                   files)",
+            file_name: "kustomization.yaml",
+            deployable: true,
+            renders_workload: true,
+            runs_container: Some(Mounts::ObjectKey),
+            in_cluster: true,
+            checks: None,
+            renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
+            plain: None,
+        },
+        DeployNotes => TargetDef {
+            name: "deploy-notes",
+            help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
+            file_name: "DEPLOY.md",
+            deployable: true,
+            renders_workload: true,
+            runs_container: Some(Mounts::ObjectKey),
+            in_cluster: true,
+            checks: Some(checks::deploy_notes),
+            renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
+            plain: None,
+        },
+        Schema => TargetDef {
+            name: "schema",
+            help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
+            file_name: "profile.schema.json",
+            deployable: false,
+            renders_workload: false,
+            runs_container: None,
+            in_cluster: false,
+            checks: None,
+            renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
+            plain: None,
+        },
+        Docs => TargetDef {
+            name: "docs",
+            help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
+            file_name: "reference.md",
+            deployable: false,
+            renders_workload: false,
+            runs_container: None,
+            in_cluster: false,
+            checks: None,
+            renders: Renders::Model(|edition, templates| {
+                crate::artifacts::docs::reference(Some(edition), templates)
+            }),
+            plain: None,
+        },
+    }
+}
+
+crate::support::table::value_enum!(Target, name, help);
 
 impl TargetDef {
     /// What the deployment stage needs of this target.
@@ -192,10 +189,7 @@ pub fn carriers(targets: &[Target]) -> Vec<Carrier> {
 
 /// The row of `target`.
 pub fn row(target: Target) -> &'static TargetDef {
-    TARGETS
-        .iter()
-        .find(|row| row.target == target)
-        .expect("every target has its row (checked by a test)")
+    target.row()
 }
 
 /// The deployable targets, in the table's order.
@@ -204,7 +198,7 @@ pub const fn deployable<const N: usize>() -> [Target; N] {
     let (mut i, mut n) = (0, 0);
     while i < TARGETS.len() {
         if TARGETS[i].deployable {
-            out[n] = TARGETS[i].target;
+            out[n] = Target::VARIANTS[i];
             n += 1;
         }
         i += 1;
@@ -216,39 +210,15 @@ pub const fn deployable<const N: usize>() -> [Target; N] {
     out
 }
 
-impl clap::ValueEnum for Target {
-    fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [Target; TARGETS.len()] = {
-            let mut out = [Target::Dotenv; TARGETS.len()];
-            let mut i = 0;
-            while i < TARGETS.len() {
-                out[i] = TARGETS[i].target;
-                i += 1;
-            }
-            out
-        };
-        &ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let row = row(*self);
-        Some(clap::builder::PossibleValue::new(row.name).help(row.help))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn targets_table_has_one_row_per_target_with_distinct_names_and_files() {
+    fn targets_table_has_distinct_names_and_files_that_parse_back() {
         use clap::ValueEnum;
         for target in Target::value_variants() {
-            assert_eq!(
-                TARGETS.iter().filter(|r| r.target == *target).count(),
-                1,
-                "{target:?}"
-            );
+            assert_eq!(Target::from_str(target.name(), false).unwrap(), *target);
         }
         let names: std::collections::BTreeSet<_> = TARGETS.iter().map(|r| r.name).collect();
         let files: std::collections::BTreeSet<_> = TARGETS.iter().map(|r| r.file_name).collect();
