@@ -4,11 +4,12 @@
 //! one of the command's inputs (by device and inode), it lies inside the folder the user named,
 //! and it is not a folder. A file whose content is already on disk is left alone (its
 //! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
+//! In an output folder no link is written through: a link where an output belongs is replaced
+//! by the file, and a link to a folder on the way is refused. svcgen keeps no file of its own
+//! there; a SIGKILL can leave a temporary file (`.svcgen-…`), which [`leftovers`] names.
 
 mod cleanup;
-mod journal;
 mod names;
-pub mod record;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
@@ -39,9 +40,9 @@ pub struct WriteOptions<'a> {
     pub in_place: bool,
     /// The command's inputs, none of which a write may replace (`None`: the command read none).
     pub inputs: Option<&'a Inputs>,
-    /// Outputs of an earlier render into the folder that this one no longer produces (listed in
-    /// the folder's `.svcgen-record`), removed in the same commit; only with an output folder.
-    pub remove: &'a [PathBuf],
+    /// Files of an output folder this render no longer produces, each with what svcgen renders
+    /// for it: removed in the same commit, each only if it still holds exactly that.
+    pub remove: &'a [(PathBuf, String)],
 }
 
 /// What one output holds: text (every rendered target) or bytes (a host file copied into the
@@ -169,7 +170,14 @@ pub fn write_files<C: Payload>(
         for (path, _) in files {
             let folder = folder_of(path);
             if !checked.iter().any(|(f, _)| *f == folder) {
-                checked.push((folder, names::create_inside(root, folder)?));
+                if !names::create_inside(root, folder)? {
+                    return Err(format!(
+                        "{}: a folder on the way is a link; svcgen writes nothing through a link \
+                         in its output folder: remove the link",
+                        folder.display()
+                    ));
+                }
+                checked.push((folder, true));
             }
         }
     }
@@ -192,12 +200,7 @@ pub fn write_files<C: Payload>(
         None => Vec::new(),
     };
     done.removed = removals.len();
-    match within {
-        Some(root) if !staged.is_empty() || !removals.is_empty() => {
-            commit_journaled(root, &staged, &removals, options.durability)?
-        }
-        _ => commit_each(&staged, options.durability)?,
-    }
+    commit(&staged, &removals, options.durability)?;
     for (path, contents) in special {
         std::fs::write(path, contents)
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
@@ -206,19 +209,19 @@ pub fn write_files<C: Payload>(
     Ok(done)
 }
 
-/// The outputs of an earlier render to remove that are there: each a file or a link (a folder is
-/// left alone) in a folder inside `root`, and none an input of the command.
+/// The files to remove that are there and still hold what svcgen renders for them: each a
+/// regular file (never a link or a folder) in a folder inside `root`, and none an input.
 fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
-    for path in options.remove {
+    for (path, text) in options.remove {
         let Ok(meta) = std::fs::symlink_metadata(path) else {
             continue;
         };
-        if !(meta.file_type().is_file() || meta.file_type().is_symlink()) {
+        if !meta.file_type().is_file() || !holds(path, text.as_bytes()) {
             continue;
         }
         names::ensure_inside(root, folder_of(path))?;
-        if let (Some(inputs), true) = (options.inputs, meta.file_type().is_file()) {
+        if let Some(inputs) = options.inputs {
             inputs
                 .refuse_file(path, &meta)
                 .map_err(|e| e.replace("refusing to write over it", "refusing to remove it"))?;
@@ -228,43 +231,63 @@ fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, Stri
     Ok(found)
 }
 
-/// The commit of an output folder: its record first, then the temporary files it names, then
-/// the renames and removals (see `journal`).
-fn commit_journaled(
-    root: &Path,
+/// Whether `path` is a regular file holding exactly `contents` (read only when the sizes agree).
+pub fn holds(path: &Path, contents: &[u8]) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| same_content(path, &meta, contents))
+}
+
+/// The temporary files a killed run left in `folder` (`.svcgen-…`): named, never removed.
+pub fn leftovers(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .as_encoded_bytes()
+                .starts_with(cleanup::TEMP_PREFIX.as_bytes())
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+/// The commit: every temporary file is written in full first, then all are renamed into place
+/// and the files to remove are removed, in one section a signal does not cut (it ends the
+/// process after the section): the folder holds the old set or the new one. Only SIGKILL or a
+/// power loss can stop it half-way; every file is still whole, and the next run rewrites what
+/// differs (`--check` reports it).
+fn commit(
     staged: &[Staged<'_>],
     removals: &[PathBuf],
     durability: Durability,
 ) -> Result<(), String> {
-    let destinations: Vec<PathBuf> = staged.iter().map(|s| s.dest.clone()).collect();
-    let durable = durability == Durability::Fsync;
-    let journal = journal::Journal::begin(root, &destinations, removals, durable)?;
-    let mut temps = Vec::with_capacity(staged.len());
-    for (n, stage) in staged.iter().enumerate() {
-        temps.push(write_temp(stage, Some(journal.temp_path(n)))?);
-    }
-    cleanup::test_pause();
-    journal.commit(temps)
-}
-
-/// Files outside an output folder (`-o FILE`): each is replaced by one rename, which is whole.
-fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), String> {
     let mut temps = Vec::with_capacity(staged.len());
     for stage in staged {
-        temps.push(write_temp(stage, None)?);
+        temps.push(write_temp(stage)?);
     }
-    if !temps.is_empty() {
-        cleanup::test_pause();
+    if temps.is_empty() && removals.is_empty() {
+        return Ok(());
     }
+    cleanup::test_pause();
     let Some(_section) = cleanup::commit_section() else {
         return Err("ending on a signal: nothing was replaced".to_string());
     };
     for (temp, stage) in temps.into_iter().zip(staged) {
         temp.persist(&stage.dest)
             .map_err(|e| format!("{}: cannot write: {e}", stage.dest.display()))?;
+        cleanup::test_commit_step();
+    }
+    for path in removals {
+        std::fs::remove_file(path)
+            .map_err(|e| format!("{}: cannot remove: {e}", path.display()))?;
     }
     if durability == Durability::Fsync {
         let mut folders: Vec<&Path> = staged.iter().map(|s| folder_of(&s.dest)).collect();
+        folders.extend(removals.iter().map(|p| folder_of(p)));
+        folders.sort();
         folders.dedup();
         for folder in folders {
             File::open(folder)
@@ -288,15 +311,23 @@ fn plan<'a>(
     options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
+        // In an output folder a link is never written through: the file replaces the link
+        // (two outputs never share one file through it, and nothing outside is reached).
+        Ok(link) if link.file_type().is_symlink() && within.is_some() => {
+            let stage = Staged {
+                dest: path.to_path_buf(),
+                contents,
+                existing: None,
+                options,
+            };
+            return Ok(Plan::Stage(Box::new(stage)));
+        }
         Ok(link) if link.file_type().is_symlink() => {
             let meta = std::fs::metadata(path).ok();
             let stream = meta.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir());
             // `migrate --in-place` rewrites the very file it read through the same link.
             if !stream && !options.in_place {
-                match within {
-                    Some(root) => names::ensure_inside(root, path)?,
-                    None => names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?,
-                }
+                names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?;
             }
             let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             (real, meta)
@@ -360,7 +391,7 @@ fn keep_private(path: &Path, meta: &std::fs::Metadata, private: bool) -> Result<
     Ok(())
 }
 
-pub(crate) fn folder_of(path: &Path) -> &Path {
+pub fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -368,17 +399,13 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 }
 
 /// The temporary file beside `stage.dest` holding its contents, with the permissions the
-/// destination will have: named `name` (listed in a commit record), else a random name.
-fn write_temp(stage: &Staged<'_>, name: Option<&Path>) -> Result<Temp, String> {
+/// destination will have.
+fn write_temp(stage: &Staged<'_>) -> Result<Temp, String> {
     let path = &stage.dest;
     let dir = folder_of(path);
     let options = stage.options;
     let mode = if options.private { 0o600 } else { 0o666 };
-    let temp = match name.and_then(Path::file_name).and_then(|n| n.to_str()) {
-        Some(name) => Temp::create_named(dir, name, mode),
-        None => Temp::create(dir, cleanup::TEMP_PREFIX, mode),
-    }
-    .map_err(|e| {
+    let temp = Temp::create(dir, cleanup::TEMP_PREFIX, mode).map_err(|e| {
         format!(
             "{}: cannot create a file in {}: {}",
             path.display(),
@@ -422,6 +449,39 @@ fn why_not_written(e: &std::io::Error) -> String {
         _ => return cause,
     };
     format!("{cause}; {next}")
+}
+
+/// The missing folders above `file`, created outermost first; returns them (to remove again).
+/// Every `-o` does this (`render`, `import`, `migrate`, `docs`, `init`, `schema`), as
+/// `--out-dir` creates its folder.
+pub fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut missing = Vec::new();
+    let mut folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+    while let Some(dir) = folder {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            break;
+        }
+        missing.push(dir.to_path_buf());
+        folder = dir.parent().filter(|p| !p.as_os_str().is_empty());
+    }
+    missing.reverse();
+    for (i, dir) in missing.iter().enumerate() {
+        if let Err(e) = std::fs::create_dir(dir) {
+            remove_made(&missing[..i]);
+            return Err(format!(
+                "{}: cannot create the folder: {e}; create it, or write elsewhere with -o",
+                crate::support::escape::one_line(&dir.display().to_string())
+            ));
+        }
+    }
+    Ok(missing)
+}
+
+/// Removes the folders [`create_parents`] made, innermost first (each only if still empty).
+pub fn remove_made(made: &[PathBuf]) {
+    for dir in made.iter().rev() {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// Takes a lock on the output folder `dir` (`try_lock`, else, saying so, waits with `lock` while
@@ -486,10 +546,6 @@ impl OutDir {
         let lock = File::open(&root)
             .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;
         wait_for_lock(dir, || lock.try_lock(), || lock.lock())?;
-        // Holding the lock, no other run writes here: a commit record is a killed run's.
-        for note in journal::recover(&root) {
-            eprintln!("{note}");
-        }
         Ok(OutDir {
             root,
             _lock: lock,

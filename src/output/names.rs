@@ -22,16 +22,14 @@ pub fn batch_folder_name(profile: &Path) -> Result<String, String> {
     }
     if name.starts_with(OWN_PREFIX) {
         return Err(format!(
-            "{shown}: `{}` cannot name an output folder under --out-dir (names starting with `{OWN_PREFIX}` are svcgen's own files in an output folder, such as its record `{}`); rename the profile so its name does not start with `{OWN_PREFIX}`",
+            "{shown}: `{}` cannot name an output folder under --out-dir (names starting with `{OWN_PREFIX}` are svcgen's temporary files in an output folder); rename the profile so its name does not start with `{OWN_PREFIX}`",
             name.escape_debug(),
-            super::record::FILE_NAME
         ));
     }
     Ok(name.to_string())
 }
 
-/// How every file svcgen keeps in an output folder for itself begins (its record, its commit
-/// records, its temporary files): no batch folder may take such a name.
+/// How svcgen's temporary files in an output folder begin: no batch folder may take such a name.
 const OWN_PREFIX: &str = ".svcgen";
 
 /// The longest file name Linux file systems take (`NAME_MAX`).

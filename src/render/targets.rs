@@ -28,10 +28,6 @@ pub(super) enum Renders {
     Model(fn(Edition, &Templates) -> Result<String, TemplateError>),
 }
 
-/// A target's plain-Rust renderer: its template's text, written without the template engine;
-/// `None` leaves a case it does not expect to the template (see `plain`).
-type PlainFn = fn(&Input) -> Option<String>;
-
 /// One target's row.
 pub struct TargetDef {
     pub target: Target,
@@ -60,9 +56,6 @@ pub struct TargetDef {
     pub(super) checks: Option<CheckFn>,
     /// What renders it.
     pub(super) renders: Renders,
-    /// Its plain-Rust renderer, used while the user has not replaced its template; byte-identical
-    /// to the template (a test compares them on every example and fixture).
-    pub(super) plain: Option<PlainFn>,
 }
 
 /// Every target, in the order of `--help` and of `--out-dir`.
@@ -78,7 +71,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: false,
         checks: Some(checks::dotenv),
         renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
-        plain: Some(dotenv::plain),
     },
     TargetDef {
         target: Target::Compose,
@@ -91,7 +83,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: false,
         checks: None,
         renders: Renders::Template(compose::TEMPLATE, compose::context),
-        plain: Some(compose::plain),
     },
     TargetDef {
         target: Target::K8sEnv,
@@ -104,7 +95,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
-        plain: Some(k8s_env::plain),
     },
     TargetDef {
         target: Target::K8s,
@@ -118,7 +108,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: true,
         checks: Some(checks::k8s),
         renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
-        plain: None,
     },
     TargetDef {
         target: Target::Kustomization,
@@ -132,7 +121,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: true,
         checks: None,
         renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
-        plain: None,
     },
     TargetDef {
         target: Target::DeployNotes,
@@ -145,7 +133,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: true,
         checks: Some(checks::deploy_notes),
         renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
-        plain: None,
     },
     TargetDef {
         target: Target::Schema,
@@ -158,7 +145,6 @@ pub const TARGETS: [TargetDef; 8] = [
         in_cluster: false,
         checks: None,
         renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
-        plain: None,
     },
     TargetDef {
         target: Target::Docs,
@@ -173,7 +159,6 @@ pub const TARGETS: [TargetDef; 8] = [
         renders: Renders::Model(|edition, templates| {
             crate::artifacts::docs::reference(Some(edition), templates)
         }),
-        plain: None,
     },
 ];
 
