@@ -338,12 +338,7 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
         render_into(&[p], &folder).arg("-q").run();
         let files: Vec<(String, Vec<u8>)> = names(&folder)
             .into_iter()
-            .map(|n| {
-                (
-                    n.clone(),
-                    without_key(&n, std::fs::read(folder.join(&n)).unwrap()),
-                )
-            })
+            .map(|n| (n.clone(), std::fs::read(folder.join(&n)).unwrap()))
             .collect();
         files
     };
@@ -351,12 +346,7 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     assert_ne!(only_a, only_b);
     let contested: Vec<(String, Vec<u8>)> = names(&out)
         .into_iter()
-        .map(|n| {
-            (
-                n.clone(),
-                without_key(&n, std::fs::read(out.join(&n)).unwrap()),
-            )
-        })
+        .map(|n| (n.clone(), std::fs::read(out.join(&n)).unwrap()))
         .collect();
     assert!(
         contested == only_a || contested == only_b,
@@ -423,18 +413,6 @@ fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
 }
 
 /// Every file below `dir` (links not followed) with its bytes, by path relative to `dir`.
-/// A file's content for comparing two output folders: the record's key line names the folder's
-/// own location and options, which differ between a reference folder and the one under test;
-/// the rest of the record (inputs and outputs with their digests) must match.
-fn without_key(name: &str, bytes: Vec<u8>) -> Vec<u8> {
-    if !name.ends_with(".svcgen-record") {
-        return bytes;
-    }
-    let text = String::from_utf8(bytes).unwrap();
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("key ")).collect();
-    kept.join("\n").into_bytes()
-}
-
 fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -445,7 +423,7 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
                 stack.push(path);
             } else {
                 let name = path.strip_prefix(dir).unwrap().display().to_string();
-                let bytes = without_key(&name, std::fs::read(&path).unwrap());
+                let bytes = std::fs::read(&path).unwrap();
                 out.push((name, bytes));
             }
         }
@@ -504,7 +482,8 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
     let (old_tree, new_tree) = (tree(&old), tree(&new));
     assert!(old_tree.len() > 120 && old_tree.len() == new_tree.len());
     // Rounds 0-3 signal as soon as the run has begun writing (before or early in its commit);
-    // the others once its commit record is there, then 0-300 ms into the 480 ms commit.
+    // the others once its commit has begun (the first file, `.env`, is in place), then 0-300 ms
+    // into the 480 ms commit.
     let mut cut_mid_commit = 0;
     for round in 0..12u64 {
         let out = dir.path().join(format!("out{round}"));
@@ -521,10 +500,15 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
         let (phase, delay) = if round < 4 {
             (".svcgen-", 0)
         } else {
-            (".svcgen-commit-", (round - 4) * 40)
+            (".env", (round - 4) * 40)
+        };
+        let old_env = std::fs::read(old.join(".env")).unwrap();
+        let begun = |out: &Path| match phase {
+            ".env" => std::fs::read(out.join(".env")).is_ok_and(|now| now != old_env),
+            _ => names(out).iter().any(|n| n.starts_with(phase)),
         };
         let start = Instant::now();
-        while !names(&out).iter().any(|n| n.starts_with(phase)) {
+        while !begun(&out) {
             assert!(
                 start.elapsed() < Duration::from_secs(60),
                 "round {round}: no {phase}"
@@ -591,30 +575,35 @@ fn class3_a_killed_single_file_write_leaves_the_old_file() {
     }
 }
 
-/// Class 4: the next run after a SIGKILL removes the killed run's temporary files, which its
-/// commit record lists, and no user file, whatever its name.
+/// After a SIGKILL the next run rewrites the outputs, names the killed run's temporary files
+/// (it removes no file whose content it does not know), and leaves every user file alone.
 #[test]
-fn class4_the_next_run_removes_only_what_the_killed_run_recorded() {
+fn the_next_run_after_a_kill_names_its_temporary_files_and_removes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
     let (mut running, _) = paused_second_render(dir.path(), &out);
     running.kill();
     running.finish();
-    assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
-    std::fs::create_dir_all(out.join("p/files/x")).unwrap();
-    std::fs::write(out.join("p/files/x/.svcgen-left"), "mine").unwrap();
+    let left: Vec<String> = names(&out)
+        .into_iter()
+        .filter(|n| n.starts_with(".svcgen-"))
+        .collect();
+    assert!(!left.is_empty());
     std::fs::write(out.join(".svcgen-notes"), "mine").unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    render_into(&[&profile], &out).run();
-    let mut names_now = names(&out);
-    names_now.retain(|n| n != "keep.txt" && n != "p" && n != ".svcgen-notes");
-    assert_eq!(
-        names_now,
-        support::OUT_DIR_FILES,
-        "the killed run's temporary files are gone"
-    );
-    for user_file in ["p/files/x/.svcgen-left", ".svcgen-notes", "keep.txt"] {
+    let ran = render_into(&[&profile], &out)
+        .stderr_has("a temporary file of an svcgen run that was killed")
+        .stderr_has(&left[0])
+        .run();
+    ran.again()
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .arg("--check")
+        .run();
+    for user_file in [".svcgen-notes", "keep.txt"] {
         assert_eq!(
             std::fs::read_to_string(out.join(user_file)).unwrap(),
             "mine",

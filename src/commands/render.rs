@@ -17,6 +17,7 @@ use crate::output::{Contents, Durability, OutDir, WriteOptions, Written, write_f
 use crate::profile::{Layers, SetKind};
 use crate::render::{EnvOptions, HostCopy, Target, Templates, render_checked};
 use crate::resolve::Resolved;
+use crate::resolve::deploy::Mounts;
 use crate::support::inputs::Inputs;
 use std::path::{Path, PathBuf};
 
@@ -174,9 +175,9 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
     let folder = output_folder(job, profile);
     let (targets, left_out) = chosen_targets(job, &resolved);
     let reader = |path: &Path| crate::profile::read_host_file(path, &view);
-    let render = |targets: &[Target]| {
+    let render = |resolved: &Resolved, targets: &[Target]| {
         render_checked(
-            &resolved,
+            resolved,
             options,
             targets,
             job.templates,
@@ -184,7 +185,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
             Some(&reader),
         )
     };
-    let rendered = render(&targets);
+    let rendered = render(&resolved, &targets);
     if let Err(e) = view.fenced() {
         return (
             Outcome::new(Sources::new(), Diagnostics::default()).failed(e),
@@ -195,7 +196,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
     rendered.drop_superseded(&mut diags);
     diags.extend(rendered.diagnostics);
     let left_behind = match &folder {
-        Some(folder) if !job.targets_given => left_behind(job, folder, &targets, render),
+        Some(folder) if !job.targets_given => left_behind(job, &resolved, folder, &targets, render),
         _ => Vec::new(),
     };
     let files = (!diags.has_errors()).then(|| {
@@ -230,21 +231,30 @@ pub fn check_layers(
 }
 
 /// The files in `folder` named for a target of `job` that this render leaves out, each with what
-/// svcgen renders for that target now (`None` when it cannot render it alone). Only a render of
-/// the whole folder asks: with `-t`, the other targets' files are not its business.
+/// svcgen renders for that target now as if the profile still deployed with it (what a render
+/// before the opt-out wrote, when nothing else changed); `None` when it cannot render it (a
+/// deploy-time value the Kubernetes targets cannot carry). Only a render of the whole folder
+/// asks: with `-t`, the other targets' files are not its business.
 fn left_behind(
     job: &Job<'_>,
+    resolved: &Resolved,
     folder: &Path,
     kept: &[Target],
-    render: impl Fn(&[Target]) -> crate::render::Rendered,
+    render: impl Fn(&Resolved, &[Target]) -> crate::render::Rendered,
 ) -> Vec<(PathBuf, Option<String>)> {
     let mut found = Vec::new();
+    let mut lifted = None;
     for target in job.targets.iter().filter(|t| !kept.contains(t)) {
         let path = folder.join(target.file_name());
         if std::fs::symlink_metadata(&path).is_err() {
             continue;
         }
-        let alone = render(&[*target]);
+        let lifted: &Resolved = lifted.get_or_insert_with(|| {
+            let mut all = resolved.clone();
+            all.deploy.deployed_by = vec![Mounts::HostFile, Mounts::ObjectKey];
+            all
+        });
+        let alone = render(lifted, &[*target]);
         let text = (!alone.diagnostics.has_errors() && alone.template_errors.is_empty())
             .then(|| alone.files.into_iter().next().map(|(_, text)| text))
             .flatten();
@@ -295,7 +305,7 @@ fn leftover_notes(folder: &Path) -> Vec<String> {
 }
 
 /// `--check`: each file compared with its rendering; a link where a file belongs is stale (a
-/// render replaces it), and so is a file of a target this render leaves out.
+/// render refuses it), and so is a file of a target this render leaves out.
 fn check_out(job: &Job<'_>, dest: &Destination, rendered: Rendered, outcome: &mut Outcome) {
     let paths = dest.paths(rendered.files);
     let (links, files): (Vec<_>, Vec<_>) = paths.into_iter().partition(|(path, _)| {
@@ -306,13 +316,13 @@ fn check_out(job: &Job<'_>, dest: &Destination, rendered: Rendered, outcome: &mu
     outcome
         .stale
         .extend(links.into_iter().map(|(path, _)| Stale {
-        diff: format!(
-            "{}: is a link; svcgen writes no file through a link in its output folder, a render \
-             replaces it with the file\n",
-            path.display()
-        ),
-        path,
-    }));
+            diff: format!(
+                "{}: is a link; svcgen writes no file through a link in its output folder: remove \
+             the link\n",
+                path.display()
+            ),
+            path,
+        }));
     let (remove, kept) = removable(&rendered.left_behind);
     outcome
         .stale

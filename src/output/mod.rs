@@ -4,8 +4,8 @@
 //! one of the command's inputs (by device and inode), it lies inside the folder the user named,
 //! and it is not a folder. A file whose content is already on disk is left alone (its
 //! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
-//! In an output folder no link is written through: a link where an output belongs is replaced
-//! by the file, and a link to a folder on the way is refused. svcgen keeps no file of its own
+//! In an output folder no link is written through (two outputs would share one file): a link
+//! where an output belongs, or a folder link on the way, is refused. svcgen keeps no file of its own
 //! there; a SIGKILL can leave a temporary file (`.svcgen-…`), which [`leftovers`] names.
 
 mod cleanup;
@@ -311,16 +311,17 @@ fn plan<'a>(
     options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
-        // In an output folder a link is never written through: the file replaces the link
-        // (two outputs never share one file through it, and nothing outside is reached).
+        // In an output folder no link is written through (two outputs would share one file):
+        // refused, naming where it leads when that is outside.
         Ok(link) if link.file_type().is_symlink() && within.is_some() => {
-            let stage = Staged {
-                dest: path.to_path_buf(),
-                contents,
-                existing: None,
-                options,
-            };
-            return Ok(Plan::Stage(Box::new(stage)));
+            if let Some(root) = within {
+                names::ensure_inside(root, path)?;
+            }
+            return Err(format!(
+                "{}: is a link; svcgen writes no file through a link in its output folder: \
+                 remove the link",
+                path.display()
+            ));
         }
         Ok(link) if link.file_type().is_symlink() => {
             let meta = std::fs::metadata(path).ok();
