@@ -24,7 +24,7 @@ fn several_profiles_render_into_one_folder_each() {
             std::fs::read_to_string(out.join(stem).join("kustomization.yaml")).unwrap();
         let mut files: Vec<&str> = support::OUT_DIR_FILES.to_vec();
         if kustomization.contains("=files/") {
-            files.insert(4, "files");
+            files.insert(3, "files");
         }
         assert_eq!(entries(&out.join(stem)), files, "{stem}");
     }

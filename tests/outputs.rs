@@ -840,3 +840,154 @@ fn class5_no_output_file_is_a_file_the_profile_names() {
         assert_eq!(host.exists(), exists);
     }
 }
+
+/// The writer's own guarantees, through its library API (`svcgen::output`).
+mod writer {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+    use svcgen::output::{Contents, OutDir, WriteOptions, write_atomic, write_files};
+    use svcgen::support::inputs::Inputs;
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.env");
+        write_atomic(&path, "A=1\n", false, &Inputs::default()).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644);
+        write_atomic(&path, "A=2\n", false, &Inputs::default()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
+        let secret = dir.path().join("s.env");
+        write_atomic(&secret, "S=x\n", true, &Inputs::default()).unwrap();
+        assert_eq!(mode(&secret), 0o600);
+        write_atomic(&path, "A=3\n", true, &Inputs::default()).unwrap();
+        assert_eq!(mode(&path), 0o600);
+
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary file is left"
+        );
+    }
+
+    #[test]
+    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let archive = vec![(
+            root.join("files/plugins/a.zip"),
+            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
+        )];
+        let options = WriteOptions::default();
+        let first = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!(first.written, 1);
+        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
+        let again = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!((again.written, again.unchanged), (0, 1));
+        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
+        assert!(write_files(&outside, Some(&root), options).is_err());
+    }
+
+    /// `--check` reads a folder only once the run writing it is done.
+    #[test]
+    fn a_read_lock_waits_for_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let writer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
+        let path = dir.path().to_path_buf();
+        let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            !reader.is_finished(),
+            "it waits while the folder is written"
+        );
+        drop(writer);
+        assert!(reader.join().unwrap(), "then it holds the folder");
+    }
+
+    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// the two take turns instead of mixing their files.
+    #[test]
+    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
+        let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
+        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!batch.is_finished(), "it waits for the run into X/sub");
+        drop(inner);
+        assert!(batch.join().unwrap().ends_with("sub"));
+    }
+
+    #[test]
+    fn special_files_are_written_to_and_links_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.env");
+        std::fs::write(&target, "OLD\n").unwrap();
+        let link = dir.path().join("link.env");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, "NEW\n", false, &Inputs::default()).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link stays"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
+        write_atomic(Path::new("/dev/null"), "x", false, &Inputs::default()).unwrap();
+        assert!(
+            !std::fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null is not replaced"
+        );
+    }
+}
+
+/// How output paths are checked (`svcgen::output::names`).
+mod output_names {
+    use std::path::Path;
+    use svcgen::output::names::{
+        batch_folder_name, canonical_folder, create_inside, ensure_inside, folder_name_problem,
+    };
+
+    #[test]
+    fn unsafe_batch_names_are_refused() {
+        for bad in ["...toml", "a\nb.toml", "\u{7}.toml", "..toml"] {
+            assert!(batch_folder_name(Path::new(bad)).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(),
+            "prod-eu"
+        );
+        assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
+        assert!(
+            folder_name_problem(&"x".repeat(256)).is_some(),
+            "found by the fuzzer"
+        );
+        assert!(folder_name_problem(&"x".repeat(255)).is_none());
+    }
+
+    #[test]
+    fn a_link_out_of_the_root_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root_path = canonical_folder(root.path()).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("p")).unwrap();
+        assert!(ensure_inside(&root_path, &root.path().join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
+        assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
+        assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
+        assert!(create_inside(&root_path, &root_path.join("p/deeper")).is_err());
+        std::os::unix::fs::symlink(root_path.join("files"), root.path().join("in")).unwrap();
+        assert!(
+            create_inside(&root_path, &root_path.join("in/x")).is_err(),
+            "a link inside too"
+        );
+        assert!(
+            !outside.path().join("deeper").exists(),
+            "nothing made outside"
+        );
+        create_inside(&root_path, &root_path.join("files/a/b")).unwrap();
+        assert!(root_path.join("files/a/b").is_dir());
+    }
+}

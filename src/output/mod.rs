@@ -9,7 +9,7 @@
 //! there; a SIGKILL can leave a temporary file (`.svcgen-…`), which [`leftovers`] names.
 
 mod cleanup;
-mod names;
+pub mod names;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
@@ -153,31 +153,23 @@ struct Staged<'a> {
 
 /// Writes several files all or nothing: each is checked, then written in full to a temporary
 /// file beside its destination, and only when all are ready are they renamed into place, in one
-/// commit that a signal does not cut (and that the folder's commit record lets the next run
-/// finish or undo after SIGKILL: see `journal`). With `within` (an `--out-dir`), every path (its
-/// folder and, if it is a link, its target) must resolve inside that canonical folder, and
-/// missing folders on the way are created (each checked to be inside); without it, each path
-/// must resolve inside its own folder (a link leading elsewhere is refused). Contents are text
-/// or bytes ([`Contents`]).
+/// commit that a signal does not cut ([`commit`]). With `within` (an `--out-dir`, canonical),
+/// every path must lie inside it with no link on the way or in its place, and missing folders
+/// are created; without it, each path must resolve inside its own folder (a link leading
+/// elsewhere is refused). Contents are text or bytes ([`Contents`]).
 pub fn write_files<C: Payload>(
     files: &[(PathBuf, C)],
     within: Option<&Path>,
     options: WriteOptions<'_>,
 ) -> Result<Written, String> {
-    // The folders checked, and whether each is its own canonical path.
-    let mut checked: Vec<(&Path, bool)> = Vec::new();
+    // The folders checked (each, created on the way, is its own canonical path).
+    let mut checked: Vec<&Path> = Vec::new();
     if let Some(root) = within {
         for (path, _) in files {
             let folder = folder_of(path);
-            if !checked.iter().any(|(f, _)| *f == folder) {
-                if !names::create_inside(root, folder)? {
-                    return Err(format!(
-                        "{}: a folder on the way is a link; svcgen writes nothing through a link \
-                         in its output folder: remove the link",
-                        folder.display()
-                    ));
-                }
-                checked.push((folder, true));
+            if !checked.contains(&folder) {
+                names::create_inside(root, folder)?;
+                checked.push(folder);
             }
         }
     }
@@ -187,8 +179,7 @@ pub fn write_files<C: Payload>(
     for (path, contents) in files {
         let mut file_options = options;
         file_options.private |= contents.private();
-        let plain_folder = checked.contains(&(folder_of(path), true));
-        match plan(path, contents.as_ref(), within, plain_folder, file_options)? {
+        match plan(path, contents.as_ref(), within, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
             Plan::Special(path, bytes) => special.push((path, bytes)),
             Plan::Stage(stage) => staged.push(*stage),
@@ -302,12 +293,10 @@ fn commit(
 /// points to is replaced, the link kept) only when its target lies inside `within`, or without
 /// it inside the link's own folder (`migrate --in-place` follows the link it read through); a
 /// link to a FIFO or device (`/dev/stdout`) is written to.
-/// `plain_folder`: the path's folder is its own canonical path (checked on the way).
 fn plan<'a>(
     path: &'a Path,
     contents: &'a [u8],
     within: Option<&Path>,
-    plain_folder: bool,
     options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
@@ -344,8 +333,8 @@ fn plan<'a>(
     };
     let Some(meta) = meta else {
         if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
-            // Not there, in a folder that is its own canonical path: so is the file's path.
-            match plain_folder {
+            // Not there, in an output folder's folder (its own canonical path): so is the file's.
+            match within.is_some() {
                 true => inputs.refuse_named_canonical(&real, &real)?,
                 false => inputs.refuse_named(&real)?,
             }
@@ -582,103 +571,5 @@ impl OutDir {
             .map_err(|e| format!("{}: cannot open the folder: {e}", path.display()))?;
         wait_for_lock(&path, || lock.try_lock(), || lock.lock())?;
         Ok((path, lock))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.env");
-        write_atomic(&path, "A=1\n", false, &Inputs::default()).unwrap();
-        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&path), 0o644);
-        write_atomic(&path, "A=2\n", false, &Inputs::default()).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
-        let secret = dir.path().join("s.env");
-        write_atomic(&secret, "S=x\n", true, &Inputs::default()).unwrap();
-        assert_eq!(mode(&secret), 0o600);
-        write_atomic(&path, "A=3\n", true, &Inputs::default()).unwrap();
-        assert_eq!(mode(&path), 0o600);
-
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            2,
-            "no temporary file is left"
-        );
-    }
-
-    #[test]
-    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = names::canonical_folder(dir.path()).unwrap();
-        let archive = vec![(
-            root.join("files/plugins/a.zip"),
-            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
-        )];
-        let options = WriteOptions::default();
-        let first = write_files(&archive, Some(&root), options).unwrap();
-        assert_eq!(first.written, 1);
-        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
-        let again = write_files(&archive, Some(&root), options).unwrap();
-        assert_eq!((again.written, again.unchanged), (0, 1));
-        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
-        assert!(write_files(&outside, Some(&root), options).is_err());
-    }
-
-    /// `--check` reads a folder only once the run writing it is done.
-    #[test]
-    fn a_read_lock_waits_for_the_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let writer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
-        let path = dir.path().to_path_buf();
-        let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(
-            !reader.is_finished(),
-            "it waits while the folder is written"
-        );
-        drop(writer);
-        assert!(reader.join().unwrap(), "then it holds the folder");
-    }
-
-    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
-    /// the two take turns instead of mixing their files.
-    #[test]
-    fn class4_a_batch_folder_waits_for_a_run_into_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
-        let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
-        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(!batch.is_finished(), "it waits for the run into X/sub");
-        drop(inner);
-        assert!(batch.join().unwrap().ends_with("sub"));
-    }
-
-    #[test]
-    fn special_files_are_written_to_and_links_are_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("real.env");
-        std::fs::write(&target, "OLD\n").unwrap();
-        let link = dir.path().join("link.env");
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-        write_atomic(&link, "NEW\n", false, &Inputs::default()).unwrap();
-        assert!(
-            std::fs::symlink_metadata(&link)
-                .unwrap()
-                .file_type()
-                .is_symlink(),
-            "the link stays"
-        );
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
-        write_atomic(Path::new("/dev/null"), "x", false, &Inputs::default()).unwrap();
-        assert!(
-            !std::fs::metadata("/dev/null").unwrap().is_file(),
-            "/dev/null is not replaced"
-        );
     }
 }
