@@ -39,17 +39,18 @@ fn plant_record_output(ran: &Ran, name: &str, text: &str) {
         sha256(text.as_bytes()),
         text.len()
     );
+    let listed = |l: &str| l.starts_with("output ") && l.ends_with(&format!(" \"{name}\""));
     let record = match std::fs::read_to_string(ran.path(RECORD)) {
-        Ok(old) => old
-            .lines()
-            .map(
-                |l| match l.ends_with(&format!(" \"{name}\"")) && l.starts_with("output ") {
-                    true => line.clone(),
-                    false => l.to_string(),
-                },
-            )
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Ok(old) => {
+            let mut lines: Vec<String> = old
+                .lines()
+                .filter(|l| !listed(l))
+                .map(String::from)
+                .collect();
+            let end = lines.len().saturating_sub(1);
+            lines.insert(end, line);
+            lines.join("\n")
+        }
         Err(_) => format!("svcgen output record v2\nkey 00\ndiagnostics none\n{line}\nend"),
     };
     std::fs::write(ran.path(RECORD), record + "\n").unwrap();
