@@ -122,7 +122,10 @@ pub fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
         outcome.notes.extend(leftover_notes(folder));
     }
     let result = match job.check {
-        true => Ok(check_out(job, &dest, rendered, &mut outcome)),
+        true => {
+            check_out(job, &dest, rendered, &mut outcome);
+            Ok(())
+        }
         false => write_out(job, &dest, rendered, &mut outcome),
     };
     match result {
