@@ -75,7 +75,7 @@ fn out_dir_writes_every_target_and_check_covers_them_all() {
     let ran = render(Test::new(), &["--out-dir", "out"]).run();
     // The example names host files: the base holds copies of the non-secret ones under files/.
     let mut expected: Vec<&str> = support::OUT_DIR_FILES.to_vec();
-    expected.insert(4, "files");
+    expected.insert(3, "files");
     assert_eq!(support::file_names(&ran.path("out")), expected);
     let ran = render(ran.again(), &["--out-dir", "out", "--check"]).run();
     std::fs::remove_file(ran.path("out/k8s.yaml")).unwrap();

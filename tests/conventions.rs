@@ -210,7 +210,7 @@ fn out_dir_with_targets_writes_only_those() {
     let ran = render_example(Test::new(), &["-t", "compose,k8s", "--out-dir", "out"]).run();
     assert_eq!(
         support::file_names(&ran.path("out")),
-        [".svcgen-record", "docker-compose.yml", "k8s.yaml"]
+        ["docker-compose.yml", "k8s.yaml"]
     );
     render_example(Test::new(), &["-t", "compose", "-t", "k8s"])
         .code(2)

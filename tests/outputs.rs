@@ -338,12 +338,7 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
         render_into(&[p], &folder).arg("-q").run();
         let files: Vec<(String, Vec<u8>)> = names(&folder)
             .into_iter()
-            .map(|n| {
-                (
-                    n.clone(),
-                    without_key(&n, std::fs::read(folder.join(&n)).unwrap()),
-                )
-            })
+            .map(|n| (n.clone(), std::fs::read(folder.join(&n)).unwrap()))
             .collect();
         files
     };
@@ -351,12 +346,7 @@ fn two_concurrent_batches_into_one_folder_leave_one_consistent_set() {
     assert_ne!(only_a, only_b);
     let contested: Vec<(String, Vec<u8>)> = names(&out)
         .into_iter()
-        .map(|n| {
-            (
-                n.clone(),
-                without_key(&n, std::fs::read(out.join(&n)).unwrap()),
-            )
-        })
+        .map(|n| (n.clone(), std::fs::read(out.join(&n)).unwrap()))
         .collect();
     assert!(
         contested == only_a || contested == only_b,
@@ -423,18 +413,6 @@ fn a_batch_never_writes_over_a_profile_it_has_yet_to_read() {
 }
 
 /// Every file below `dir` (links not followed) with its bytes, by path relative to `dir`.
-/// A file's content for comparing two output folders: the record's key line names the folder's
-/// own location and options, which differ between a reference folder and the one under test;
-/// the rest of the record (inputs and outputs with their digests) must match.
-fn without_key(name: &str, bytes: Vec<u8>) -> Vec<u8> {
-    if !name.ends_with(".svcgen-record") {
-        return bytes;
-    }
-    let text = String::from_utf8(bytes).unwrap();
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("key ")).collect();
-    kept.join("\n").into_bytes()
-}
-
 fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -445,7 +423,7 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
                 stack.push(path);
             } else {
                 let name = path.strip_prefix(dir).unwrap().display().to_string();
-                let bytes = without_key(&name, std::fs::read(&path).unwrap());
+                let bytes = std::fs::read(&path).unwrap();
                 out.push((name, bytes));
             }
         }
@@ -504,7 +482,8 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
     let (old_tree, new_tree) = (tree(&old), tree(&new));
     assert!(old_tree.len() > 120 && old_tree.len() == new_tree.len());
     // Rounds 0-3 signal as soon as the run has begun writing (before or early in its commit);
-    // the others once its commit record is there, then 0-300 ms into the 480 ms commit.
+    // the others once its commit has begun (the first file, `.env`, is in place), then 0-300 ms
+    // into the 480 ms commit.
     let mut cut_mid_commit = 0;
     for round in 0..12u64 {
         let out = dir.path().join(format!("out{round}"));
@@ -521,10 +500,15 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
         let (phase, delay) = if round < 4 {
             (".svcgen-", 0)
         } else {
-            (".svcgen-commit-", (round - 4) * 40)
+            (".env", (round - 4) * 40)
+        };
+        let old_env = std::fs::read(old.join(".env")).unwrap();
+        let begun = |out: &Path| match phase {
+            ".env" => std::fs::read(out.join(".env")).is_ok_and(|now| now != old_env),
+            _ => names(out).iter().any(|n| n.starts_with(phase)),
         };
         let start = Instant::now();
-        while !names(&out).iter().any(|n| n.starts_with(phase)) {
+        while !begun(&out) {
             assert!(
                 start.elapsed() < Duration::from_secs(60),
                 "round {round}: no {phase}"
@@ -591,30 +575,35 @@ fn class3_a_killed_single_file_write_leaves_the_old_file() {
     }
 }
 
-/// Class 4: the next run after a SIGKILL removes the killed run's temporary files, which its
-/// commit record lists, and no user file, whatever its name.
+/// After a SIGKILL the next run rewrites the outputs, names the killed run's temporary files
+/// (it removes no file whose content it does not know), and leaves every user file alone.
 #[test]
-fn class4_the_next_run_removes_only_what_the_killed_run_recorded() {
+fn the_next_run_after_a_kill_names_its_temporary_files_and_removes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
     let (mut running, _) = paused_second_render(dir.path(), &out);
     running.kill();
     running.finish();
-    assert!(names(&out).iter().any(|n| n.starts_with(".svcgen-")));
-    std::fs::create_dir_all(out.join("p/files/x")).unwrap();
-    std::fs::write(out.join("p/files/x/.svcgen-left"), "mine").unwrap();
+    let left: Vec<String> = names(&out)
+        .into_iter()
+        .filter(|n| n.starts_with(".svcgen-"))
+        .collect();
+    assert!(!left.is_empty());
     std::fs::write(out.join(".svcgen-notes"), "mine").unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
-    render_into(&[&profile], &out).run();
-    let mut names_now = names(&out);
-    names_now.retain(|n| n != "keep.txt" && n != "p" && n != ".svcgen-notes");
-    assert_eq!(
-        names_now,
-        support::OUT_DIR_FILES,
-        "the killed run's temporary files are gone"
-    );
-    for user_file in ["p/files/x/.svcgen-left", ".svcgen-notes", "keep.txt"] {
+    let ran = render_into(&[&profile], &out)
+        .stderr_has("a temporary file of an svcgen run that was killed")
+        .stderr_has(&left[0])
+        .run();
+    ran.again()
+        .arg("render")
+        .arg(&profile)
+        .arg("--out-dir")
+        .arg(&out)
+        .arg("--check")
+        .run();
+    for user_file in [".svcgen-notes", "keep.txt"] {
         assert_eq!(
             std::fs::read_to_string(out.join(user_file)).unwrap(),
             "mine",
@@ -849,5 +838,156 @@ fn class5_no_output_file_is_a_file_the_profile_names() {
             .stderr_has("is an input of this command")
             .run();
         assert_eq!(host.exists(), exists);
+    }
+}
+
+/// The writer's own guarantees, through its library API (`svcgen::output`).
+mod writer {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+    use svcgen::output::{Contents, OutDir, WriteOptions, write_atomic, write_files};
+    use svcgen::support::inputs::Inputs;
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.env");
+        write_atomic(&path, "A=1\n", false, &Inputs::default()).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o644);
+        write_atomic(&path, "A=2\n", false, &Inputs::default()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
+        let secret = dir.path().join("s.env");
+        write_atomic(&secret, "S=x\n", true, &Inputs::default()).unwrap();
+        assert_eq!(mode(&secret), 0o600);
+        write_atomic(&path, "A=3\n", true, &Inputs::default()).unwrap();
+        assert_eq!(mode(&path), 0o600);
+
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary file is left"
+        );
+    }
+
+    #[test]
+    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let archive = vec![(
+            root.join("files/plugins/a.zip"),
+            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
+        )];
+        let options = WriteOptions::default();
+        let first = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!(first.written, 1);
+        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
+        let again = write_files(&archive, Some(&root), options).unwrap();
+        assert_eq!((again.written, again.unchanged), (0, 1));
+        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
+        assert!(write_files(&outside, Some(&root), options).is_err());
+    }
+
+    /// `--check` reads a folder only once the run writing it is done.
+    #[test]
+    fn a_read_lock_waits_for_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let writer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
+        let path = dir.path().to_path_buf();
+        let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            !reader.is_finished(),
+            "it waits while the folder is written"
+        );
+        drop(writer);
+        assert!(reader.join().unwrap(), "then it holds the folder");
+    }
+
+    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// the two take turns instead of mixing their files.
+    #[test]
+    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
+        let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
+        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(!batch.is_finished(), "it waits for the run into X/sub");
+        drop(inner);
+        assert!(batch.join().unwrap().ends_with("sub"));
+    }
+
+    #[test]
+    fn special_files_are_written_to_and_links_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.env");
+        std::fs::write(&target, "OLD\n").unwrap();
+        let link = dir.path().join("link.env");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, "NEW\n", false, &Inputs::default()).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link stays"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
+        write_atomic(Path::new("/dev/null"), "x", false, &Inputs::default()).unwrap();
+        assert!(
+            !std::fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null is not replaced"
+        );
+    }
+}
+
+/// How output paths are checked (`svcgen::output::names`).
+mod output_names {
+    use std::path::Path;
+    use svcgen::output::names::{
+        batch_folder_name, canonical_folder, create_inside, ensure_inside, folder_name_problem,
+    };
+
+    #[test]
+    fn unsafe_batch_names_are_refused() {
+        for bad in ["...toml", "a\nb.toml", "\u{7}.toml", "..toml"] {
+            assert!(batch_folder_name(Path::new(bad)).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(),
+            "prod-eu"
+        );
+        assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
+        assert!(
+            folder_name_problem(&"x".repeat(256)).is_some(),
+            "found by the fuzzer"
+        );
+        assert!(folder_name_problem(&"x".repeat(255)).is_none());
+    }
+
+    #[test]
+    fn a_link_out_of_the_root_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root_path = canonical_folder(root.path()).unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("p")).unwrap();
+        assert!(ensure_inside(&root_path, &root.path().join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("p/.env")).is_err());
+        assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
+        assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
+        assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
+        assert!(create_inside(&root_path, &root_path.join("p/deeper")).is_err());
+        std::os::unix::fs::symlink(root_path.join("files"), root.path().join("in")).unwrap();
+        assert!(
+            create_inside(&root_path, &root_path.join("in/x")).is_err(),
+            "a link inside too"
+        );
+        assert!(
+            !outside.path().join("deeper").exists(),
+            "nothing made outside"
+        );
+        create_inside(&root_path, &root_path.join("files/a/b")).unwrap();
+        assert!(root_path.join("files/a/b").is_dir());
     }
 }

@@ -1,84 +1,10 @@
-//! `render --check`: compare each file on disk with its rendering and report the stale ones.
+//! `render --check`: report the stale files (found by `commands::drift`).
+
+pub use crate::commands::drift::{Stale, check_files};
 
 use crate::diag::Code;
 use crate::diag::json::Item;
-use crate::output::Contents;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// A file on disk that differs from its rendering, and what differs (see [`crate::commands::drift`]).
-pub struct Stale {
-    path: PathBuf,
-    diff: String,
-}
-
-/// Compares each file with its rendering; returns the stale ones with what differs of each. The
-/// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
-/// is stale, never read forever. With `include_secrets`, see [`crate::commands::drift::report`].
-pub fn check_files(files: &[(PathBuf, Contents)], include_secrets: bool) -> Vec<Stale> {
-    let mut stale = Vec::new();
-    for (path, contents) in files {
-        let text = match contents {
-            Contents::Text(text) => text,
-            Contents::Bytes(bytes) | Contents::PrivateBytes(bytes) => {
-                stale.extend(check_bytes(path, bytes));
-                continue;
-            }
-        };
-        let on_disk = match crate::profile::read_regular(path) {
-            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(crate::profile::ReadError(why)) if path.exists() => {
-                stale.push(Stale {
-                    path: path.clone(),
-                    diff: format!("{why}: it is not what would be written\n"),
-                });
-                continue;
-            }
-            Err(_) => None,
-        };
-        if let Some(diff) = crate::commands::drift::report(
-            &path.display().to_string(),
-            on_disk.as_deref(),
-            text,
-            include_secrets,
-        ) {
-            stale.push(Stale {
-                path: path.clone(),
-                diff,
-            });
-        }
-    }
-    stale
-}
-
-/// Files svcgen wrote earlier that this render no longer produces (see `render`): each is stale,
-/// as the render removes it.
-pub fn extra_files(paths: &[PathBuf]) -> Vec<Stale> {
-    paths
-        .iter()
-        .map(|path| Stale {
-            path: path.clone(),
-            diff: format!(
-                "{}: svcgen wrote it earlier and no longer renders it; a render removes it\n",
-                path.display()
-            ),
-        })
-        .collect()
-}
-
-/// A copied file (maybe binary, maybe a secret) compared byte-wise: what differs is never shown.
-fn check_bytes(path: &Path, bytes: &[u8]) -> Option<Stale> {
-    let why = match crate::profile::read_regular(path) {
-        Ok(on_disk) if on_disk == bytes => return None,
-        Ok(_) => "binary file differs (its source changed)".to_string(),
-        Err(_) if !path.exists() => "missing".to_string(),
-        Err(crate::profile::ReadError(why)) => format!("{why}: it is not what would be written"),
-    };
-    Some(Stale {
-        path: path.to_path_buf(),
-        diff: format!("{}: {why}\n", path.display()),
-    })
-}
 
 /// The finding of a stale file for the CI formats, at its first line: which file, and what to
 /// run (the diff itself is for people).

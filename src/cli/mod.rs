@@ -19,6 +19,7 @@ mod krm;
 mod lint;
 mod man;
 mod migrate;
+mod progress;
 mod render;
 mod report;
 mod schema;
@@ -50,25 +51,7 @@ pub fn display_name(path: &std::path::Path) -> String {
 
 pub use crate::profile::read_host_file;
 
-/// [`crate::pipeline::check_layers`] for the files named on the command line: a compose file,
-/// `.env` or manifest given as a profile gets one error saying what it is and which command reads
-/// it, instead of every TOML error of reading it as a profile. (Here, at the edge: import's
-/// content detection sits above the pipeline, which import itself uses.)
-pub fn check_layers(
-    layers: &crate::profile::Layers,
-    sources: &mut crate::diag::source::Sources,
-) -> Result<crate::pipeline::Checked, String> {
-    let first = sources.len();
-    let mut checked = crate::pipeline::check_layers(layers, sources)?;
-    if checked.diagnostics.has_errors()
-        && let Some(diagnostics) =
-            crate::import::kind::not_profiles(sources, first, &checked.diagnostics)
-    {
-        checked.resolved = None;
-        checked.diagnostics = diagnostics;
-    }
-    Ok(checked)
-}
+pub use crate::commands::render::check_layers;
 
 /// The target `render` writes when no `-t` is given.
 pub fn default_target() -> Target {

@@ -4,6 +4,8 @@
 
 use crate::diag::redact::{mask_named_lines, named_ranges};
 use similar::{Algorithm, TextDiff};
+#[cfg(feature = "host")]
+use std::path::{Path, PathBuf};
 
 /// The report for one file, or `None` when the file on disk is what would be written. `on_disk`
 /// is `None` for a missing file. With `include_secrets`, a file whose rendering (or copy on disk)
@@ -58,19 +60,117 @@ fn trailing_newlines(text: &str) -> usize {
     text.len() - text.trim_end_matches('\n').len()
 }
 
-/// A unified diff with three lines of context. Myers' algorithm in linear space: a 25,000-line
-/// file costs kilobytes, not the gigabytes of a table of every pair of lines.
+/// How long the diff of one file may search for the shortest edit script: Myers' algorithm is
+/// linear for a few changes but quadratic when every line changed (a 25,000-line file took 3 s).
+/// Past it the rest is shown as replaced, which is still a correct diff, only a longer one.
+const DIFF_TIME: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The most lines of one file's diff that are shown; the rest is counted, not printed.
+const DIFF_LINES: usize = 2_000;
+
+/// A unified diff with three lines of context, Myers' algorithm in linear space, its work bounded
+/// ([`DIFF_TIME`]) and its length too ([`DIFF_LINES`]); when either cut it, the last line says so.
 fn unified(path: &str, old_name: &str, old: &str, new: &str) -> String {
+    // A clock only where there is one (the host build; `Instant::now` panics in the browser).
+    let started = cfg!(feature = "host").then(std::time::Instant::now);
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
+        .timeout(DIFF_TIME)
         .diff_lines(old, new);
-    diff.unified_diff()
+    let cut_short = started.is_some_and(|t| t.elapsed() >= DIFF_TIME);
+    let text = diff
+        .unified_diff()
         .context_radius(3)
         .header(
             &format!("{path} ({old_name})"),
             &format!("{path} (rendered)"),
         )
-        .to_string()
+        .to_string();
+    let mut shown = String::new();
+    let mut lines = text.split_inclusive('\n');
+    for line in lines.by_ref().take(DIFF_LINES) {
+        shown.push_str(line);
+    }
+    let more = lines.count();
+    if more > 0 {
+        shown.push_str(&format!(
+            "{path}: the diff was cut: {more} more line(s) not shown\n"
+        ));
+    }
+    if cut_short {
+        shown.push_str(&format!(
+            "{path}: the diff was cut: its search stopped after {} ms, so it may show more \
+             lines as changed than did\n",
+            DIFF_TIME.as_millis()
+        ));
+    }
+    shown
+}
+
+#[cfg(feature = "host")]
+/// A file on disk that differs from its rendering, and what differs (see [`report`]).
+pub struct Stale {
+    pub path: PathBuf,
+    pub diff: String,
+}
+
+#[cfg(feature = "host")]
+/// Compares each file with its rendering; returns the stale ones with what differs of each. The
+/// file on disk is read through the one bounded reader: a FIFO or `/dev/zero` named as the output
+/// is stale, never read forever. With `include_secrets`, see [`report`].
+pub fn check_files(
+    files: &[(PathBuf, crate::output::Contents)],
+    include_secrets: bool,
+) -> Vec<Stale> {
+    let mut stale = Vec::new();
+    for (path, contents) in files {
+        let text = match contents {
+            crate::output::Contents::Text(text) => text,
+            crate::output::Contents::Bytes(bytes)
+            | crate::output::Contents::PrivateBytes(bytes) => {
+                stale.extend(check_bytes(path, bytes));
+                continue;
+            }
+        };
+        let on_disk = match crate::profile::read_regular(path) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(crate::profile::ReadError(why)) if path.exists() => {
+                stale.push(Stale {
+                    path: path.clone(),
+                    diff: format!("{why}: it is not what would be written\n"),
+                });
+                continue;
+            }
+            Err(_) => None,
+        };
+        if let Some(diff) = report(
+            &path.display().to_string(),
+            on_disk.as_deref(),
+            text,
+            include_secrets,
+        ) {
+            stale.push(Stale {
+                path: path.clone(),
+                diff,
+            });
+        }
+    }
+    stale
+}
+
+#[cfg(feature = "host")]
+/// A copied file (maybe binary, maybe a secret) compared byte-wise: what differs is never shown.
+fn check_bytes(path: &Path, bytes: &[u8]) -> Option<Stale> {
+    let why = match crate::profile::read_regular(path) {
+        Ok(on_disk) if on_disk == bytes => return None,
+        Ok(_) => "binary file differs (its source changed)".to_string(),
+        Err(_) if !path.exists() => "missing".to_string(),
+        Err(crate::profile::ReadError(why)) => format!("{why}: it is not what would be written"),
+    };
+    Some(Stale {
+        path: path.to_path_buf(),
+        diff: format!("{}: {why}\n", path.display()),
+    })
 }
 
 #[cfg(test)]

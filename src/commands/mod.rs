@@ -12,4 +12,6 @@ pub mod init;
 pub mod lint;
 pub mod migrate;
 pub mod playground;
+#[cfg(feature = "host")]
+pub mod render;
 pub mod validate;

@@ -3,8 +3,8 @@
 //! SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGXCPU, SIGXFSZ) before the process ends as the signal
 //! would have ended it. A commit (the renames that put a set of files in place) is never cut by
 //! such a signal: the signal thread waits for it ([`commit_section`]), so the folder holds the old
-//! set or the new one. What SIGKILL leaves behind, the commit record of `super::journal` rolls
-//! back or forward on the next run into the same output folder.
+//! set or the new one. SIGKILL cannot be caught: it may leave a temporary file, and a commit cut
+//! part-way (each file whole, some new and some old), which the next run rewrites.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,7 +64,6 @@ fn install() {
                     ENDING.store(true, Ordering::SeqCst);
                     let _commit = COMMIT.lock().unwrap_or_else(|e| e.into_inner());
                     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-                    // Newest first: a run's temporary files before the record that lists them.
                     for path in live.iter().rev() {
                         let _ = std::fs::remove_file(path);
                     }
@@ -96,39 +95,6 @@ impl Temp {
             .tempfile_in(dir)?;
         live.push(file.path().to_path_buf());
         Ok(Temp { file: Some(file) })
-    }
-
-    /// Creates the temporary file `dir/name` (which must not exist) with `mode`: a name that a
-    /// commit record listed before the file was made, so that a killed run's file is found.
-    pub fn create_named(dir: &Path, name: &str, mode: u32) -> std::io::Result<Temp> {
-        use std::os::unix::fs::OpenOptionsExt;
-        install();
-        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-        let path = dir.join(name);
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .open(&path)?;
-        let temp_path = match tempfile::TempPath::try_from_path(&path) {
-            Ok(p) => p,
-            Err(e) => {
-                let _ = std::fs::remove_file(&path);
-                return Err(e);
-            }
-        };
-        live.push(temp_path.to_path_buf());
-        Ok(Temp {
-            file: Some(tempfile::NamedTempFile::from_parts(file, temp_path)),
-        })
-    }
-
-    /// Where the file is.
-    pub fn path(&self) -> &Path {
-        self.file
-            .as_ref()
-            .expect("a temporary file is there until persisted")
-            .path()
     }
 
     /// The open file, to write and set permissions on.
@@ -167,9 +133,11 @@ fn forget(path: &Path) {
     live.retain(|p| p != path);
 }
 
-/// Test hook: with `SVCGEN_TEST_COMMIT_STEP_MS` set, a commit waits that many milliseconds after
-/// each rename, so that a test can signal it at many points of one commit.
+/// Test hook (the `test-hooks` feature, off in every build but the tests'): with
+/// `SVCGEN_TEST_COMMIT_STEP_MS` set, a commit waits that many milliseconds after each rename, so
+/// that a test can signal it at many points of one commit.
 pub fn test_commit_step() {
+    #[cfg(feature = "test-hooks")]
     if let Some(ms) = std::env::var_os("SVCGEN_TEST_COMMIT_STEP_MS")
         .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
     {
@@ -177,9 +145,11 @@ pub fn test_commit_step() {
     }
 }
 
-/// Test hook: with `SVCGEN_TEST_PAUSE_BEFORE_RENAME` set, a write waits (that many seconds) after
-/// its temporary files are complete and before they are renamed, so that a test can signal it.
+/// Test hook (the `test-hooks` feature): with `SVCGEN_TEST_PAUSE_BEFORE_RENAME` set, a write
+/// waits (that many seconds) after its temporary files are complete and before they are
+/// renamed, so that a test can signal it.
 pub fn test_pause() {
+    #[cfg(feature = "test-hooks")]
     if let Some(secs) = std::env::var_os("SVCGEN_TEST_PAUSE_BEFORE_RENAME")
         .and_then(|v| v.to_str().and_then(|s| s.parse::<u64>().ok()))
     {

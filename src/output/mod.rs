@@ -4,11 +4,12 @@
 //! one of the command's inputs (by device and inode), it lies inside the folder the user named,
 //! and it is not a folder. A file whose content is already on disk is left alone (its
 //! modification time kept). `--out-dir` folders are locked while written, so two runs never mix.
+//! In an output folder no link is written through (two outputs would share one file): a link
+//! where an output belongs, or a folder link on the way, is refused. svcgen keeps no file of its own
+//! there; a SIGKILL can leave a temporary file (`.svcgen-…`), which [`leftovers`] names.
 
 mod cleanup;
-mod journal;
-mod names;
-pub mod record;
+pub mod names;
 
 pub use names::{batch_folder_name, folder_name_problem};
 
@@ -39,9 +40,9 @@ pub struct WriteOptions<'a> {
     pub in_place: bool,
     /// The command's inputs, none of which a write may replace (`None`: the command read none).
     pub inputs: Option<&'a Inputs>,
-    /// Outputs of an earlier render into the folder that this one no longer produces (listed in
-    /// the folder's `.svcgen-record`), removed in the same commit; only with an output folder.
-    pub remove: &'a [PathBuf],
+    /// Files of an output folder this render no longer produces, each with what svcgen renders
+    /// for it: removed in the same commit, each only if it still holds exactly that.
+    pub remove: &'a [(PathBuf, String)],
 }
 
 /// What one output holds: text (every rendered target) or bytes (a host file copied into the
@@ -152,24 +153,23 @@ struct Staged<'a> {
 
 /// Writes several files all or nothing: each is checked, then written in full to a temporary
 /// file beside its destination, and only when all are ready are they renamed into place, in one
-/// commit that a signal does not cut (and that the folder's commit record lets the next run
-/// finish or undo after SIGKILL: see `journal`). With `within` (an `--out-dir`), every path (its
-/// folder and, if it is a link, its target) must resolve inside that canonical folder, and
-/// missing folders on the way are created (each checked to be inside); without it, each path
-/// must resolve inside its own folder (a link leading elsewhere is refused). Contents are text
-/// or bytes ([`Contents`]).
+/// commit that a signal does not cut ([`commit`]). With `within` (an `--out-dir`, canonical),
+/// every path must lie inside it with no link on the way or in its place, and missing folders
+/// are created; without it, each path must resolve inside its own folder (a link leading
+/// elsewhere is refused). Contents are text or bytes ([`Contents`]).
 pub fn write_files<C: Payload>(
     files: &[(PathBuf, C)],
     within: Option<&Path>,
     options: WriteOptions<'_>,
 ) -> Result<Written, String> {
-    // The folders checked, and whether each is its own canonical path.
-    let mut checked: Vec<(&Path, bool)> = Vec::new();
+    // The folders checked (each, created on the way, is its own canonical path).
+    let mut checked: Vec<&Path> = Vec::new();
     if let Some(root) = within {
         for (path, _) in files {
             let folder = folder_of(path);
-            if !checked.iter().any(|(f, _)| *f == folder) {
-                checked.push((folder, names::create_inside(root, folder)?));
+            if !checked.contains(&folder) {
+                names::create_inside(root, folder)?;
+                checked.push(folder);
             }
         }
     }
@@ -179,8 +179,7 @@ pub fn write_files<C: Payload>(
     for (path, contents) in files {
         let mut file_options = options;
         file_options.private |= contents.private();
-        let plain_folder = checked.contains(&(folder_of(path), true));
-        match plan(path, contents.as_ref(), within, plain_folder, file_options)? {
+        match plan(path, contents.as_ref(), within, file_options)? {
             Plan::Unchanged => done.unchanged += 1,
             Plan::Special(path, bytes) => special.push((path, bytes)),
             Plan::Stage(stage) => staged.push(*stage),
@@ -192,12 +191,7 @@ pub fn write_files<C: Payload>(
         None => Vec::new(),
     };
     done.removed = removals.len();
-    match within {
-        Some(root) if !staged.is_empty() || !removals.is_empty() => {
-            commit_journaled(root, &staged, &removals, options.durability)?
-        }
-        _ => commit_each(&staged, options.durability)?,
-    }
+    commit(&staged, &removals, options.durability)?;
     for (path, contents) in special {
         std::fs::write(path, contents)
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
@@ -206,19 +200,19 @@ pub fn write_files<C: Payload>(
     Ok(done)
 }
 
-/// The outputs of an earlier render to remove that are there: each a file or a link (a folder is
-/// left alone) in a folder inside `root`, and none an input of the command.
+/// The files to remove that are there and still hold what svcgen renders for them: each a
+/// regular file (never a link or a folder) in a folder inside `root`, and none an input.
 fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
-    for path in options.remove {
+    for (path, text) in options.remove {
         let Ok(meta) = std::fs::symlink_metadata(path) else {
             continue;
         };
-        if !(meta.file_type().is_file() || meta.file_type().is_symlink()) {
+        if !meta.file_type().is_file() || !holds(path, text.as_bytes()) {
             continue;
         }
         names::ensure_inside(root, folder_of(path))?;
-        if let (Some(inputs), true) = (options.inputs, meta.file_type().is_file()) {
+        if let Some(inputs) = options.inputs {
             inputs
                 .refuse_file(path, &meta)
                 .map_err(|e| e.replace("refusing to write over it", "refusing to remove it"))?;
@@ -228,43 +222,63 @@ fn removals(root: &Path, options: WriteOptions<'_>) -> Result<Vec<PathBuf>, Stri
     Ok(found)
 }
 
-/// The commit of an output folder: its record first, then the temporary files it names, then
-/// the renames and removals (see `journal`).
-fn commit_journaled(
-    root: &Path,
+/// Whether `path` is a regular file holding exactly `contents` (read only when the sizes agree).
+pub fn holds(path: &Path, contents: &[u8]) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| same_content(path, &meta, contents))
+}
+
+/// The temporary files a killed run left in `folder` (`.svcgen-…`): named, never removed.
+pub fn leftovers(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .as_encoded_bytes()
+                .starts_with(cleanup::TEMP_PREFIX.as_bytes())
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
+/// The commit: every temporary file is written in full first, then all are renamed into place
+/// and the files to remove are removed, in one section a signal does not cut (it ends the
+/// process after the section): the folder holds the old set or the new one. Only SIGKILL or a
+/// power loss can stop it half-way; every file is still whole, and the next run rewrites what
+/// differs (`--check` reports it).
+fn commit(
     staged: &[Staged<'_>],
     removals: &[PathBuf],
     durability: Durability,
 ) -> Result<(), String> {
-    let destinations: Vec<PathBuf> = staged.iter().map(|s| s.dest.clone()).collect();
-    let durable = durability == Durability::Fsync;
-    let journal = journal::Journal::begin(root, &destinations, removals, durable)?;
-    let mut temps = Vec::with_capacity(staged.len());
-    for (n, stage) in staged.iter().enumerate() {
-        temps.push(write_temp(stage, Some(journal.temp_path(n)))?);
-    }
-    cleanup::test_pause();
-    journal.commit(temps)
-}
-
-/// Files outside an output folder (`-o FILE`): each is replaced by one rename, which is whole.
-fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), String> {
     let mut temps = Vec::with_capacity(staged.len());
     for stage in staged {
-        temps.push(write_temp(stage, None)?);
+        temps.push(write_temp(stage)?);
     }
-    if !temps.is_empty() {
-        cleanup::test_pause();
+    if temps.is_empty() && removals.is_empty() {
+        return Ok(());
     }
+    cleanup::test_pause();
     let Some(_section) = cleanup::commit_section() else {
         return Err("ending on a signal: nothing was replaced".to_string());
     };
     for (temp, stage) in temps.into_iter().zip(staged) {
         temp.persist(&stage.dest)
             .map_err(|e| format!("{}: cannot write: {e}", stage.dest.display()))?;
+        cleanup::test_commit_step();
+    }
+    for path in removals {
+        std::fs::remove_file(path)
+            .map_err(|e| format!("{}: cannot remove: {e}", path.display()))?;
     }
     if durability == Durability::Fsync {
         let mut folders: Vec<&Path> = staged.iter().map(|s| folder_of(&s.dest)).collect();
+        folders.extend(removals.iter().map(|p| folder_of(p)));
+        folders.sort();
         folders.dedup();
         for folder in folders {
             File::open(folder)
@@ -279,24 +293,31 @@ fn commit_each(staged: &[Staged<'_>], durability: Durability) -> Result<(), Stri
 /// points to is replaced, the link kept) only when its target lies inside `within`, or without
 /// it inside the link's own folder (`migrate --in-place` follows the link it read through); a
 /// link to a FIFO or device (`/dev/stdout`) is written to.
-/// `plain_folder`: the path's folder is its own canonical path (checked on the way).
 fn plan<'a>(
     path: &'a Path,
     contents: &'a [u8],
     within: Option<&Path>,
-    plain_folder: bool,
     options: WriteOptions<'a>,
 ) -> Result<Plan<'a>, String> {
     let (real, meta) = match std::fs::symlink_metadata(path) {
+        // In an output folder no link is written through (two outputs would share one file):
+        // refused, naming where it leads when that is outside.
+        Ok(link) if link.file_type().is_symlink() && within.is_some() => {
+            if let Some(root) = within {
+                names::ensure_inside(root, path)?;
+            }
+            return Err(format!(
+                "{}: is a link; svcgen writes no file through a link in its output folder: \
+                 remove the link",
+                path.display()
+            ));
+        }
         Ok(link) if link.file_type().is_symlink() => {
             let meta = std::fs::metadata(path).ok();
             let stream = meta.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir());
             // `migrate --in-place` rewrites the very file it read through the same link.
             if !stream && !options.in_place {
-                match within {
-                    Some(root) => names::ensure_inside(root, path)?,
-                    None => names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?,
-                }
+                names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?;
             }
             let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             (real, meta)
@@ -312,8 +333,8 @@ fn plan<'a>(
     };
     let Some(meta) = meta else {
         if let Some(inputs) = options.inputs.filter(|_| !options.in_place) {
-            // Not there, in a folder that is its own canonical path: so is the file's path.
-            match plain_folder {
+            // Not there, in an output folder's folder (its own canonical path): so is the file's.
+            match within.is_some() {
                 true => inputs.refuse_named_canonical(&real, &real)?,
                 false => inputs.refuse_named(&real)?,
             }
@@ -360,7 +381,7 @@ fn keep_private(path: &Path, meta: &std::fs::Metadata, private: bool) -> Result<
     Ok(())
 }
 
-pub(crate) fn folder_of(path: &Path) -> &Path {
+pub fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -368,17 +389,13 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 }
 
 /// The temporary file beside `stage.dest` holding its contents, with the permissions the
-/// destination will have: named `name` (listed in a commit record), else a random name.
-fn write_temp(stage: &Staged<'_>, name: Option<&Path>) -> Result<Temp, String> {
+/// destination will have.
+fn write_temp(stage: &Staged<'_>) -> Result<Temp, String> {
     let path = &stage.dest;
     let dir = folder_of(path);
     let options = stage.options;
     let mode = if options.private { 0o600 } else { 0o666 };
-    let temp = match name.and_then(Path::file_name).and_then(|n| n.to_str()) {
-        Some(name) => Temp::create_named(dir, name, mode),
-        None => Temp::create(dir, cleanup::TEMP_PREFIX, mode),
-    }
-    .map_err(|e| {
+    let temp = Temp::create(dir, cleanup::TEMP_PREFIX, mode).map_err(|e| {
         format!(
             "{}: cannot create a file in {}: {}",
             path.display(),
@@ -422,6 +439,39 @@ fn why_not_written(e: &std::io::Error) -> String {
         _ => return cause,
     };
     format!("{cause}; {next}")
+}
+
+/// The missing folders above `file`, created outermost first; returns them (to remove again).
+/// Every `-o` does this (`render`, `import`, `migrate`, `docs`, `init`, `schema`), as
+/// `--out-dir` creates its folder.
+pub fn create_parents(file: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut missing = Vec::new();
+    let mut folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+    while let Some(dir) = folder {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            break;
+        }
+        missing.push(dir.to_path_buf());
+        folder = dir.parent().filter(|p| !p.as_os_str().is_empty());
+    }
+    missing.reverse();
+    for (i, dir) in missing.iter().enumerate() {
+        if let Err(e) = std::fs::create_dir(dir) {
+            remove_made(&missing[..i]);
+            return Err(format!(
+                "{}: cannot create the folder: {e}; create it, or write elsewhere with -o",
+                crate::support::escape::one_line(&dir.display().to_string())
+            ));
+        }
+    }
+    Ok(missing)
+}
+
+/// Removes the folders [`create_parents`] made, innermost first (each only if still empty).
+pub fn remove_made(made: &[PathBuf]) {
+    for dir in made.iter().rev() {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// Takes a lock on the output folder `dir` (`try_lock`, else, saying so, waits with `lock` while
@@ -486,10 +536,6 @@ impl OutDir {
         let lock = File::open(&root)
             .map_err(|e| format!("{}: cannot open the folder: {e}", dir.display()))?;
         wait_for_lock(dir, || lock.try_lock(), || lock.lock())?;
-        // Holding the lock, no other run writes here: a commit record is a killed run's.
-        for note in journal::recover(&root) {
-            eprintln!("{note}");
-        }
         Ok(OutDir {
             root,
             _lock: lock,
@@ -525,103 +571,5 @@ impl OutDir {
             .map_err(|e| format!("{}: cannot open the folder: {e}", path.display()))?;
         wait_for_lock(&path, || lock.try_lock(), || lock.lock())?;
         Ok((path, lock))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.env");
-        write_atomic(&path, "A=1\n", false, &Inputs::default()).unwrap();
-        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&path), 0o644);
-        write_atomic(&path, "A=2\n", false, &Inputs::default()).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "A=2\n");
-        let secret = dir.path().join("s.env");
-        write_atomic(&secret, "S=x\n", true, &Inputs::default()).unwrap();
-        assert_eq!(mode(&secret), 0o600);
-        write_atomic(&path, "A=3\n", true, &Inputs::default()).unwrap();
-        assert_eq!(mode(&path), 0o600);
-
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            2,
-            "no temporary file is left"
-        );
-    }
-
-    #[test]
-    fn bytes_are_written_into_new_folders_and_left_alone_when_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = names::canonical_folder(dir.path()).unwrap();
-        let archive = vec![(
-            root.join("files/plugins/a.zip"),
-            Contents::Bytes(vec![0x50, 0x4b, 0, 0xff]),
-        )];
-        let options = WriteOptions::default();
-        let first = write_files(&archive, Some(&root), options).unwrap();
-        assert_eq!(first.written, 1);
-        assert_eq!(std::fs::read(&archive[0].0).unwrap(), [0x50, 0x4b, 0, 0xff]);
-        let again = write_files(&archive, Some(&root), options).unwrap();
-        assert_eq!((again.written, again.unchanged), (0, 1));
-        let outside = vec![(root.join("../x/a.zip"), Contents::Bytes(vec![1]))];
-        assert!(write_files(&outside, Some(&root), options).is_err());
-    }
-
-    /// `--check` reads a folder only once the run writing it is done.
-    #[test]
-    fn a_read_lock_waits_for_the_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let writer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
-        let path = dir.path().to_path_buf();
-        let reader = std::thread::spawn(move || OutDir::read_lock(&path).unwrap().is_some());
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(
-            !reader.is_finished(),
-            "it waits while the folder is written"
-        );
-        drop(writer);
-        assert!(reader.join().unwrap(), "then it holds the folder");
-    }
-
-    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
-    /// the two take turns instead of mixing their files.
-    #[test]
-    fn class4_a_batch_folder_waits_for_a_run_into_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
-        let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();
-        let batch = std::thread::spawn(move || outer.sub_folder("sub").map(|(p, _)| p).unwrap());
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(!batch.is_finished(), "it waits for the run into X/sub");
-        drop(inner);
-        assert!(batch.join().unwrap().ends_with("sub"));
-    }
-
-    #[test]
-    fn special_files_are_written_to_and_links_are_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("real.env");
-        std::fs::write(&target, "OLD\n").unwrap();
-        let link = dir.path().join("link.env");
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-        write_atomic(&link, "NEW\n", false, &Inputs::default()).unwrap();
-        assert!(
-            std::fs::symlink_metadata(&link)
-                .unwrap()
-                .file_type()
-                .is_symlink(),
-            "the link stays"
-        );
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "NEW\n");
-        write_atomic(Path::new("/dev/null"), "x", false, &Inputs::default()).unwrap();
-        assert!(
-            !std::fs::metadata("/dev/null").unwrap().is_file(),
-            "/dev/null is not replaced"
-        );
     }
 }

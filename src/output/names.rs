@@ -22,16 +22,14 @@ pub fn batch_folder_name(profile: &Path) -> Result<String, String> {
     }
     if name.starts_with(OWN_PREFIX) {
         return Err(format!(
-            "{shown}: `{}` cannot name an output folder under --out-dir (names starting with `{OWN_PREFIX}` are svcgen's own files in an output folder, such as its record `{}`); rename the profile so its name does not start with `{OWN_PREFIX}`",
+            "{shown}: `{}` cannot name an output folder under --out-dir (names starting with `{OWN_PREFIX}` are svcgen's temporary files in an output folder); rename the profile so its name does not start with `{OWN_PREFIX}`",
             name.escape_debug(),
-            super::record::FILE_NAME
         ));
     }
     Ok(name.to_string())
 }
 
-/// How every file svcgen keeps in an output folder for itself begins (its record, its commit
-/// records, its temporary files): no batch folder may take such a name.
+/// How svcgen's temporary files in an output folder begin: no batch folder may take such a name.
 const OWN_PREFIX: &str = ".svcgen";
 
 /// The longest file name Linux file systems take (`NAME_MAX`).
@@ -109,90 +107,51 @@ fn plainly_inside(root: &Path, path: &Path) -> bool {
     true
 }
 
-/// Like [`ensure_inside`] for a folder, creating it and any missing folder above it below `root`
-/// first (a host file copied into `OUT/files/<object>/`): each part must be a plain folder name,
-/// and each folder, once there, must still resolve inside `root` (a link planted on the way is
-/// refused before anything is written through it). Returns whether the folder is plainly
-/// inside (no link on the way below `root`): then `folder` is its own canonical path.
-pub fn create_inside(root: &Path, folder: &Path) -> Result<bool, String> {
-    if folder.is_dir() {
-        if plainly_inside(root, folder) {
-            return Ok(true);
-        }
-        return ensure_inside(root, folder).map(|()| false);
+/// Creates `folder` and any missing folder above it below `root` (a host file copied into
+/// `OUT/files/<object>/`): each part a plain folder name and, once there, a folder of its own,
+/// not a link (nothing is written through a link in an output folder, even one leading inside).
+/// `folder` is then its own canonical path.
+pub fn create_inside(root: &Path, folder: &Path) -> Result<(), String> {
+    if plainly_inside(root, folder) && folder.is_dir() {
+        return Ok(());
     }
     let Ok(rest) = folder.strip_prefix(root) else {
-        return ensure_inside(root, folder).map(|()| false);
+        ensure_inside(root, folder)?;
+        return Err(through_a_link(folder));
     };
     let mut at = root.to_path_buf();
-    let mut plain = true;
     for part in rest.components() {
         let name = part.as_os_str().to_string_lossy();
-        if let (Component::Normal(_), None) = (part, folder_name_problem(&name)) {
-            at.push(part);
-        } else {
+        if !matches!(part, Component::Normal(_)) || folder_name_problem(&name).is_some() {
             return Err(format!(
                 "{}: `{}` cannot name an output folder; refusing to write there",
                 folder.display(),
                 name.escape_debug()
             ));
         }
+        at.push(part);
         match std::fs::create_dir(&at) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(format!("{}: cannot create the folder: {e}", at.display())),
         }
-        if !plainly_inside(root, &at) {
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
             ensure_inside(root, &at)?;
-            plain = false;
+            return Err(through_a_link(&at));
         }
     }
-    Ok(plain)
+    Ok(())
+}
+
+fn through_a_link(folder: &Path) -> String {
+    format!(
+        "{}: is a link, or a folder on the way is; svcgen writes nothing through a link in its \
+         output folder: remove the link",
+        folder.display()
+    )
 }
 
 /// The canonical form of a folder that exists.
 pub fn canonical_folder(dir: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(dir).map_err(|e| format!("{}: cannot resolve: {e}", dir.display()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unsafe_batch_names_are_refused() {
-        for bad in ["...toml", "a\nb.toml", "\u{7}.toml", "..toml"] {
-            assert!(batch_folder_name(Path::new(bad)).is_err(), "{bad:?}");
-        }
-        assert_eq!(
-            batch_folder_name(Path::new("d/prod-eu.toml")).unwrap(),
-            "prod-eu"
-        );
-        assert_eq!(batch_folder_name(Path::new("a..b.toml")).unwrap(), "a..b");
-        assert!(
-            folder_name_problem(&"x".repeat(256)).is_some(),
-            "found by the fuzzer"
-        );
-        assert!(folder_name_problem(&"x".repeat(255)).is_none());
-    }
-
-    #[test]
-    fn a_link_out_of_the_root_is_refused() {
-        let root = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let root_path = canonical_folder(root.path()).unwrap();
-        std::os::unix::fs::symlink(outside.path(), root.path().join("p")).unwrap();
-        assert!(ensure_inside(&root_path, &root.path().join("p/.env")).is_err());
-        assert!(ensure_inside(&root_path, &root_path.join("p/.env")).is_err());
-        assert!(ensure_inside(&root_path, &root_path.join("q/../../x")).is_err());
-        assert!(ensure_inside(&root_path, &root.path().join(".env")).is_ok());
-        assert!(ensure_inside(&root_path, &root_path.join("new/.env")).is_ok());
-        assert!(create_inside(&root_path, &root_path.join("p/deeper")).is_err());
-        assert!(
-            !outside.path().join("deeper").exists(),
-            "nothing made outside"
-        );
-        create_inside(&root_path, &root_path.join("files/a/b")).unwrap();
-        assert!(root_path.join("files/a/b").is_dir());
-    }
 }

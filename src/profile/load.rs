@@ -22,7 +22,7 @@ pub struct ReadError(pub String);
 /// output of the command can replace it.
 pub fn read_input(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, ReadError> {
     let bytes = read_regular(path)?;
-    inputs.record_read(path, &bytes);
+    inputs.record(path);
     Ok(bytes)
 }
 
@@ -89,7 +89,7 @@ pub fn read_host_file(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, String> {
 /// Reads an input file as UTF-8 text through [`read_input`].
 pub fn read_input_text(path: &Path, inputs: &Inputs) -> Result<String, ReadError> {
     let text = read_text(path)?;
-    inputs.record_read(path, text.as_bytes());
+    inputs.record(path);
     Ok(text)
 }
 

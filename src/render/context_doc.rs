@@ -30,19 +30,15 @@ const MARKDOWN: &str = "Every `{{ x }}` prints as is (Markdown: no escaping).";
 
 /// The limits of a user's template, from the constants that set them.
 fn limits() -> String {
-    use crate::templates::memory::{TEMPLATE_HARD_MEMORY_BYTES, TEMPLATE_MAX_MEMORY_BYTES};
     use crate::templates::{TEMPLATE_FUEL, TEMPLATE_MAX_OUTPUT_BYTES, TEMPLATE_RECURSION_LIMIT};
     let mib = |bytes: usize| bytes / (1024 * 1024);
     format!(
         "A template of `--templates DIR` is bounded: {TEMPLATE_FUEL} instructions (minijinja's \
-         fuel), macros, includes and blocks nested {TEMPLATE_RECURSION_LIMIT} deep, {} MiB of \
-         output and {} MiB of memory, each an error naming the template and line. Memory is \
-         checked at each value written, `range()` turn and filter of svcgen; {} MiB taken between \
-         two checks ends svcgen at once (exit 1, the template named, nothing of the profile \
-         written).\n\n",
+         fuel), macros, includes and blocks nested {TEMPLATE_RECURSION_LIMIT} deep and {} MiB \
+         of output, each an error naming the template and line. Its memory is bounded by the \
+         process's limits (`ulimit -v`, a container's memory limit): run svcgen under one when \
+         the templates are not yours.\n\n",
         mib(TEMPLATE_MAX_OUTPUT_BYTES),
-        mib(TEMPLATE_MAX_MEMORY_BYTES),
-        mib(TEMPLATE_HARD_MEMORY_BYTES),
     )
 }
 

@@ -10,7 +10,6 @@ mod context_doc;
 mod dotenv;
 mod k8s;
 mod k8s_env;
-mod plain;
 pub mod targets;
 
 pub use crate::templates::yaml_quote::quote as yaml_quote;
@@ -100,21 +99,14 @@ impl<'a> Input<'a> {
     }
 }
 
-/// Formats one target whose values the deployment's checks ([`checks::target`]) passed: by its
-/// plain-Rust renderer when it has one and the user has not replaced its template (see
-/// `plain`), else by its template.
+/// Formats one target whose values the check stage ([`checks::target`]) has passed, by its
+/// template (the built-in one, or the user's of the same name).
 fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
     let row = targets::row(target);
     let (template, context) = match row.renders {
         targets::Renders::Template(template, context) => (template, context),
         targets::Renders::Model(render) => return render(input.resolved.edition, templates),
     };
-    if let Some(plain) = row.plain
-        && !templates.is_overridden(template)
-        && let Some(text) = plain(input)
-    {
-        return Ok(text);
-    }
     let text = templates.render(template, context(input))?;
     Ok(finish(template, text))
 }

@@ -24,10 +24,6 @@ pub(super) enum Renders {
     Model(fn(Edition, &Templates) -> Result<String, TemplateError>),
 }
 
-/// A target's plain-Rust renderer: its template's text, written without the template engine;
-/// `None` leaves a case it does not expect to the template (see `plain`).
-type PlainFn = fn(&Input) -> Option<String>;
-
 /// One target's row.
 pub struct TargetDef {
     /// Its `--target` value.
@@ -55,9 +51,6 @@ pub struct TargetDef {
     pub(super) checks: Option<CheckFn>,
     /// What renders it.
     pub(super) renders: Renders,
-    /// Its plain-Rust renderer, used while the user has not replaced its template; byte-identical
-    /// to the template (a test compares them on every example and fixture).
-    pub(super) plain: Option<PlainFn>,
 }
 
 crate::support::table::table! {
@@ -74,7 +67,6 @@ crate::support::table::table! {
             in_cluster: false,
             checks: Some(checks::dotenv),
             renders: Renders::Template(dotenv::TEMPLATE, dotenv::context),
-            plain: Some(dotenv::plain),
         },
         Compose => TargetDef {
             name: "compose",
@@ -86,7 +78,6 @@ crate::support::table::table! {
             in_cluster: false,
             checks: None,
             renders: Renders::Template(compose::TEMPLATE, compose::context),
-            plain: Some(compose::plain),
         },
         K8sEnv => TargetDef {
             name: "k8s-env",
@@ -98,7 +89,6 @@ crate::support::table::table! {
             in_cluster: true,
             checks: None,
             renders: Renders::Template(k8s_env::TEMPLATE, k8s_env::context),
-            plain: Some(k8s_env::plain),
         },
         K8s => TargetDef {
             name: "k8s",
@@ -111,7 +101,6 @@ crate::support::table::table! {
             in_cluster: true,
             checks: Some(checks::k8s),
             renders: Renders::Template(k8s::MANIFESTS_TEMPLATE, k8s::context),
-            plain: None,
         },
         Kustomization => TargetDef {
             name: "kustomization",
@@ -124,7 +113,6 @@ crate::support::table::table! {
             in_cluster: true,
             checks: None,
             renders: Renders::Template(k8s::KUSTOMIZATION_TEMPLATE, k8s::context),
-            plain: None,
         },
         DeployNotes => TargetDef {
             name: "deploy-notes",
@@ -136,7 +124,6 @@ crate::support::table::table! {
             in_cluster: true,
             checks: Some(checks::deploy_notes),
             renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
-            plain: None,
         },
         Schema => TargetDef {
             name: "schema",
@@ -148,7 +135,6 @@ crate::support::table::table! {
             in_cluster: false,
             checks: None,
             renders: Renders::Model(|_, _| Ok(crate::artifacts::schema::profile_schema_text())),
-            plain: None,
         },
         Docs => TargetDef {
             name: "docs",
@@ -162,7 +148,6 @@ crate::support::table::table! {
             renders: Renders::Model(|edition, templates| {
                 crate::artifacts::docs::reference(Some(edition), templates)
             }),
-            plain: None,
         },
     }
 }

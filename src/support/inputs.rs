@@ -64,9 +64,6 @@ pub struct Logged {
     pub path: PathBuf,
     /// Its canonical path (see [`canonical_path`]), when there is one.
     pub canonical: Option<PathBuf>,
-    /// The SHA-256 of the content this run read, taken as it was read; `None` for a file that
-    /// was named and not read (a host file of a target not rendered, a secret's `{ file }`).
-    pub digest: Option<[u8; 32]>,
     /// The batch output folder it lies inside (shown as given), if any: the profile is refused.
     pub fenced: Option<PathBuf>,
 }
@@ -88,7 +85,7 @@ impl Inputs {
     }
 
     /// A view of the same set for one profile, which also logs every file recorded through it
-    /// (for the output folder's record) and keeps a file inside a batch output folder out of
+    /// (to find one inside a batch output folder) and keeps a file inside a batch output folder out of
     /// the shared set: that profile is refused, and its inputs must not refuse the others.
     pub fn for_profile(&self) -> Inputs {
         Inputs {
@@ -120,21 +117,8 @@ impl Inputs {
         }
     }
 
-    /// [`Inputs::record`] for a file read whole: its content's digest is logged as read.
-    pub fn record_read(&self, path: &Path, bytes: &[u8]) {
-        let digest = self.log.as_ref().map(|_| {
-            use sha2::Digest;
-            sha2::Sha256::digest(bytes).into()
-        });
-        self.record_with(path, digest);
-    }
-
     /// Notes that `path` is an input of this command: by identity when it exists, and by path.
     pub fn record(&self, path: &Path) {
-        self.record_with(path, None);
-    }
-
-    fn record_with(&self, path: &Path, digest: Option<[u8; 32]>) {
         let canonical = canonical_path(path);
         if let Some(log) = &self.log {
             let fenced =
@@ -143,7 +127,6 @@ impl Inputs {
             log.lock().unwrap_or_else(|e| e.into_inner()).push(Logged {
                 path: path.to_path_buf(),
                 canonical: canonical.clone(),
-                digest,
                 fenced,
             });
             if is_fenced {

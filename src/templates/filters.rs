@@ -1,6 +1,6 @@
 //! Escaping filters shared by templates, written once and tested here.
 
-use minijinja::{Environment, Error};
+use minijinja::Environment;
 
 /// The filters svcgen adds to minijinja's own, by name, with what each does: the templates'
 /// reference (`docs/templates.md`, generated) lists them for the users who override a template.
@@ -20,14 +20,10 @@ pub const FILTERS: [(&str, TextFilter, &str); 2] = [
 /// A filter from text to text.
 type TextFilter = fn(String) -> String;
 
-/// Registers every filter of svcgen's templates; each first checks the memory of a user's
-/// template's render (a no-op for the built-in ones, which render without a budget).
+/// Registers every filter of svcgen's templates.
 pub fn register(env: &mut Environment<'static>) {
     for (name, filter, _) in FILTERS {
-        env.add_filter(name, move |value: String| -> Result<String, Error> {
-            super::memory::check()?;
-            Ok(filter(value))
-        });
+        env.add_filter(name, move |value: String| filter(value));
     }
 }
 

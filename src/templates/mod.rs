@@ -6,7 +6,6 @@
 
 pub mod dotenv_quote;
 pub(crate) mod filters;
-pub mod memory;
 pub mod yaml_quote;
 
 use minijinja::syntax::SyntaxConfig;
@@ -147,7 +146,6 @@ impl Engines {
         let mut bounded = env.clone();
         bounded.set_fuel(Some(TEMPLATE_FUEL));
         bounded.set_recursion_limit(TEMPLATE_RECURSION_LIMIT);
-        bounded.add_function("range", range_within_budget);
         Engines { env, bounded }
     }
 }
@@ -237,7 +235,6 @@ fn environment() -> Environment<'static> {
         if output_exhausted() {
             return Err(output_too_large());
         }
-        memory::check()?;
         if let AutoEscape::Custom(name) = state.auto_escape() {
             if name == DOTENV {
                 return write_dotenv(out, value);
@@ -373,7 +370,7 @@ impl Templates {
             .get_template(name)
             .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;
         let text = if user {
-            render_bounded(&template, context, &file)
+            render_bounded(&template, context)
         } else {
             template.render(context)
         }
@@ -386,42 +383,16 @@ impl Templates {
     }
 }
 
-/// minijinja's `range()` whose every turn first checks the render's memory ([`memory::check`]):
-/// a loop that grows a value each turn stops at the turn past the limit, with its line.
-fn range_within_budget(
-    lower: isize,
-    upper: Option<isize>,
-    step: Option<isize>,
-) -> Result<Value, Error> {
-    let turns = minijinja::functions::range(lower, upper, step)?;
-    Ok(Value::make_object_iterable(turns, |turns| {
-        match turns.try_iter() {
-            // An invalid value fails the loop at its line (minijinja checks each item). A plain
-            // `map` keeps the exact length, which `loop.length` and `|length` read.
-            Ok(iter) => {
-                Box::new(iter.map(|turn| memory::check().map_or_else(Value::from, |()| turn)))
-            }
-            Err(error) => Box::new(std::iter::once(Value::from(error))),
-        }
-    }))
-}
-
-/// A user's template rendered within [`TEMPLATE_MAX_OUTPUT_BYTES`] and the memory limits of
-/// [`memory`]: its text is collected up to the limit, and a render that passes one fails (fuel
-/// and recursion are the environment's). `file` names the template if the process must end.
-fn render_bounded(
-    template: &minijinja::Template<'_, '_>,
-    context: Value,
-    file: &str,
-) -> Result<String, Error> {
+/// A user's template rendered within [`TEMPLATE_MAX_OUTPUT_BYTES`]: its text is collected up to
+/// the limit, and a render that passes it fails (fuel and recursion are the environment's). Its
+/// memory is bounded by the process's limits (`ulimit -v`, a container's memory limit).
+fn render_bounded(template: &minijinja::Template<'_, '_>, context: Value) -> Result<String, Error> {
     OUTPUT_LEFT.with(|left| left.set(Some(TEMPLATE_MAX_OUTPUT_BYTES)));
     let mut sink = BoundedOutput {
         text: Vec::new(),
         overflowed: false,
     };
-    let budget = memory::Budget::open(file);
     let rendered = template.render_captured_to(context, &mut sink);
-    drop(budget);
     OUTPUT_LEFT.with(|left| left.set(None));
     rendered?;
     if sink.overflowed {
@@ -601,41 +572,6 @@ mod tests {
             "{{% for i in range(70000) %}}{chunk}{{% endfor %}}"
         ));
         let limit = TEMPLATE_MAX_OUTPUT_BYTES.to_string();
-        assert!(err.message.contains(&limit), "{err}");
-    }
-
-    /// Class 8: a string doubled on every turn of a `range()` loop stops at the first turn past
-    /// the memory limit, at the loop's line (the lib's tests count memory as the binary does).
-    #[test]
-    fn class8_template_memory_a_string_doubled_in_a_loop_stops_at_its_line() {
-        let err = user_render_error(
-            "a\n{% set ns = namespace(x='ab') %}\n{% for i in range(60) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x|length }}\n",
-        );
-        assert!(err.user && err.file.ends_with("dotenv.env.j2"), "{err}");
-        assert_eq!(err.line, Some(3), "{err}");
-        let limit = memory::TEMPLATE_MAX_MEMORY_BYTES.to_string();
-        assert!(err.message.contains(&limit), "{err}");
-    }
-
-    /// Class 8: a list that gains a 100 kB string each turn stops at the limit too.
-    #[test]
-    fn class8_template_memory_a_growing_list_stops_at_its_line() {
-        let err = user_render_error(
-            "{% set ns = namespace(l=[]) %}\n\n{% for i in range(100000) %}{% set ns.l = (ns.l + ['x' * 100000 ~ i])|list %}{% endfor %}\n",
-        );
-        assert_eq!(err.line, Some(3), "{err}");
-        let limit = memory::TEMPLATE_MAX_MEMORY_BYTES.to_string();
-        assert!(err.message.contains(&limit), "{err}");
-    }
-
-    /// Class 8: a macro that doubles a string and writes it is stopped at the value it writes.
-    #[test]
-    fn class8_template_memory_a_written_value_past_the_limit_stops_at_its_line() {
-        let err = user_render_error(
-            "{% macro d(s, n) %}{{ s[:1] }}{% if n %}{{ d(s ~ s, n - 1) }}{% endif %}{% endmacro %}\n{{ d('x' * 1000000, 20) }}\n",
-        );
-        assert!(err.line.is_some(), "{err}");
-        let limit = memory::TEMPLATE_MAX_MEMORY_BYTES.to_string();
         assert!(err.message.contains(&limit), "{err}");
     }
 

@@ -24,11 +24,10 @@ pub fn svcgen() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("svcgen").expect("the svcgen binary is built")
 }
 
-/// The files `render --out-dir` writes for one profile, sorted (with the folder's record of
-/// what it read and wrote, `.svcgen-record`).
-pub const OUT_DIR_FILES: [&str; 7] = [
+/// The files `render --out-dir` writes for one profile, sorted (svcgen keeps no file of its own
+/// there).
+pub const OUT_DIR_FILES: [&str; 6] = [
     ".env",
-    ".svcgen-record",
     "DEPLOY.md",
     "docker-compose.yml",
     "k8s-env.yaml",
