@@ -198,7 +198,7 @@ fn startup_budget_follows_the_profiles_wait_values() {
 /// Issue 21, class 2: edition A builds its app at every start: the startup probe adds the build
 /// allowance (settable), and DEPLOY.md says so.
 #[test]
-fn class2_edition_a_adds_the_build_allowance() {
+fn edition_a_adds_the_build_allowance() {
     let ran = Test::new()
         .file(
             "p.toml",
@@ -546,7 +546,7 @@ fn kustomize_base_files_pass_yamllint() {
 /// its app's env-config.js, nginx's folders), so a read-only root is refused with those paths,
 /// and nothing is written (this test replaced one that rendered it with only /tmp writable).
 #[test]
-fn class3_a_read_only_root_file_system_is_refused_with_the_paths_the_image_writes() {
+fn a_read_only_root_file_system_is_refused_with_the_paths_the_image_writes() {
     let ran = Test::new()
         .args(["render"])
         .arg(repo().join("examples/b-hybrid.toml"))

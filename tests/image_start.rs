@@ -51,7 +51,7 @@ fn startup_seconds(k8s: &str) -> i64 {
 /// (3 x 310 = 930 s): a start whose lock check takes its 60 s was restarted. Now the budget has
 /// them, the notes state them, and Kubernetes takes the numbers.
 #[test]
-fn class2_edition_b_budget_allows_the_lock_check() {
+fn edition_b_budget_allows_the_lock_check() {
     let profile = b("probes.startup_margin = 0\n");
     Test::new()
         .file("p.toml", &profile)
@@ -92,7 +92,7 @@ fn class2_edition_b_budget_allows_the_lock_check() {
 /// Class 2: edition A builds its app at every start; an allowance of 0 s cannot cover a start
 /// that builds, so the model's minimum is 1 (main took 0 and a budget of the waits alone).
 #[test]
-fn class2_edition_a_refuses_a_zero_build_allowance() {
+fn edition_a_refuses_a_zero_build_allowance() {
     let profile = a("probes.build_allowance = 0\n");
     for args in [
         &["validate", "p.toml"][..],
@@ -119,7 +119,7 @@ fn class2_edition_a_refuses_a_zero_build_allowance() {
 
 /// Class 2: README states the formula with the lock check and the defaults' numbers.
 #[test]
-fn class2_readme_states_the_lock_check_in_the_formula() {
+fn readme_states_the_lock_check_in_the_formula() {
     let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
     assert!(
         readme.contains("[+ 60 s lock check in edition B]"),
@@ -135,7 +135,7 @@ fn class2_readme_states_the_lock_check_in_the_formula() {
 /// `deploy.port` is refused (main: a warning), naming the image's port and the Service's port,
 /// which stays free.
 #[test]
-fn class3_a_container_port_other_than_the_images_is_refused() {
+fn a_container_port_other_than_the_images_is_refused() {
     let profile = b("port = 9090\n");
     for args in [
         &["validate", "p.toml"][..],
@@ -174,7 +174,7 @@ fn class3_a_container_port_other_than_the_images_is_refused() {
 /// Class 3: the folders the image writes belong to uid 1000, and the pod has no setting that
 /// changes their owner: another `run_as_user` is refused (main: a warning), naming the paths.
 #[test]
-fn class3_a_user_other_than_the_images_is_refused() {
+fn a_user_other_than_the_images_is_refused() {
     Test::new()
         .file("p.toml", &b("security.run_as_user = 2000\n"))
         .args(["validate", "p.toml"])
@@ -192,7 +192,7 @@ fn class3_a_user_other_than_the_images_is_refused() {
 /// workload (the kustomize base, `svcgen krm`, so `validate`), not for `.env`, compose or the
 /// `env:` list, which carry neither port nor user (main warned W0330 for each).
 #[test]
-fn class3_image_checks_only_for_targets_that_render_the_workload() {
+fn image_checks_only_for_targets_that_render_the_workload() {
     let profile = b("port = 9090\nsecurity.run_as_user = 2000\n");
     for target in ["dotenv", "compose", "k8s-env"] {
         // The profile says it is not for compose, whose target is then refused: deployed with
@@ -242,7 +242,7 @@ fn class3_image_checks_only_for_targets_that_render_the_workload() {
 /// chart's are a warning, since svcgen knows no smaller amount the image starts with. Main took
 /// `memory = "1"` and `cpu = "1m"` silently.
 #[test]
-fn class3_resource_limits_the_image_cannot_run_with() {
+fn resource_limits_the_image_cannot_run_with() {
     let tiny = b("resources.requests = { cpu = \"1m\", memory = \"1\" }\n\
          resources.limits = { cpu = \"1m\", memory = \"1\" }\n");
     Test::new()
@@ -279,7 +279,7 @@ fn class3_resource_limits_the_image_cannot_run_with() {
 /// as written against an unreachable server: kubectl parses its flags and gets as far as the
 /// connection.
 #[test]
-fn class8_deploy_notes_apply_server_side() {
+fn deploy_notes_apply_server_side() {
     let ran = render_base(&b(""));
     let notes = ran.read("out/DEPLOY.md");
     let command = "kubectl kustomize . | kubectl apply --server-side -f -";
@@ -325,7 +325,7 @@ fn class8_deploy_notes_apply_server_side() {
 /// rendered with that warning is still held by its record, and a held run reports it again, as a
 /// render of the kustomize base would.
 #[test]
-fn class3_a_held_folder_reports_the_image_warning_again() {
+fn a_held_folder_reports_the_image_warning_again() {
     let profile = b("resources.requests.memory = \"1Gi\"\nresources.limits.memory = \"2Gi\"\n");
     let warning = "`deploy.resources.limits.memory` = \"2Gi\" is below the 2500Mi";
     let ran = Test::new()

@@ -333,7 +333,7 @@ const FOREIGN_ITEMS: &str = r#"- apiVersion: v1
 /// Class 1: items svcgen does not own come out with the same types, values and tags, as PyYAML
 /// reads them (today `0644` and `yes` become strings, the big integer a float, `!!binary` decoded).
 #[test]
-fn class1_foreign_items_keep_their_types_values_and_tags() {
+fn foreign_items_keep_their_types_values_and_tags() {
     let input = raw_list(FOREIGN_ITEMS, &example("b-hybrid.toml"));
     let (code, output) = run_text(&input);
     assert_eq!(code, 0, "{output}");
@@ -361,7 +361,7 @@ fn generated(kind: &str) -> (String, Value) {
 /// Class 1: an object of another API group with the kind and name of a generated one is another
 /// object: it is kept, and svcgen's own is added beside it.
 #[test]
-fn class1_identity_includes_the_api_group() {
+fn an_objects_identity_includes_its_api_group() {
     let (service, _) = generated("Service");
     let other = json!([{ "apiVersion": "serving.knative.dev/v1", "kind": "Service",
         "metadata": { "name": service }, "spec": { "x": "y" } }]);
@@ -377,7 +377,7 @@ fn class1_identity_includes_the_api_group() {
 /// hash-suffixed ConfigMap of the old content) are removed; an item svcgen did not create,
 /// whatever its name, stays.
 #[test]
-fn class1_objects_no_longer_generated_are_removed() {
+fn objects_no_longer_generated_are_removed() {
     let (old_map, first) = generated("ConfigMap");
     let look_alike = json!({ "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": { "name": format!("{old_map}x") }, "data": { "a": "b" } });
@@ -410,7 +410,7 @@ fn class1_objects_no_longer_generated_are_removed() {
 
 /// Class 1: a syntax error in the function config never echoes the input (a passphrase there).
 #[test]
-fn class1_a_yaml_error_does_not_quote_the_input() {
+fn a_yaml_error_does_not_quote_the_input() {
     let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  kind: ConfigMap\n  data:\n    profile: \"passphrase = 'Hunter2-Secret'\n    set: [\n";
     let (code, output) = run_text(input);
     assert_eq!(code, 1, "{output}");
@@ -421,7 +421,7 @@ fn class1_a_yaml_error_does_not_quote_the_input() {
 /// Class 1: a NaN or infinity in one item is a warning on that item and its field path (no
 /// value); the list is not refused, and the other items and svcgen's objects are there.
 #[test]
-fn class1_a_nan_in_one_item_is_reported_on_that_item() {
+fn a_nan_in_one_item_is_reported_on_that_item() {
     let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: odd}\n  spec:\n    ratio: .nan\n    limit: -.inf\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: fine}\n";
     let (code, output) = run_text(&raw_list(items, &example("b-hybrid.toml")));
     assert_eq!(code, 0, "{output}");
@@ -434,7 +434,7 @@ fn class1_a_nan_in_one_item_is_reported_on_that_item() {
 
 /// Class 1: more nodes than the limit is an error that names the limit.
 #[test]
-fn class1_the_node_limit_is_named() {
+fn too_many_nodes_is_an_error_naming_the_limit() {
     let many = vec!["0"; svcgen::krm::yaml::MAX_NODES + 1].join(",");
     let input =
         format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [{many}]\n");

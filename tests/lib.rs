@@ -4,18 +4,15 @@
 
 mod support;
 
+mod api_access;
 mod batch;
 mod bounded_work;
 mod ci_config;
 mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
-mod class1_rbac;
-mod class2_budget;
-mod class4_files;
-mod class5_consumers;
-mod class6_urls;
 mod cli;
+mod consumers;
 mod conventions;
 mod deploy;
 mod doc_paths;
@@ -23,6 +20,8 @@ mod docs;
 mod dotenv;
 mod generated_text;
 mod hostile_inputs;
+mod image_files;
+mod image_start;
 mod import;
 mod import_compose;
 mod init;
@@ -46,3 +45,4 @@ mod self_contained;
 mod site;
 mod spec_model;
 mod targets;
+mod urls;

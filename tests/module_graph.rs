@@ -24,7 +24,7 @@ fn module_graph_has_no_cycle() {
 }
 
 #[test]
-fn class7_module_graph_groups_have_no_cycle() {
+fn module_graph_groups_have_no_cycle() {
     let src = src();
     for group in GROUPS {
         assert!(
@@ -380,7 +380,7 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
 /// One test binary (issue 23, class 6): a test file that `tests/lib.rs` does not declare as a
 /// module is never compiled, so its tests would silently never run. Every `tests/*.rs` is one.
 #[test]
-fn class6_every_test_file_is_a_module_of_the_one_test_binary() {
+fn every_test_file_is_a_module_of_the_one_test_binary() {
     let tests = crate::support::repo().join("tests");
     let lib = std::fs::read_to_string(tests.join("lib.rs")).unwrap();
     let declared: BTreeSet<&str> = lib

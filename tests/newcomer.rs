@@ -8,7 +8,7 @@ use support::scenario::Test;
 /// Class 3: the bundled overlay with its `#:svcgen overlay-of` line validates with its base on
 /// the command line, as it does in the editor (it used to fail with "add edition").
 #[test]
-fn class3_cli_honours_the_overlay_directive() {
+fn cli_honours_the_overlay_directive() {
     Test::in_repo()
         .args(["validate", "examples/layers/eu.toml"])
         .stderr_lacks("E0200")
@@ -51,7 +51,7 @@ fn readme_block(heading: &str, lang: &str) -> String {
 /// `--deny-warnings` passes on them); a warning the profile acknowledges with `allow` is not
 /// reported; a run failing only because of `--deny-warnings` says so, even with `-q`.
 #[test]
-fn class4_deny_warnings_is_usable() {
+fn deny_warnings_is_usable() {
     let tour = readme_block("## A tour of the profile", "toml");
     Test::new()
         .file("tour.toml", &tour)
@@ -183,7 +183,7 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
 /// Class 5: mistakes on the command line are usage errors (exit 2) that name the form or the
 /// closest value, as mistakes in a profile do.
 #[test]
-fn class5_command_line_mistakes_get_a_pointer() {
+fn command_line_mistakes_get_a_pointer() {
     let example = "examples/b-hybrid.toml";
     for command in ["render", "validate"] {
         Test::in_repo()
@@ -270,7 +270,7 @@ fn placeholder_names(text: &str) -> Vec<String> {
 /// Kubernetes targets refuse them naming the variable; a file that cannot make a valid profile
 /// gets a draft and a failing exit.
 #[test]
-fn class1_placeholders_survive_import() {
+fn placeholders_survive_import() {
     let ran = Test::new()
         .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
         .args(["import", "docker-compose.yml", "-o", "profile.toml"])
@@ -348,7 +348,7 @@ fn class1_placeholders_survive_import() {
 /// Class 6: when the variables fit both editions, the image tag names the edition, and import
 /// says so (on stderr and in the profile's header).
 #[test]
-fn class6_import_takes_the_edition_from_the_image_tag() {
+fn import_takes_the_edition_from_the_image_tag() {
     let compose = |tag: &str| {
         format!(
             "services:\n  admin-ui:\n    image: ghcr.io/janssenproject/admin-ui:{tag}\n    environment:\n      CN_CONFIG_ADAPTER: kubernetes\n      CN_SECRET_ADAPTER: kubernetes\n      CN_PERSISTENCE_TYPE: couchbase\n"
@@ -384,7 +384,7 @@ fn class6_import_takes_the_edition_from_the_image_tag() {
 /// Class 2: the wrong kind of file gets one error saying what it is and which command reads it,
 /// for every command that takes a file (not 23 TOML errors, not a profile read as a `.env`).
 #[test]
-fn class2_the_wrong_file_gets_one_pointer() {
+fn the_wrong_file_gets_one_pointer() {
     let dotenv =
         "# today's environment\nCN_CONFIG_ADAPTER=consul\nCN_SQL_DB_HOST=db\nTZ=Europe/Berlin\n";
     let profile = "edition = \"B\"\n[config]\nadapter = \"consul\"\n";
@@ -466,7 +466,7 @@ fn class2_the_wrong_file_gets_one_pointer() {
 /// Class 7: `init`'s profile validates with no warning for every choice, and uncommenting any
 /// key (one without a default too) gives valid TOML, never "string values must be quoted".
 #[test]
-fn class7_init_writes_a_clean_editable_profile() {
+fn init_writes_a_clean_editable_profile() {
     let choices: [&[&str]; 4] = [
         &[],
         &["--edition", "A"],
@@ -528,7 +528,7 @@ fn class7_init_writes_a_clean_editable_profile() {
 /// Class 8: `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
 /// creates it, as `--out-dir` does (no temporary file name in any message).
 #[test]
-fn class8_output_that_tells() {
+fn render_says_what_it_wrote_and_creates_a_missing_folder() {
     let example = support::repo().join("examples/b-hybrid.toml");
     let ran = Test::new()
         .arg("render")
@@ -570,7 +570,7 @@ fn class8_output_that_tells() {
 /// profile's edition only; the hybrid mapping written as JSON text gets the table to write; the
 /// man page's synopsis is `-h`'s usage.
 #[test]
-fn class9_smaller_ones() {
+fn lint_explain_and_hybrid_json_speak_the_users_terms() {
     Test::new()
         .file(
             "app.env",
@@ -604,13 +604,13 @@ fn class9_smaller_ones() {
         .stderr_has("write a TOML table, not JSON text: hybrid = { default = \"sql\", user = \"BACKEND\"")
         .stderr_has("`user` is 1 in that JSON: it must name a backend")
         .run();
-    // The man pages' synopses: `class9_every_man_page_synopsis_matches_help`, every command.
+    // The man pages' synopses: `every_man_page_synopsis_matches_help`, every command.
 }
 
 /// Class 1: a deploy-time `[env]` value that the RBAC would name (the secret name the image
 /// reads) is one like any other: compose writes its placeholder, the Kubernetes targets refuse it.
 #[test]
-fn class1_a_deploy_time_name_the_rbac_reads_renders_for_compose() {
+fn a_deploy_time_name_the_rbac_reads_renders_for_compose() {
     let profile = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
                    [persistence]\ntype = \"sql\"\n[deploy]\nname = \"admin-ui\"\n\
                    [env]\nCN_SECRET_KUBERNETES_SECRET = { deploy_env = \"SECNAME\" }\n";
@@ -632,7 +632,7 @@ fn class1_a_deploy_time_name_the_rbac_reads_renders_for_compose() {
 /// Class 4: under `-q`, a run that fails only because of `--deny-warnings` still says why in every
 /// machine format: the warnings stay in the report.
 #[test]
-fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
+fn deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
     let profile = "edition = \"B\"\n[env]\nMY_VAR = \"x\"\n";
     for format in ["json", "sarif", "gitlab"] {
         Test::new()
@@ -654,7 +654,7 @@ fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format()
 /// Class 1: a secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
 /// the default it cannot keep is reported as left out, without showing it.
 #[test]
-fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
+fn a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
     let compose = "services:\n  admin-ui:\n    image: svc/admin-ui:0.0.0-nightly\n    environment:\n      \
                    CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: ${PASS:-hunter2-DEFAULTSECRET}\n      \
                    CN_CONFIG_ADAPTER: google\n      CN_SECRET_ADAPTER: google\n      GOOGLE_PROJECT_ID: p\n";
@@ -670,7 +670,7 @@ fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
 }
 
 /// What a path option of the command line names. Every option whose value is a path must be
-/// listed here: a new one fails [`class5_every_option_of_every_command_gets_a_pointer`] until
+/// listed here: a new one fails [`every_option_of_every_command_gets_a_pointer`] until
 /// it is, so that its near misses are tried too.
 #[derive(Clone, Copy, Debug)]
 enum PathKind {
@@ -761,7 +761,7 @@ fn near_miss(values: &[String]) -> (String, String) {
 /// folder, a FIFO. Each is a usage error (exit 2) naming the option and the value, with what is
 /// accepted.
 #[test]
-fn class5_every_option_of_every_command_gets_a_pointer() {
+fn every_option_of_every_command_gets_a_pointer() {
     use clap::CommandFactory;
     let folder = tempfile::tempdir().unwrap();
     let at = |name: &str| folder.path().join(name);
@@ -876,7 +876,7 @@ fn class5_every_option_of_every_command_gets_a_pointer() {
 
 /// Class 5, options that make no sense together: a usage error each, saying which to drop.
 #[test]
-fn class5_options_that_contradict_are_usage_errors() {
+fn options_that_contradict_are_usage_errors() {
     Test::in_repo()
         .args([
             "explain",
@@ -953,7 +953,7 @@ fn writers(out: &str) -> Vec<Vec<String>> {
 /// `--out-dir` of render and man) creates a missing folder alike, and where the folder refuses
 /// the file, says so with what to do next and without a temporary file's name.
 #[test]
-fn class8_every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
+fn every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
     let folder = tempfile::tempdir().unwrap();
     std::fs::write(folder.path().join("app.env"), "CN_PERSISTENCE_TYPE=sql\n").unwrap();
     for (n, argv) in writers("new/deeper").into_iter().enumerate() {
@@ -1018,7 +1018,7 @@ fn diagnostic_lines(stderr: &str) -> Vec<&str> {
 /// E0245 (the base cannot copy it); `allow` written as a string, or with a misspelled code, was
 /// its error and the very warnings it meant to acknowledge (gone once it is fixed).
 #[test]
-fn class9_one_cause_gives_one_diagnostic() {
+fn one_cause_gives_one_diagnostic() {
     // Adapters that read no credential file, a database of its own: the missing host file is
     // the one cause.
     let host_missing = "edition = \"B\"\nallow = [\"kube-api-config\"]\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
@@ -1068,7 +1068,7 @@ fn class9_one_cause_gives_one_diagnostic() {
 /// Class 9: the man page's synopsis is `-h`'s usage line, for the top page and every command
 /// (read from the command tree, so a new command is checked too).
 #[test]
-fn class9_every_man_page_synopsis_matches_help() {
+fn every_man_page_synopsis_matches_help() {
     use clap::CommandFactory;
     let ran = Test::new().args(["man", "--out-dir", "man"]).run();
     let commands: Vec<Option<String>> = std::iter::once(None)

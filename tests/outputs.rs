@@ -494,7 +494,7 @@ fn many_file_profile(dir: &Path, count: usize, version: &str, max_time: u32) -> 
 /// Class 3: SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
 /// holds the old set or the new one, file for file, and nothing else.
 #[test]
-fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
+fn a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
     let dir = tempfile::tempdir().unwrap();
     let profile = many_file_profile(dir.path(), 120, "v1", 300);
     let (old, new) = (dir.path().join("old"), dir.path().join("new"));
@@ -559,7 +559,7 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
 
 /// Class 3: a killed `-o` write leaves the old file, whole.
 #[test]
-fn class3_a_killed_single_file_write_leaves_the_old_file() {
+fn a_killed_single_file_write_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("app.env");
@@ -594,7 +594,7 @@ fn class3_a_killed_single_file_write_leaves_the_old_file() {
 /// Class 4: the next run after a SIGKILL removes the killed run's temporary files, which its
 /// commit record lists, and no user file, whatever its name.
 #[test]
-fn class4_the_next_run_removes_only_what_the_killed_run_recorded() {
+fn the_next_run_removes_only_what_the_killed_run_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let profile = dir.path().join("p.toml");
     let out = dir.path().join("out");
@@ -625,7 +625,7 @@ fn class4_the_next_run_removes_only_what_the_killed_run_recorded() {
 
 /// Class 4: a run into X never touches a run into X/sub, even at the same time: both complete.
 #[test]
-fn class4_renders_into_a_folder_and_a_folder_inside_it_both_complete() {
+fn renders_into_a_folder_and_a_folder_inside_it_both_complete() {
     let dir = tempfile::tempdir().unwrap();
     let outer_profile = write(dir.path(), "outer.toml", PROFILE);
     let inner_profile = write(
@@ -660,7 +660,7 @@ fn class4_renders_into_a_folder_and_a_folder_inside_it_both_complete() {
 
 /// Class 4: `man --out-dir` refuses a page that is a link leading out of the folder.
 #[test]
-fn class4_man_pages_are_not_written_through_a_link_out_of_the_folder() {
+fn man_pages_are_not_written_through_a_link_out_of_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     let victim = write(dir.path(), "victim", "keep\n");
     let out = dir.path().join("man");
@@ -679,7 +679,7 @@ fn class4_man_pages_are_not_written_through_a_link_out_of_the_folder() {
 
 /// Class 4: `-o` of every single-file writer refuses a link that leads out of its folder.
 #[test]
-fn class4_no_single_file_writer_follows_a_link_out_of_its_folder() {
+fn no_single_file_writer_follows_a_link_out_of_its_folder() {
     let dir = tempfile::tempdir().unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
@@ -742,7 +742,7 @@ fn host_file_profile(extra: &str) -> String {
 /// the passphrase file or a host file the profile names is refused before anything is written,
 /// with and without `--include-secrets`.
 #[test]
-fn class5_no_output_folder_holds_an_input() {
+fn no_output_folder_holds_an_input() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let profiles = root.join("profiles");
@@ -815,7 +815,7 @@ fn class5_no_output_folder_holds_an_input() {
 /// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is
 /// refused, though this run does not read it.
 #[test]
-fn class5_no_output_file_is_a_file_the_profile_names() {
+fn no_output_file_is_a_file_the_profile_names() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let passphrase = write(root, "phrase", "s3cret");

@@ -11,7 +11,7 @@ use support::{build_and_validate, objects, of_kind};
 /// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
 /// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
 #[test]
-fn class9_google_secret_names_apply_with_the_google_config_adapter() {
+fn google_secret_names_apply_with_the_google_config_adapter() {
     let profile = "edition = \"B\"\n[config]\nadapter = \"google\"\n\
                    [google]\nproject_id = \"p\"\nsecret_name_prefix = \"team\"\nsecret_version_id = \"3\"\n";
     Test::new()
@@ -79,7 +79,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 /// narrowed to the adapters' objects; list, watch, create on the resource) and a RoleBinding,
 /// all named from the profile; the pods use the account and mount its token; DEPLOY.md says why.
 #[test]
-fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
+fn kubernetes_adapters_get_a_service_account_role_and_binding() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[deploy]\nname = \"ui\"\nnamespace = \"apps\"\n"
     ));
@@ -139,7 +139,7 @@ fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
 /// Class 1: only the config adapter is kubernetes: the Role grants configmaps only, in the
 /// config's namespace; the adapters' objects in two namespaces get a Role in each.
 #[test]
-fn class1_the_role_grants_only_what_each_adapter_uses_where_it_is() {
+fn the_role_grants_only_what_each_adapter_uses_where_it_is() {
     let ran = render_base(
         "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
          [token_server]\nbase_url = \"https://auth.example.org\"\n",
@@ -171,7 +171,7 @@ fn class1_the_role_grants_only_what_each_adapter_uses_where_it_is() {
 /// Class 1: `deploy.service_account` names an existing account: no RBAC is rendered, the pods
 /// use it, and DEPLOY.md lists what it needs.
 #[test]
-fn class1_an_existing_service_account_gets_no_rbac() {
+fn an_existing_service_account_gets_no_rbac() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[deploy]\nservice_account = \"platform-admin\"\n"
     ));
@@ -192,7 +192,7 @@ fn class1_an_existing_service_account_gets_no_rbac() {
 
 /// Class 1: without a kubernetes adapter, no RBAC and no service account token in the pods.
 #[test]
-fn class1_without_a_kubernetes_adapter_no_token_is_mounted() {
+fn without_a_kubernetes_adapter_no_token_is_mounted() {
     let ran =
         render_base("edition = \"B\"\n[token_server]\nbase_url = \"https://auth.example.org\"\n");
     let objects = self::objects(&ran.read("out/k8s.yaml"));
@@ -212,7 +212,7 @@ fn class1_without_a_kubernetes_adapter_no_token_is_mounted() {
 /// Class 1: the Role names the adapters' objects and namespace: a value Kubernetes refuses as
 /// a name is an error at it (main rendered the adapters without any RBAC).
 #[test]
-fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
+fn an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
     Test::new()
         .file(
             "p.toml",
@@ -231,7 +231,7 @@ fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
 /// at the archive that passes the limit, with the size (files and keys: 3 + 9 + 1100000 + 7
 /// bytes) and the limit, and nothing is written.
 #[test]
-fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
+fn a_configmap_of_plugin_archives_over_1_mib_is_refused() {
     let big = vec![7u8; 1_100_000];
     let test = Test::new()
         .file(
@@ -256,7 +256,7 @@ fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
 
 /// Class 8: the ConfigMap of the variables over 1 MiB is refused at the value that passes it.
 #[test]
-fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
+fn a_configmap_of_variables_over_1_mib_is_refused() {
     let profile = format!(
         "edition = \"B\"\ntoken_server = {{ base_url = \"https://auth.example.org\" }}\n\
          [env]\nLARGE = \"{}\"\n",
@@ -275,7 +275,7 @@ fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
 /// Class 4: DEPLOY.md lists each credential file the image opens at start, with its source, or
 /// says that the profile gives none.
 #[test]
-fn class4_deploy_notes_list_each_credential_file() {
+fn deploy_notes_list_each_credential_file() {
     let ran = render_base(
         "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
          [secret]\nadapter = \"vault\"\nvault = { addr = \"https://vault.example.org\", verify = true }\n\
@@ -295,7 +295,7 @@ fn class4_deploy_notes_list_each_credential_file() {
 /// Class 11: DEPLOY.md has a section of facts about the real image, marked as such: edition A's
 /// SSA file and plugin folder, the secret-name variable the image reads.
 #[test]
-fn class11_deploy_notes_have_a_real_image_section() {
+fn deploy_notes_have_a_real_image_section() {
     let a = render_base(
         "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
          [secret]\nadapter = \"kubernetes\"\n",
@@ -329,7 +329,7 @@ fn class11_deploy_notes_have_a_real_image_section() {
 /// Class 2: README's startup numbers are those a render of the defaults states (one backend):
 /// 1050 s in edition B with its lock check, 1590 s in edition A with its build allowance.
 #[test]
-fn class2_readme_startup_numbers_match_a_render() {
+fn readme_startup_numbers_match_a_render() {
     let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
     for (profile, seconds) in [
         (
@@ -354,7 +354,7 @@ fn class2_readme_startup_numbers_match_a_render() {
 /// the spec): set under `[env]` to the spec's name, the Role names that one Secret; a value that
 /// is no Kubernetes name is refused at it.
 #[test]
-fn class1_the_role_follows_the_secret_name_the_image_reads() {
+fn the_role_follows_the_secret_name_the_image_reads() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"admin-secrets\"\n"
     ));
@@ -392,7 +392,7 @@ const B_DEFAULT_SERVICES: &str = "[config.consul]\nhost = \"consul\"\n[secret.va
 /// container and `svcgen krm` warn, at the edition (nothing more precise was written); a `.env`
 /// and the docs start nothing and do not.
 #[test]
-fn class4_a_default_adapters_credential_files_need_a_source() {
+fn a_default_adapters_credential_files_need_a_source() {
     let role_id = "`secret.vault.role_id_file` (CN_SECRET_VAULT_ROLE_ID_FILE) names /etc/certs/vault_role_id, and the profile gives no source for it";
     Test::new()
         .file("p.toml", B_DEFAULT_ADAPTERS)
@@ -449,7 +449,7 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
 /// `[deploy]` table: every target that starts the container points its users at the pod, so
 /// `validate` and those renders warn (at the edition); a `.env` does not.
 #[test]
-fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
+fn a_loopback_default_host_warns_without_a_deploy_table() {
     let profile =
         "edition = \"A\"\nallow = [\"kube-api-config\"]\n[secret]\nadapter = \"kubernetes\"\n";
     let left = "`token_server.base_hostname` is left at \"localhost\"";
@@ -510,7 +510,7 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
 /// (W0333, naming the key and its variable); a loopback the profile writes may be a sidecar and
 /// is taken as meant; a `.env` starts nothing. `svcgen init` asks for each address instead.
 #[test]
-fn class7_a_service_address_left_at_loopback_warns() {
+fn a_service_address_left_at_loopback_warns() {
     // Each clean but for one service left at its default (on the last main: clean, exit 0).
     let cases = [
         (

@@ -322,7 +322,7 @@ mod tests {
     }
 
     #[test]
-    fn class3_a_commit_cut_by_sigkill_before_it_began_is_rolled_back() {
+    fn a_commit_cut_by_sigkill_before_it_began_is_rolled_back() {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         left_behind(&root, false);
@@ -337,7 +337,7 @@ mod tests {
     }
 
     #[test]
-    fn class3_a_commit_cut_by_sigkill_after_it_began_is_rolled_forward() {
+    fn a_commit_cut_by_sigkill_after_it_began_is_rolled_forward() {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         left_behind(&root, true);
@@ -373,7 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn class4_a_record_cannot_name_a_file_svcgen_did_not_create() {
+    fn a_record_cannot_name_a_file_svcgen_did_not_create() {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::write(root.join("keep"), "mine").unwrap();

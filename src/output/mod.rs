@@ -591,7 +591,7 @@ mod tests {
     /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
     /// the two take turns instead of mixing their files.
     #[test]
-    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+    fn a_batch_folder_waits_for_a_run_into_it() {
         let dir = tempfile::tempdir().unwrap();
         let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
         let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();

@@ -121,7 +121,7 @@ mod tests {
     /// Class 1 (plain Rust for the built-in targets): byte-identical to the templates on every
     /// example and fixture, with and without `--minimal`, `--include-secrets` and `--out-dir`.
     #[test]
-    fn class1_plain_renderers_match_the_templates_on_every_example_and_fixture() {
+    fn plain_renderers_match_the_templates_on_every_example_and_fixture() {
         assert!(
             plain_targets().len() >= 3,
             "dotenv, compose, k8s-env at least"
@@ -150,7 +150,7 @@ mod tests {
     /// Class 1: the same with hostile values in every quoting path (`$`, quotes, line breaks,
     /// control and line-separator characters, long values folded, a `#` after a blank).
     #[test]
-    fn class1_plain_renderers_match_the_templates_on_hostile_values() {
+    fn plain_renderers_match_the_templates_on_hostile_values() {
         let values = [
             "a$b$$c $(X) ${Y}",
             "it's \"quoted\" \\ back\\",

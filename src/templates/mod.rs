@@ -563,7 +563,7 @@ mod tests {
     /// Class 8: a loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
     /// spent, at its line.
     #[test]
-    fn class8_an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
+    fn an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
         let err = user_render_error(
             "a\n{% for i in range(100000) %}{% for j in range(2000) %}{% endfor %}{% endfor %}\n",
         );
@@ -574,7 +574,7 @@ mod tests {
 
     /// Class 8: endless recursion stops at the recursion limit, named, at the line of the call.
     #[test]
-    fn class8_endless_recursion_in_a_custom_template_stops_at_the_limit() {
+    fn endless_recursion_in_a_custom_template_stops_at_the_limit() {
         let err = user_render_error("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n{{ f(0) }}\n");
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
         assert!(err.line.is_some(), "{err}");
@@ -584,7 +584,7 @@ mod tests {
 
     /// Class 8: a template writing more than the output limit fails at the value past it.
     #[test]
-    fn class8_a_custom_template_past_the_output_limit_is_an_error() {
+    fn a_custom_template_past_the_output_limit_is_an_error() {
         let err =
             user_render_error("a\nb\n{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}\n");
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
@@ -595,7 +595,7 @@ mod tests {
 
     /// Class 8: the same loop of template text alone (no value after the limit) is refused too.
     #[test]
-    fn class8_template_text_past_the_output_limit_is_an_error() {
+    fn template_text_past_the_output_limit_is_an_error() {
         let chunk = "y".repeat(1000);
         let err = user_render_error(&format!(
             "{{% for i in range(70000) %}}{chunk}{{% endfor %}}"
@@ -607,7 +607,7 @@ mod tests {
     /// Class 8: a string doubled on every turn of a `range()` loop stops at the first turn past
     /// the memory limit, at the loop's line (the lib's tests count memory as the binary does).
     #[test]
-    fn class8_template_memory_a_string_doubled_in_a_loop_stops_at_its_line() {
+    fn template_memory_a_string_doubled_in_a_loop_stops_at_its_line() {
         let err = user_render_error(
             "a\n{% set ns = namespace(x='ab') %}\n{% for i in range(60) %}{% set ns.x = ns.x ~ ns.x %}{% endfor %}{{ ns.x|length }}\n",
         );
@@ -619,7 +619,7 @@ mod tests {
 
     /// Class 8: a list that gains a 100 kB string each turn stops at the limit too.
     #[test]
-    fn class8_template_memory_a_growing_list_stops_at_its_line() {
+    fn template_memory_a_growing_list_stops_at_its_line() {
         let err = user_render_error(
             "{% set ns = namespace(l=[]) %}\n\n{% for i in range(100000) %}{% set ns.l = (ns.l + ['x' * 100000 ~ i])|list %}{% endfor %}\n",
         );
@@ -630,7 +630,7 @@ mod tests {
 
     /// Class 8: a macro that doubles a string and writes it is stopped at the value it writes.
     #[test]
-    fn class8_template_memory_a_written_value_past_the_limit_stops_at_its_line() {
+    fn template_memory_a_written_value_past_the_limit_stops_at_its_line() {
         let err = user_render_error(
             "{% macro d(s, n) %}{{ s[:1] }}{% if n %}{{ d(s ~ s, n - 1) }}{% endif %}{% endmacro %}\n{{ d('x' * 1000000, 20) }}\n",
         );

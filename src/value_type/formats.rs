@@ -408,7 +408,7 @@ mod tests {
 
     /// Issue 21, class 7: every spelling of this machine is loopback, not only `localhost`.
     #[test]
-    fn class7_loopback_in_every_spelling() {
+    fn loopback_in_every_spelling() {
         for host in [
             "localhost",
             "LOCALHOST",
@@ -565,7 +565,7 @@ mod tests {
     /// Issue 21, class 6: an IPv6 literal, bracketed or not, with a zone id or not, is never
     /// told it "has no port"; a zone id is refused as such, in a host and in a URL.
     #[test]
-    fn class6_ipv6_literals_get_their_own_reasons() {
+    fn ipv6_literals_get_their_own_reasons() {
         use crate::model::Address::*;
         for value in ["[fe80::1%eth0]", "fe80::1%eth0", "[fe80::1%25eth0]"] {
             let p = hostname(value).unwrap_err();
@@ -599,7 +599,7 @@ mod tests {
     /// Issue 21, class 6: a user name or password in an address is refused, and no message
     /// shows the password.
     #[test]
-    fn class6_userinfo_is_refused_without_showing_the_password() {
+    fn userinfo_is_refused_without_showing_the_password() {
         let p = url("https://admin:S3cret@a.example.org", true).unwrap_err();
         assert!(!p.message.contains("S3cret"), "{p:?}");
         assert!(p.message.contains("admin:****@"), "{p:?}");
@@ -634,7 +634,7 @@ mod tests {
 
     /// Issue 21, class 6: the vault base is compared as the server reads its path.
     #[test]
-    fn class6_vault_path_is_compared_decoded() {
+    fn vault_path_is_compared_decoded() {
         use crate::model::Address::ApiBase;
         for doubled in [
             "https://vault.x:8200/%761",
@@ -661,7 +661,7 @@ mod tests {
     /// Issue 21, class 6: characters a URL cannot hold, broken escapes, the scheme's case and
     /// the root's trailing dot.
     #[test]
-    fn class6_url_characters_scheme_case_and_trailing_dots() {
+    fn url_characters_scheme_case_and_trailing_dots() {
         for bad in ['"', '\\', '<', '>', '{', '}', '|', '`', '^'] {
             let value = format!("https://a.example.org/x{bad}y");
             assert!(url(&value, false).is_err(), "{value}");

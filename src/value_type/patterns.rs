@@ -269,7 +269,7 @@ mod tests {
     /// Issue 21, class 6: the schema refuses what validate refuses of URL-shaped values where a
     /// regular expression can tell.
     #[test]
-    fn class6_patterns_refuse_what_the_clients_cannot_read() {
+    fn patterns_refuse_what_the_clients_cannot_read() {
         let refused: [(&str, &str); 16] = [
             (URL, "https://user:pw@vault:8200"),
             (URL, "HTTPS://vault:8200"),
