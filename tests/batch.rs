@@ -155,7 +155,7 @@ fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
         .run();
 }
 
-/// Issue 20, class 5: a batch profile whose `extends` base lies inside the output folder of
+/// A batch profile whose `extends` base lies inside the output folder of
 /// another profile of the batch is refused as it is read, naming the base and the folder,
 /// whatever the order in which the workers reach the two; the other profiles render.
 fn a_base_inside_a_batch_output_folder_is_refused(owner: &str, reader: &str) {

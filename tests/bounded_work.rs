@@ -268,7 +268,7 @@ fn plugins_profile(names: &[String]) -> String {
     text
 }
 
-/// Class 9: the checks over a list (plugin names listed twice, archives declared, mount paths,
+/// The checks over a list (plugin names listed twice, archives declared, mount paths,
 /// keys of one generated object) look each entry up in a set or map: 50,000 plugins are checked
 /// and rendered well within the hang guard (a check that scans the entries before each one runs
 /// for about twenty minutes here). The growth itself is measured by `benches/lists.rs`.

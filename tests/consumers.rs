@@ -1,4 +1,4 @@
-//! Issue 21, class 5: a value the image puts as it is into a text of another language (JSON, a
+//! A value the image puts as it is into a text of another language (JSON, a
 //! JavaScript string, an LDAP DN, N1QL, a shlex-split command line, HTTP Basic credentials and
 //! headers, a SQLAlchemy URL, a Google Cloud resource name) and that breaks that text is an error
 //! at the value, naming the text and what it accepts, on every path a value comes in by. Each

@@ -1,4 +1,4 @@
-//! The layout the docs describe is the layout of the code (issue 23, class 7): every `src/…`
+//! The layout the docs describe is the layout of the code: every `src/…`
 //! path that CONTRIBUTING.md ("where to add"), README.md and the other Markdown pages of the
 //! repository name exists, so a module moved or renamed without its docs fails here.
 

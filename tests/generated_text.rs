@@ -1,4 +1,4 @@
-//! Issue 20, class 6: a value cannot steer the generated text. A host path, a name or a value
+//! A value cannot steer the generated text. A host path, a name or a value
 //! holding a line break, a code fence, or Markdown, YAML or shell syntax stays in its place in
 //! every output (DEPLOY.md's commands, comments, `.env`, YAML), or is refused with an error.
 

@@ -1,8 +1,8 @@
-//! Issue 21, classes 3, 4, 10 and 11, the files the image opens at start: each needs a source
-//! that the deployment rendered mounts (compose a `host` file, Kubernetes a Secret or ConfigMap
-//! key), edition A's SSA file included; an empty path, a mount over a path the image writes and
-//! one Secret created twice are refused or merged. Every profile here passes `validate` silently
-//! on the main these tests were written against (or is refused there for a key that now exists).
+//! The files the image opens at start: each needs a source that the deployment rendered mounts
+//! (compose a `host` file, Kubernetes a Secret or ConfigMap key), edition A's SSA file included; an
+//! empty path, a mount over a path the image writes and one Secret created twice are refused or
+//! merged. Every profile here passes `validate` silently on the main these tests were written
+//! against (or is refused there for a key that now exists).
 
 use crate::support;
 
@@ -458,7 +458,7 @@ fn written(ran: &Ran) -> Vec<String> {
     names
 }
 
-/// Class 4: `render --out-dir` writes the targets of the deployments the profile is for only,
+/// `render --out-dir` writes the targets of the deployments the profile is for only,
 /// and says which it left out and why; a file of an earlier render that is no longer rendered
 /// is removed by the folder's record, and `--check` agrees with what was written.
 #[test]
@@ -535,7 +535,7 @@ fn out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
     assert!(ran.path("out/both/k8s.yaml").exists());
 }
 
-/// Class 1: a kubernetes adapter's profile opted out of compose is refused `-t compose` by name
+/// A kubernetes adapter's profile opted out of compose is refused `-t compose` by name
 /// (it could not start there: W0341), and `validate --deny-warnings` is clean.
 #[test]
 fn an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
@@ -559,7 +559,7 @@ fn an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
     render(&compose_only(), "dotenv").run();
 }
 
-/// Class 3: the workload's checks against the image (deploy.port and the others) apply to a
+/// The workload's checks against the image (deploy.port and the others) apply to a
 /// Kubernetes deployment only: a profile opted out of Kubernetes validates as `render -t
 /// compose` renders it.
 #[test]
@@ -588,7 +588,7 @@ fn workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
         .run();
 }
 
-/// Class 1: every starting profile `svcgen init` writes validates with `--deny-warnings`: one
+/// Every starting profile `svcgen init` writes validates with `--deny-warnings`: one
 /// with a kubernetes adapter says it is not deployed with compose, which cannot reach the
 /// cluster's API (W0341), and its `-t compose` is refused instead of rendered unstartable.
 #[test]

@@ -1,9 +1,9 @@
-//! Issue 21, classes 2, 3 and 8 as the audit of main found them open: the startup budget below the
-//! slowest start that succeeds (edition B's lock check left out, edition A's build allowance 0),
-//! a container port or user the image cannot run with only warned about (and warned about for
-//! targets that render neither), resource limits no container starts with, and DEPLOY.md's
-//! client-side apply, which hits the 256 KiB annotation limit long before the 1 MiB one. Every
-//! profile here passes `validate` on that main, silently or with a warning only.
+//! What the image needs to start, each a gap once: the startup budget below the slowest start that
+//! succeeds (edition B's lock check left out, edition A's build allowance 0), a container port or
+//! user the image cannot run with only warned about (and warned about for targets that render
+//! neither), resource limits no container starts with, and DEPLOY.md's client-side apply, which
+//! hits the 256 KiB annotation limit long before the 1 MiB one. Every profile here once passed
+//! `validate`, silently or with a warning only.
 
 use crate::real_image::render_base;
 use crate::support;
@@ -46,7 +46,7 @@ fn startup_seconds(k8s: &str) -> i64 {
     probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap()
 }
 
-/// Class 2: edition B takes a lock after its waits, with a connection check of up to 60 s (a fact
+/// Edition B takes a lock after its waits, with a connection check of up to 60 s (a fact
 /// of the model, `[[edition]] lock_check`). With no margin, main's budget was the waits alone
 /// (3 x 310 = 930 s): a start whose lock check takes its 60 s was restarted. Now the budget has
 /// them, the notes state them, and Kubernetes takes the numbers.
@@ -89,7 +89,7 @@ fn edition_b_budget_allows_the_lock_check() {
     assert!(!notes.contains("lock"), "{notes}");
 }
 
-/// Class 2: edition A builds its app at every start; an allowance of 0 s cannot cover a start
+/// Edition A builds its app at every start; an allowance of 0 s cannot cover a start
 /// that builds, so the model's minimum is 1 (main took 0 and a budget of the waits alone).
 #[test]
 fn edition_a_refuses_a_zero_build_allowance() {
@@ -117,7 +117,7 @@ fn edition_a_refuses_a_zero_build_allowance() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 2: README states the formula with the lock check and the defaults' numbers.
+/// README states the formula with the lock check and the defaults' numbers.
 #[test]
 fn readme_states_the_lock_check_in_the_formula() {
     let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
@@ -131,7 +131,7 @@ fn readme_states_the_lock_check_in_the_formula() {
     );
 }
 
-/// Class 3: the image's nginx listens on 8080 whatever the container port says: another
+/// The image's nginx listens on 8080 whatever the container port says: another
 /// `deploy.port` is refused (main: a warning), naming the image's port and the Service's port,
 /// which stays free.
 #[test]
@@ -171,7 +171,7 @@ fn a_container_port_other_than_the_images_is_refused() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 3: the folders the image writes belong to uid 1000, and the pod has no setting that
+/// The folders the image writes belong to uid 1000, and the pod has no setting that
 /// changes their owner: another `run_as_user` is refused (main: a warning), naming the paths.
 #[test]
 fn a_user_other_than_the_images_is_refused() {
@@ -188,7 +188,7 @@ fn a_user_other_than_the_images_is_refused() {
         .run();
 }
 
-/// Class 3 (audit L3): the workload's image checks are reported for the targets that render the
+/// The workload's image checks are reported for the targets that render the
 /// workload (the kustomize base, `svcgen krm`, so `validate`), not for `.env`, compose or the
 /// `env:` list, which carry neither port nor user (main warned W0330 for each).
 #[test]
@@ -237,7 +237,7 @@ fn image_checks_only_for_targets_that_render_the_workload() {
     assert_eq!(ran.stderr().matches("`deploy.port` = 9090:").count(), 1);
 }
 
-/// Class 3 (audit 9): a memory limit no container starts with is refused (runc needs about 6 MiB,
+/// A memory limit no container starts with is refused (runc needs about 6 MiB,
 /// Docker refuses less: the model's `[image] least_memory_limit`); limits below the upstream
 /// chart's are a warning, since svcgen knows no smaller amount the image starts with. Main took
 /// `memory = "1"` and `cpu = "1m"` silently.
@@ -273,7 +273,7 @@ fn resource_limits_the_image_cannot_run_with() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 8 (audit 16): DEPLOY.md applies the base server-side: a client-side `kubectl apply`
+/// DEPLOY.md applies the base server-side: a client-side `kubectl apply`
 /// copies each object into its last-applied annotation, capped at 256 KiB, so a ConfigMap of
 /// plugins between 256 KiB and 1 MiB (which svcgen accepts) would be refused. The command is run
 /// as written against an unreachable server: kubectl parses its flags and gets as far as the
@@ -321,7 +321,7 @@ fn deploy_notes_apply_server_side() {
     );
 }
 
-/// Class 3: a limit below the upstream chart's warns (W0330) from the profile alone, so a folder
+/// A limit below the upstream chart's warns (W0330) from the profile alone, so a folder
 /// rendered with that warning is still held by its record, and a held run reports it again, as a
 /// render of the kustomize base would.
 #[test]

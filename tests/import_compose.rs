@@ -1,4 +1,4 @@
-//! Issue 20, class 7: import reads what docker compose reads. `extends` within the file is
+//! Import reads what docker compose reads. `extends` within the file is
 //! followed as compose merges it; `extends` from another file and a top-level `include` are
 //! refused with an error naming them, never ignored; an env_file of `format: raw` is read raw.
 //! Compared with the real Docker Compose v2.

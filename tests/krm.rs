@@ -156,7 +156,7 @@ fn the_gitops_function_config_runs() {
         .iter()
         .map(|i| i["kind"].as_str().unwrap())
         .collect();
-    // Its kubernetes adapters read and write their objects through the API (issue 21, class 1).
+    // Its kubernetes adapters read and write their objects through the API.
     assert_eq!(
         kinds,
         [
@@ -330,7 +330,7 @@ const FOREIGN_ITEMS: &str = r#"- apiVersion: v1
   spec: {on: on, n: 0x1F, s: !custom x}}
 "#;
 
-/// Class 1: items svcgen does not own come out with the same types, values and tags, as PyYAML
+/// Items svcgen does not own come out with the same types, values and tags, as PyYAML
 /// reads them (today `0644` and `yes` become strings, the big integer a float, `!!binary` decoded).
 #[test]
 fn foreign_items_keep_their_types_values_and_tags() {
@@ -358,7 +358,7 @@ fn generated(kind: &str) -> (String, Value) {
     (name, list)
 }
 
-/// Class 1: an object of another API group with the kind and name of a generated one is another
+/// An object of another API group with the kind and name of a generated one is another
 /// object: it is kept, and svcgen's own is added beside it.
 #[test]
 fn an_objects_identity_includes_its_api_group() {
@@ -373,7 +373,7 @@ fn an_objects_identity_includes_its_api_group() {
     assert_eq!(services, 2, "{list:#}");
 }
 
-/// Class 1: the objects of an earlier run that this run does not generate any more (the
+/// The objects of an earlier run that this run does not generate any more (the
 /// hash-suffixed ConfigMap of the old content) are removed; an item svcgen did not create,
 /// whatever its name, stays.
 #[test]
@@ -408,7 +408,7 @@ fn objects_no_longer_generated_are_removed() {
     assert!(names.contains(&format!("{old_map}x").as_str()), "{names:?}");
 }
 
-/// Class 1: a syntax error in the function config never echoes the input (a passphrase there).
+/// A syntax error in the function config never echoes the input (a passphrase there).
 #[test]
 fn a_yaml_error_does_not_quote_the_input() {
     let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  kind: ConfigMap\n  data:\n    profile: \"passphrase = 'Hunter2-Secret'\n    set: [\n";
@@ -418,7 +418,7 @@ fn a_yaml_error_does_not_quote_the_input() {
     assert!(!output.contains("Hunter2"), "{output}");
 }
 
-/// Class 1: a NaN or infinity in one item is a warning on that item and its field path (no
+/// A NaN or infinity in one item is a warning on that item and its field path (no
 /// value); the list is not refused, and the other items and svcgen's objects are there.
 #[test]
 fn a_nan_in_one_item_is_reported_on_that_item() {
@@ -432,7 +432,7 @@ fn a_nan_in_one_item_is_reported_on_that_item() {
     assert!(output.contains("name: odd"), "{output}");
 }
 
-/// Class 1: more nodes than the limit is an error that names the limit.
+/// More nodes than the limit is an error that names the limit.
 #[test]
 fn too_many_nodes_is_an_error_naming_the_limit() {
     let many = vec!["0"; svcgen::krm::yaml::MAX_NODES + 1].join(",");

@@ -113,7 +113,7 @@ fn a_problem_in_an_env_file_points_into_that_file() {
     );
 }
 
-/// Issue 21, class 10: without an edition, a variable an image of some edition reads is never
+/// Without an edition, a variable an image of some edition reads is never
 /// "not read by the container" (on main: W0316 "the container does not read it" for edition A's
 /// SSA file); with edition B, whose image does not read it, it is.
 #[test]

@@ -561,7 +561,7 @@ fn a_burst_of_changes_is_checked_once_at_its_end() {
 
 const PUBLISHED: &str = "textDocument/publishDiagnostics";
 
-/// Class 2: opening documents one after another checks each one once, not every open document
+/// Opening documents one after another checks each one once, not every open document
 /// at each opening (today 40 openings publish 820 times).
 #[test]
 fn opening_documents_checks_each_once() {
@@ -577,7 +577,7 @@ fn opening_documents_checks_each_once() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: a change to a base re-checks it and the documents built on it (directly and through
+/// A change to a base re-checks it and the documents built on it (directly and through
 /// another base), not an unrelated open document.
 #[test]
 fn a_change_rechecks_the_documents_that_extend_it_and_no_other() {
@@ -619,7 +619,7 @@ fn a_change_rechecks_the_documents_that_extend_it_and_no_other() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: an incremental change replaces its range (UTF-16 positions), not the whole text.
+/// An incremental change replaces its range (UTF-16 positions), not the whole text.
 #[test]
 fn an_incremental_change_is_applied_as_a_range() {
     let (_dir, mut client, uri) = open_scratch(POSTGRES);
@@ -637,7 +637,7 @@ fn an_incremental_change_is_applied_as_a_range() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: neither an error reply nor anything the server writes (between `shutdown` and
+/// Neither an error reply nor anything the server writes (between `shutdown` and
 /// `exit` too) quotes a document or a request's parameters.
 #[test]
 fn nothing_logged_or_answered_quotes_a_document() {
@@ -658,7 +658,7 @@ fn nothing_logged_or_answered_quotes_a_document() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-/// Class 2: before `initialize` too, a request is refused without echoing its params, and a
+/// Before `initialize` too, a request is refused without echoing its params, and a
 /// client's notification named like the server's internal one is not logged.
 #[test]
 fn nothing_before_initialize_or_under_an_internal_name_is_echoed() {
@@ -707,7 +707,7 @@ fn nothing_before_initialize_or_under_an_internal_name_is_echoed() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
 
-/// Issue 21, classes 4 and 7: the editor warns as `validate` does of what a deployment of the
+/// The editor warns as `validate` does of what a deployment of the
 /// profile lacks, defaults the profile never wrote included (edition A's default vault adapter's
 /// AppRole files and its SSA file, its token server host and the services it connects to left at `localhost`), at
 /// the edition line.

@@ -198,7 +198,7 @@ fn every_edition_a_example_migrates() {
     }
 }
 
-/// Issue 21 class 11 (review): edition A's image reads `GLUU_SSA_FILE` (the path of its SSA
+/// Edition A's image reads `GLUU_SSA_FILE` (the path of its SSA
 /// file), B's does not: migrating removes it from `[env]` with the file's source, and says so;
 /// another `[env]` variable stays.
 #[test]

@@ -1,9 +1,9 @@
-//! Layers without cycles (issue 23, class 1): the top-level modules of `src/` form a directed
+//! Layers without cycles: the top-level modules of `src/` form a directed
 //! acyclic graph, so each can be read, tested and built (for the browser too) from the modules
 //! below it alone. The graph is read from the source: every `crate::<module>` path outside
 //! comments and literals is an edge from the module of the file it is written in.
 //!
-//! The folders that group modules by role (issue 23, class 7: [`GROUPS`]) are layers too: the
+//! The folders that group modules by role ([`GROUPS`]) are layers too: the
 //! modules in them are nodes of their own (`commands::lint`), and with each folder taken as one
 //! node the graph is still a DAG, so the layout shows the layers.
 
@@ -377,7 +377,7 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     None
 }
 
-/// One test binary (issue 23, class 6): a test file that `tests/lib.rs` does not declare as a
+/// One test binary: a test file that `tests/lib.rs` does not declare as a
 /// module is never compiled, so its tests would silently never run. Every `tests/*.rs` is one.
 #[test]
 fn every_test_file_is_a_module_of_the_one_test_binary() {

@@ -1,11 +1,11 @@
-//! A newcomer's second hour (issue 22): their own files and command-line mistakes, one scenario
-//! per class of the issue, each run as a user meets it.
+//! A newcomer's second hour: their own files and command-line mistakes, one scenario per
+//! mistake, each run as a user meets it.
 
 use crate::support;
 
 use support::scenario::Test;
 
-/// Class 3: the bundled overlay with its `#:svcgen overlay-of` line validates with its base on
+/// The bundled overlay with its `#:svcgen overlay-of` line validates with its base on
 /// the command line, as it does in the editor (it used to fail with "add edition").
 #[test]
 fn cli_honours_the_overlay_directive() {
@@ -47,7 +47,7 @@ fn readme_block(heading: &str, lang: &str) -> String {
     readme[start..end].to_string()
 }
 
-/// Class 4: the README's tour profile and every bundled example validate with no warning (so
+/// The README's tour profile and every bundled example validate with no warning (so
 /// `--deny-warnings` passes on them); a warning the profile acknowledges with `allow` is not
 /// reported; a run failing only because of `--deny-warnings` says so, even with `-q`.
 #[test]
@@ -180,7 +180,7 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
     }
 }
 
-/// Class 5: mistakes on the command line are usage errors (exit 2) that name the form or the
+/// Mistakes on the command line are usage errors (exit 2) that name the form or the
 /// closest value, as mistakes in a profile do.
 #[test]
 fn command_line_mistakes_get_a_pointer() {
@@ -266,7 +266,7 @@ fn placeholder_names(text: &str) -> Vec<String> {
     names
 }
 
-/// Class 1: compose -> profile -> compose keeps every placeholder; import reports each; the
+/// Compose -> profile -> compose keeps every placeholder; import reports each; the
 /// Kubernetes targets refuse them naming the variable; a file that cannot make a valid profile
 /// gets a draft and a failing exit.
 #[test]
@@ -345,7 +345,7 @@ fn placeholders_survive_import() {
     assert!(draft.contains("host = \"db host\""), "{draft}");
 }
 
-/// Class 6: when the variables fit both editions, the image tag names the edition, and import
+/// When the variables fit both editions, the image tag names the edition, and import
 /// says so (on stderr and in the profile's header).
 #[test]
 fn import_takes_the_edition_from_the_image_tag() {
@@ -381,7 +381,7 @@ fn import_takes_the_edition_from_the_image_tag() {
         .run();
 }
 
-/// Class 2: the wrong kind of file gets one error saying what it is and which command reads it,
+/// The wrong kind of file gets one error saying what it is and which command reads it,
 /// for every command that takes a file (not 23 TOML errors, not a profile read as a `.env`).
 #[test]
 fn the_wrong_file_gets_one_pointer() {
@@ -433,7 +433,7 @@ fn the_wrong_file_gets_one_pointer() {
         .stderr_has(env_msg)
         .stderr_has("1 error\n")
         .run();
-    // Class 9: the wrong file exits 1 (a problem found in the file) with E0246 for every
+    // The wrong file exits 1 (a problem found in the file) with E0246 for every
     // command, in every format (it used to exit 2 with a bare message for these three).
     test()
         .args(["migrate", "--to", "B", "app.env"])
@@ -463,7 +463,7 @@ fn the_wrong_file_gets_one_pointer() {
     }
 }
 
-/// Class 7: `init`'s profile validates with no warning for every choice, and uncommenting any
+/// `init`'s profile validates with no warning for every choice, and uncommenting any
 /// key (one without a default too) gives valid TOML, never "string values must be quoted".
 #[test]
 fn init_writes_a_clean_editable_profile() {
@@ -525,7 +525,7 @@ fn init_writes_a_clean_editable_profile() {
     }
 }
 
-/// Class 8: `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
+/// `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
 /// creates it, as `--out-dir` does (no temporary file name in any message).
 #[test]
 fn render_says_what_it_wrote_and_creates_a_missing_folder() {
@@ -566,7 +566,7 @@ fn render_says_what_it_wrote_and_creates_a_missing_folder() {
     assert_eq!(ran.stderr(), "");
 }
 
-/// Class 9, the smaller ones: lint speaks in the file's variables; `explain --profile` shows the
+/// Lint speaks in the file's variables; `explain --profile` shows the
 /// profile's edition only; the hybrid mapping written as JSON text gets the table to write; the
 /// man page's synopsis is `-h`'s usage.
 #[test]
@@ -607,7 +607,7 @@ fn lint_explain_and_hybrid_json_speak_the_users_terms() {
     // The man pages' synopses: `every_man_page_synopsis_matches_help`, every command.
 }
 
-/// Class 1: a deploy-time `[env]` value that the RBAC would name (the secret name the image
+/// A deploy-time `[env]` value that the RBAC would name (the secret name the image
 /// reads) is one like any other: compose writes its placeholder, the Kubernetes targets refuse it.
 #[test]
 fn a_deploy_time_name_the_rbac_reads_renders_for_compose() {
@@ -629,7 +629,7 @@ fn a_deploy_time_name_the_rbac_reads_renders_for_compose() {
         .run();
 }
 
-/// Class 4: under `-q`, a run that fails only because of `--deny-warnings` still says why in every
+/// Under `-q`, a run that fails only because of `--deny-warnings` still says why in every
 /// machine format: the warnings stay in the report.
 #[test]
 fn deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
@@ -651,7 +651,7 @@ fn deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
     }
 }
 
-/// Class 1: a secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
+/// A secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
 /// the default it cannot keep is reported as left out, without showing it.
 #[test]
 fn a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
@@ -754,7 +754,7 @@ fn near_miss(values: &[String]) -> (String, String) {
     (typo, target)
 }
 
-/// Class 5 everywhere: every option that takes a value, of every command (read from the command
+/// Every option that takes a value, of every command (read from the command
 /// tree the binary builds, so a new option is covered without touching this test), is given the
 /// near misses a user makes: no value, a typo of an allowed value (did you mean), a wrong shape
 /// (`--set key 5433`), and for paths one that does not exist, a folder for a file, a file for a
@@ -784,7 +784,7 @@ fn every_option_of_every_command_gets_a_pointer() {
             }
             let Some(long) = arg.get_long() else {
                 // A positional: only its allowed values (a shell) are near-missed here; a
-                // missing or wrong file is class 2's.
+                // missing or wrong file is `the_wrong_file_gets_one_pointer`'s.
                 let values = allowed_values(arg);
                 if !values.is_empty() {
                     let (typo, near) = near_miss(&values);
@@ -874,7 +874,7 @@ fn every_option_of_every_command_gets_a_pointer() {
     );
 }
 
-/// Class 5, options that make no sense together: a usage error each, saying which to drop.
+/// Options that make no sense together: a usage error each, saying which to drop.
 #[test]
 fn options_that_contradict_are_usage_errors() {
     Test::in_repo()
@@ -949,7 +949,7 @@ fn writers(out: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Class 8 everywhere: every writer (`-o` of render, import, migrate, docs, init, schema;
+/// Every writer (`-o` of render, import, migrate, docs, init, schema;
 /// `--out-dir` of render and man) creates a missing folder alike, and where the folder refuses
 /// the file, says so with what to do next and without a temporary file's name.
 #[test]
@@ -1014,7 +1014,7 @@ fn diagnostic_lines(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Class 9: one cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
+/// One cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
 /// E0245 (the base cannot copy it); `allow` written as a string, or with a misspelled code, was
 /// its error and the very warnings it meant to acknowledge (gone once it is fixed).
 #[test]
@@ -1065,7 +1065,7 @@ fn one_cause_gives_one_diagnostic() {
     }
 }
 
-/// Class 9: the man page's synopsis is `-h`'s usage line, for the top page and every command
+/// The man page's synopsis is `-h`'s usage line, for the top page and every command
 /// (read from the command tree, so a new command is checked too).
 #[test]
 fn every_man_page_synopsis_matches_help() {

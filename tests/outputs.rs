@@ -1,7 +1,6 @@
-//! Where svcgen writes (issue 10, class 2; issue 13): every output stays inside what the user
-//! named, never replaces an input (by identity, not spelling), honours the umask, is not
-//! rewritten when unchanged, is locked against a concurrent run, and leaves no temporary file
-//! behind on a signal.
+//! Where svcgen writes: every output stays inside what the user named, never replaces an input (by
+//! identity, not spelling), honours the umask, is not rewritten when unchanged, is locked against a
+//! concurrent run, and leaves no temporary file behind on a signal.
 
 use crate::support;
 
@@ -491,7 +490,7 @@ fn many_file_profile(dir: &Path, count: usize, version: &str, max_time: u32) -> 
     write(dir, "p.toml", profile)
 }
 
-/// Class 3: SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
+/// SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
 /// holds the old set or the new one, file for file, and nothing else.
 #[test]
 fn a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
@@ -557,7 +556,7 @@ fn a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
     );
 }
 
-/// Class 3: a killed `-o` write leaves the old file, whole.
+/// A killed `-o` write leaves the old file, whole.
 #[test]
 fn a_killed_single_file_write_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -591,7 +590,7 @@ fn a_killed_single_file_write_leaves_the_old_file() {
     }
 }
 
-/// Class 4: the next run after a SIGKILL removes the killed run's temporary files, which its
+/// The next run after a SIGKILL removes the killed run's temporary files, which its
 /// commit record lists, and no user file, whatever its name.
 #[test]
 fn the_next_run_removes_only_what_the_killed_run_recorded() {
@@ -623,7 +622,7 @@ fn the_next_run_removes_only_what_the_killed_run_recorded() {
     }
 }
 
-/// Class 4: a run into X never touches a run into X/sub, even at the same time: both complete.
+/// A run into X never touches a run into X/sub, even at the same time: both complete.
 #[test]
 fn renders_into_a_folder_and_a_folder_inside_it_both_complete() {
     let dir = tempfile::tempdir().unwrap();
@@ -658,7 +657,7 @@ fn renders_into_a_folder_and_a_folder_inside_it_both_complete() {
     assert_eq!(names(&outer), expected);
 }
 
-/// Class 4: `man --out-dir` refuses a page that is a link leading out of the folder.
+/// `man --out-dir` refuses a page that is a link leading out of the folder.
 #[test]
 fn man_pages_are_not_written_through_a_link_out_of_the_folder() {
     let dir = tempfile::tempdir().unwrap();
@@ -677,7 +676,7 @@ fn man_pages_are_not_written_through_a_link_out_of_the_folder() {
     assert_eq!(names(&out), ["svcgen-render.1"], "nothing written");
 }
 
-/// Class 4: `-o` of every single-file writer refuses a link that leads out of its folder.
+/// `-o` of every single-file writer refuses a link that leads out of its folder.
 #[test]
 fn no_single_file_writer_follows_a_link_out_of_its_folder() {
     let dir = tempfile::tempdir().unwrap();
@@ -738,7 +737,7 @@ fn host_file_profile(extra: &str) -> String {
     )
 }
 
-/// Class 5: an `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
+/// An `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
 /// the passphrase file or a host file the profile names is refused before anything is written,
 /// with and without `--include-secrets`.
 #[test]
@@ -812,7 +811,7 @@ fn no_output_folder_holds_an_input() {
     );
 }
 
-/// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is
+/// `-o` naming the passphrase file or a host file the profile names (there or not) is
 /// refused, though this run does not read it.
 #[test]
 fn no_output_file_is_a_file_the_profile_names() {

@@ -522,7 +522,7 @@ spec:
             - {name: OTHER, value: "$(PASS)"}
 "#;
 
-/// Class 10: a passphrase given as `$(VAR)` or through an `envFrom` prefix stays a reference:
+/// A passphrase given as `$(VAR)` or through an `envFrom` prefix stays a reference:
 /// the variable it came from is not imported, and no rendered ConfigMap holds its value.
 #[test]
 fn a_passphrase_from_a_reference_never_lands_in_a_configmap() {
@@ -566,7 +566,7 @@ fn a_passphrase_from_a_reference_never_lands_in_a_configmap() {
     }
 }
 
-/// Class 10: a host file others cannot read (0600) keeps that mode when `render --out-dir`
+/// A host file others cannot read (0600) keeps that mode when `render --out-dir`
 /// copies it into the kustomize base, whatever the umask.
 #[test]
 fn a_private_host_file_stays_private_when_copied() {

@@ -1,4 +1,4 @@
-//! Issue 21, class 6: a URL-shaped value is checked the way its client library reads it, and
+//! A URL-shaped value is checked the way its client library reads it, and
 //! every command that checks a profile or an environment says the same (`validate`, `render`,
 //! `krm`, `lint`, the language server). Each refused profile here passed `validate` on the main
 //! branch the class was closed on, or was refused for a wrong reason ("a bare host name has no
@@ -193,7 +193,7 @@ fn characters_a_url_cannot_hold_are_refused() {
         let profile = format!("{A}[scan]\napi_url = \"https://scan.example.org/a{bad}b\"\n");
         refused_everywhere(&profile, "cannot stand in a URL (RFC 3986)", &[]);
     }
-    // A quote or backslash also breaks the JSON the image writes the scan URL into (class 5):
+    // A quote or backslash also breaks the JSON the image writes the scan URL into:
     // that reason comes first.
     for bad in ["\\\"", "\\\\"] {
         let profile = format!("{A}[scan]\napi_url = \"https://scan.example.org/a{bad}b\"\n");

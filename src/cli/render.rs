@@ -771,7 +771,7 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
     if let Some(resolved) = &checked.resolved {
         record_named_files(resolved, &view);
     }
-    // Issue 20, class 5: an input inside any output folder of the batch.
+    // An input inside any output folder of the batch.
     if let Err(e) = view.fenced() {
         return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);
     }

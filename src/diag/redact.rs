@@ -679,7 +679,7 @@ mod tests {
         );
     }
 
-    /// Issue 21, class 6: the password of a URL is a secret of any text it stands in.
+    /// The password of a URL is a secret of any text it stands in.
     #[test]
     fn a_url_password_is_a_secret_wherever_it_stands() {
         let text =
@@ -691,7 +691,7 @@ mod tests {
         assert_eq!(shown, ["hunter2", "b"]);
     }
 
-    /// Issue 21, class 6: a password holding `/`, `?`, `#`, a quote or an escape is masked to
+    /// A password holding `/`, `?`, `#`, a quote or an escape is masked to
     /// the last `@` (more rather than less), in a text and in one value.
     #[test]
     fn a_password_holding_a_delimiter_is_masked_whole() {

@@ -588,7 +588,7 @@ mod tests {
         assert!(reader.join().unwrap(), "then it holds the folder");
     }
 
-    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// A batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
     /// the two take turns instead of mixing their files.
     #[test]
     fn a_batch_folder_waits_for_a_run_into_it() {

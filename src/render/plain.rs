@@ -147,7 +147,7 @@ mod tests {
         assert!(compared >= 100, "only {compared} texts compared");
     }
 
-    /// Class 1: the same with hostile values in every quoting path (`$`, quotes, line breaks,
+    /// The same with hostile values in every quoting path (`$`, quotes, line breaks,
     /// control and line-separator characters, long values folded, a `#` after a blank).
     #[test]
     fn plain_renderers_match_the_templates_on_hostile_values() {

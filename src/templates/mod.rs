@@ -560,7 +560,7 @@ mod tests {
             .expect_err("the render must stop at a limit")
     }
 
-    /// Class 8: a loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
+    /// A loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
     /// spent, at its line.
     #[test]
     fn an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
@@ -572,7 +572,7 @@ mod tests {
         assert!(err.message.contains(&TEMPLATE_FUEL.to_string()), "{err}");
     }
 
-    /// Class 8: endless recursion stops at the recursion limit, named, at the line of the call.
+    /// Endless recursion stops at the recursion limit, named, at the line of the call.
     #[test]
     fn endless_recursion_in_a_custom_template_stops_at_the_limit() {
         let err = user_render_error("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n{{ f(0) }}\n");
@@ -582,7 +582,7 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: a template writing more than the output limit fails at the value past it.
+    /// A template writing more than the output limit fails at the value past it.
     #[test]
     fn a_custom_template_past_the_output_limit_is_an_error() {
         let err =
@@ -593,7 +593,7 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: the same loop of template text alone (no value after the limit) is refused too.
+    /// The same loop of template text alone (no value after the limit) is refused too.
     #[test]
     fn template_text_past_the_output_limit_is_an_error() {
         let chunk = "y".repeat(1000);
@@ -604,7 +604,7 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: a string doubled on every turn of a `range()` loop stops at the first turn past
+    /// A string doubled on every turn of a `range()` loop stops at the first turn past
     /// the memory limit, at the loop's line (the lib's tests count memory as the binary does).
     #[test]
     fn template_memory_a_string_doubled_in_a_loop_stops_at_its_line() {
@@ -617,7 +617,7 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: a list that gains a 100 kB string each turn stops at the limit too.
+    /// A list that gains a 100 kB string each turn stops at the limit too.
     #[test]
     fn template_memory_a_growing_list_stops_at_its_line() {
         let err = user_render_error(
@@ -628,7 +628,7 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: a macro that doubles a string and writes it is stopped at the value it writes.
+    /// A macro that doubles a string and writes it is stopped at the value it writes.
     #[test]
     fn template_memory_a_written_value_past_the_limit_stops_at_its_line() {
         let err = user_render_error(

@@ -311,7 +311,7 @@ mod tests {
         holds(&schema_of(consumer), value)
     }
 
-    /// Issue 21, class 5: the characters each text accepts, as the research on the image found.
+    /// The characters each text accepts, as the research on the image found.
     #[test]
     fn each_consumer_refuses_what_breaks_its_text() {
         let cases: &[(&str, &[&str], &[&str])] = &[

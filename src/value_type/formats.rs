@@ -406,7 +406,7 @@ pub fn is_loopback_url(value: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// Issue 21, class 7: every spelling of this machine is loopback, not only `localhost`.
+    /// Every spelling of this machine is loopback, not only `localhost`.
     #[test]
     fn loopback_in_every_spelling() {
         for host in [
@@ -519,13 +519,13 @@ mod tests {
         }
     }
 
-    /// Issue 21, class 6: each address as its client reads it.
+    /// Each address as its client reads it.
     #[test]
     fn addresses_as_their_clients_read_them() {
         use crate::model::Address::*;
         assert!(address(ApiBase, "https://vault.example.org").is_ok());
         assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
-        // Issue 21, class 6: hvac joins the address and /v1/...: a query or fragment swallows it.
+        // hvac joins the address and /v1/...: a query or fragment swallows it.
         for broken in [
             "https://vault.example.org?ns=a",
             "https://vault.example.org/#x",
@@ -562,7 +562,7 @@ mod tests {
         assert!(url_path("//token").is_err());
     }
 
-    /// Issue 21, class 6: an IPv6 literal, bracketed or not, with a zone id or not, is never
+    /// An IPv6 literal, bracketed or not, with a zone id or not, is never
     /// told it "has no port"; a zone id is refused as such, in a host and in a URL.
     #[test]
     fn ipv6_literals_get_their_own_reasons() {
@@ -596,7 +596,7 @@ mod tests {
         assert!(address(HostsOnly, "cb1,[fd00::1]").is_err());
     }
 
-    /// Issue 21, class 6: a user name or password in an address is refused, and no message
+    /// A user name or password in an address is refused, and no message
     /// shows the password.
     #[test]
     fn userinfo_is_refused_without_showing_the_password() {
@@ -632,7 +632,7 @@ mod tests {
         assert!(url("https://a.example.org:8443/p@q", false).is_ok());
     }
 
-    /// Issue 21, class 6: the vault base is compared as the server reads its path.
+    /// The vault base is compared as the server reads its path.
     #[test]
     fn vault_path_is_compared_decoded() {
         use crate::model::Address::ApiBase;
@@ -658,7 +658,7 @@ mod tests {
         }
     }
 
-    /// Issue 21, class 6: characters a URL cannot hold, broken escapes, the scheme's case and
+    /// Characters a URL cannot hold, broken escapes, the scheme's case and
     /// the root's trailing dot.
     #[test]
     fn url_characters_scheme_case_and_trailing_dots() {

@@ -266,7 +266,7 @@ mod tests {
             .find(|p| *p == pattern)
     }
 
-    /// Issue 21, class 6: the schema refuses what validate refuses of URL-shaped values where a
+    /// The schema refuses what validate refuses of URL-shaped values where a
     /// regular expression can tell.
     #[test]
     fn patterns_refuse_what_the_clients_cannot_read() {
