@@ -117,17 +117,17 @@ fn edition_a_refuses_a_zero_build_allowance() {
     build_and_validate(&ran.path("out"));
 }
 
-/// README states the formula with the lock check and the defaults' numbers.
+/// The guide (docs/guide.md) states the formula with the lock check and the defaults' numbers.
 #[test]
-fn readme_states_the_lock_check_in_the_formula() {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+fn the_guide_states_the_lock_check_in_the_formula() {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
     assert!(
-        readme.contains("[+ 60 s lock check in edition B]"),
-        "README's formula"
+        guide.contains("[+ 60 s lock check in edition B]"),
+        "the guide's formula"
     );
     assert!(
-        readme.contains("3 x (300 + 10) + 60 + 60 = 1050 s in edition B"),
-        "README's number"
+        guide.contains("3 x (300 + 10) + 60 + 60 = 1050 s in edition B"),
+        "the guide's number"
     );
 }
 

@@ -36,6 +36,7 @@ mod newcomer;
 mod outputs;
 mod plan;
 mod readers;
+mod readme;
 mod real_image;
 mod record;
 mod roundtrip;

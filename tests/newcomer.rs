@@ -104,14 +104,15 @@ fn deny_warnings_is_usable() {
         .run();
 }
 
-/// The commands of README's "Use in CI" section, as written (`svcgen` being the binary under
-/// test), each without its output redirection (`> report.json`).
-fn readme_ci_commands() -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
-    let at = readme
+/// The commands of the guide's "Use in CI" section (docs/guide.md, which README links), as
+/// written (`svcgen` being the binary under test), each without its output redirection
+/// (`> report.json`).
+fn guide_ci_commands() -> Vec<Vec<String>> {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
+    let at = guide
         .find("## Use in CI")
-        .expect("README has its CI recipe");
-    let section = &readme[at + 1..];
+        .expect("the guide has its CI recipe");
+    let section = &guide[at + 1..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     // Only the lines of its code blocks (prose may start with the word svcgen too).
     let mut in_block = false;
@@ -138,8 +139,9 @@ fn readme_ci_commands() -> Vec<Vec<String>> {
         .collect()
 }
 
-/// README's quick start renders the bundled example as written, and its CI recipe passes on the
-/// tour profile once its artifacts are committed (read from README: the test follows its text).
+/// README's quick start renders the bundled example as written, and the guide's CI recipe passes
+/// on README's tour profile once its artifacts are committed (read from both: the test follows
+/// their text).
 #[test]
 fn readme_quick_start_and_ci_recipe_run_clean() {
     let setup = readme_block("## Set-up: two commands", "sh");
@@ -157,7 +159,7 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
     let script = second.split_whitespace().next().unwrap();
     assert!(support::repo().join(script).is_file(), "{script} exists");
 
-    let commands = readme_ci_commands();
+    let commands = guide_ci_commands();
     assert!(
         commands.iter().any(|c| c.iter().any(|a| a == "--check")),
         "the CI recipe has its --check command: {commands:?}"

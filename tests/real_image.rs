@@ -325,11 +325,11 @@ fn deploy_notes_have_a_real_image_section() {
     );
 }
 
-/// README's startup numbers are those a render of the defaults states (one backend):
+/// The guide's startup numbers (docs/guide.md) are those a render of the defaults states (one backend):
 /// 1050 s in edition B with its lock check, 1590 s in edition A with its build allowance.
 #[test]
-fn readme_startup_numbers_match_a_render() {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+fn the_guides_startup_numbers_match_a_render() {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
     for (profile, seconds) in [
         (
             "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
@@ -343,8 +343,8 @@ fn readme_startup_numbers_match_a_render() {
         let notes = render_base(profile).read("out/DEPLOY.md");
         assert!(notes.contains(&format!(" = {seconds} s,")), "{notes}");
         assert!(
-            readme.contains(&format!("{seconds} s")),
-            "README states {seconds} s"
+            guide.contains(&format!("{seconds} s")),
+            "the guide states {seconds} s"
         );
     }
 }
