@@ -46,4 +46,5 @@ mod self_contained;
 mod site;
 mod spec_model;
 mod targets;
+mod test_command;
 mod urls;
