@@ -12,6 +12,7 @@ mod ci_formats;
 mod ci_image;
 mod ci_pre_commit;
 mod cli;
+mod code_shape;
 mod consumers;
 mod conventions;
 mod deploy;

@@ -145,7 +145,7 @@ fn graph(src: &Path) -> Graph {
     graph
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -239,7 +239,7 @@ fn identifier(text: &str) -> String {
 
 /// `code` with comments and string and character literals replaced by spaces (newlines kept,
 /// so that line numbers hold).
-fn blank_comments_and_literals(code: &str) -> String {
+pub(crate) fn blank_comments_and_literals(code: &str) -> String {
     let chars: Vec<char> = code.chars().collect();
     let mut out = String::with_capacity(code.len());
     let mut i = 0;

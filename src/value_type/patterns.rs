@@ -241,7 +241,7 @@ mod tests {
             checked += 1;
             for sample in SAMPLES {
                 let valid = var.ty.rules().check_form(sample).is_ok()
-                    && formats::address(rule, sample).is_ok();
+                    && crate::value_type::address::address(rule, sample).is_ok();
                 if valid || sample.is_empty() {
                     assert!(
                         accepts(pattern, sample),
