@@ -5,7 +5,7 @@
 //! [`LONG_FUNCTIONS`] and [`FILES_USING_EACH_OTHER`] list what is still so in files other work is
 //! reshaping; an entry that no longer holds fails too, so each list only shrinks.
 
-use crate::module_graph::{blank_comments_and_literals, rust_files};
+use crate::module_graph::{blank_comments_and_literals, identifier, rust_files, top_level_names};
 use crate::support::repo;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -238,32 +238,10 @@ fn siblings_used(file: &str, code: &str) -> BTreeSet<String> {
 
 /// The first path segment after a `prefix::`: one name, or each item's of a `{...}` group.
 fn first_segments(after: &str) -> Vec<String> {
-    let name = |text: &str| -> String {
-        text.trim_start()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let Some(group) = after.strip_prefix('{') else {
-        return vec![name(after)];
-    };
-    let mut names = Vec::new();
-    let mut depth = 0;
-    let mut start = true;
-    for (i, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => break,
-            '}' => depth -= 1,
-            ',' if depth == 0 => start = true,
-            c if start && !c.is_whitespace() => {
-                names.push(name(&group[i..]));
-                start = false;
-            }
-            _ => {}
-        }
+    match after.strip_prefix('{') {
+        Some(group) => top_level_names(group).into_iter().map(|(n, _)| n).collect(),
+        None => vec![identifier(after)],
     }
-    names
 }
 
 /// The file of module `name` in `dir`, when it is one (`name.rs` or `name/mod.rs`).

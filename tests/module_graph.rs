@@ -211,7 +211,7 @@ fn in_group(name: String, after: &str) -> Vec<String> {
 
 /// The first path segment of each item of a `{a, b::c, d::{e}}` group (text after the `{`),
 /// with where it starts in `group`.
-fn top_level_names(group: &str) -> Vec<(String, usize)> {
+pub(crate) fn top_level_names(group: &str) -> Vec<(String, usize)> {
     let mut names = Vec::new();
     let mut depth = 0;
     let mut expect_name = true;
@@ -231,7 +231,7 @@ fn top_level_names(group: &str) -> Vec<(String, usize)> {
     names
 }
 
-fn identifier(text: &str) -> String {
+pub(crate) fn identifier(text: &str) -> String {
     text.chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect()
