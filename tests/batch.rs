@@ -155,10 +155,10 @@ fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
         .run();
 }
 
-/// Issue 20, class 5: a batch profile whose `extends` base lies inside the output folder of
+/// A batch profile whose `extends` base lies inside the output folder of
 /// another profile of the batch is refused as it is read, naming the base and the folder,
 /// whatever the order in which the workers reach the two; the other profiles render.
-fn class5_base_inside_a_batch_folder(owner: &str, reader: &str) {
+fn a_base_inside_a_batch_output_folder_is_refused(owner: &str, reader: &str) {
     for _ in 0..4 {
         let ran = Test::new()
             .file(&format!("profiles/{owner}.toml"), "edition = \"B\"\n")
@@ -189,13 +189,13 @@ fn class5_base_inside_a_batch_folder(owner: &str, reader: &str) {
 }
 
 #[test]
-fn class5_a_base_in_an_earlier_profile_s_folder_is_refused() {
-    class5_base_inside_a_batch_folder("a", "z");
+fn a_base_in_an_earlier_profile_s_folder_is_refused() {
+    a_base_inside_a_batch_output_folder_is_refused("a", "z");
 }
 
 #[test]
-fn class5_a_base_in_a_later_profile_s_folder_is_refused() {
-    class5_base_inside_a_batch_folder("z", "a");
+fn a_base_in_a_later_profile_s_folder_is_refused() {
+    a_base_inside_a_batch_output_folder_is_refused("z", "a");
 }
 
 /// A batch folder may not take a name of svcgen's temporary files in an output folder

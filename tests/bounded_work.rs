@@ -268,12 +268,12 @@ fn plugins_profile(names: &[String]) -> String {
     text
 }
 
-/// Class 9: the checks over a list (plugin names listed twice, archives declared, mount paths,
+/// The checks over a list (plugin names listed twice, archives declared, mount paths,
 /// keys of one generated object) look each entry up in a set or map: 50,000 plugins are checked
 /// and rendered well within the hang guard (a check that scans the entries before each one runs
 /// for about twenty minutes here). The growth itself is measured by `benches/lists.rs`.
 #[test]
-fn class9_fifty_thousand_plugins_are_checked_without_quadratic_work() {
+fn fifty_thousand_plugins_are_checked_without_quadratic_work() {
     let dir = tempfile::tempdir().unwrap();
     let mut names: Vec<String> = (0..50_000).map(|i| format!("p{i}")).collect();
     std::fs::write(dir.path().join("p.toml"), plugins_profile(&names)).unwrap();

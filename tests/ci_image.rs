@@ -166,14 +166,15 @@ fn image_script_refuses_a_name_that_is_no_archive() {
     }
 }
 
-/// README's "Use in CI" runs the image of this version with the profile folder read-only.
+/// The guide's "Use in CI" (docs/guide.md) runs the image of this version with the profile
+/// folder read-only.
 #[test]
-fn readme_runs_the_image_with_the_profiles_mounted_read_only() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let section = readme
+fn the_guide_runs_the_image_with_the_profiles_mounted_read_only() {
+    let guide = std::fs::read_to_string(repo().join("docs/guide.md")).unwrap();
+    let section = guide
         .split_once("\n## Use in CI\n")
         .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .expect("README has a section \"Use in CI\"");
+        .expect("the guide has a section \"Use in CI\"");
     let image = format!("svcgen:{}", env!("CARGO_PKG_VERSION"));
     for engine in ["docker run", "podman run"] {
         let line = section

@@ -178,7 +178,7 @@ fn validate_fails_on_a_broken_template_of_every_deployable_target() {
 
 #[test]
 fn lint_refuses_a_profile_and_points_to_validate() {
-    // The wrong file for a command is E0246, exit 1, for every command (issue 22, class 9).
+    // The wrong file for a command is E0246, exit 1, for every command.
     Test::new()
         .arg("lint")
         .arg(example())

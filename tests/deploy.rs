@@ -168,7 +168,7 @@ fn assert_startup_budget(objects: &[Value], what: &Path) {
     );
 }
 
-/// Issue 21, class 2: the waits run one after another (config, secret, then each distinct
+/// The waits run one after another (config, secret, then each distinct
 /// backend), each up to `max_time + sleep`: b-hybrid maps its categories to two distinct backends,
 /// so the budget is (2 + 2) x (1234 + 17) + edition B's lock check (60) + the margin (60), rounded
 /// up to whole periods (10 s).
@@ -195,10 +195,10 @@ fn startup_budget_follows_the_profiles_wait_values() {
     );
 }
 
-/// Issue 21, class 2: edition A builds its app at every start: the startup probe adds the build
+/// Edition A builds its app at every start: the startup probe adds the build
 /// allowance (settable), and DEPLOY.md says so.
 #[test]
-fn class2_edition_a_adds_the_build_allowance() {
+fn edition_a_adds_the_build_allowance() {
     let ran = Test::new()
         .file(
             "p.toml",
@@ -542,11 +542,11 @@ fn kustomize_base_files_pass_yamllint() {
     }
 }
 
-/// Issue 21, class 3: the image writes to its root file system at run time (its configuration,
+/// The image writes to its root file system at run time (its configuration,
 /// its app's env-config.js, nginx's folders), so a read-only root is refused with those paths,
 /// and nothing is written (this test replaced one that rendered it with only /tmp writable).
 #[test]
-fn class3_a_read_only_root_file_system_is_refused_with_the_paths_the_image_writes() {
+fn a_read_only_root_file_system_is_refused_with_the_paths_the_image_writes() {
     let ran = Test::new()
         .args(["render"])
         .arg(repo().join("examples/b-hybrid.toml"))

@@ -1,4 +1,4 @@
-//! The layout the docs describe is the layout of the code (issue 23, class 7): every `src/…`
+//! The layout the docs describe is the layout of the code: every `src/…`
 //! path that CONTRIBUTING.md ("where to add"), README.md and the other Markdown pages of the
 //! repository name exists, so a module moved or renamed without its docs fails here.
 
@@ -18,7 +18,7 @@ const NOT_DOCS: [&str; 7] = [
 ];
 
 #[test]
-fn class7_every_src_path_the_docs_name_exists() {
+fn every_src_path_the_docs_name_exists() {
     let root = repo();
     let pages = markdown_pages(&root);
     assert!(
@@ -46,7 +46,7 @@ fn class7_every_src_path_the_docs_name_exists() {
 }
 
 #[test]
-fn class7_src_paths_are_read_whole_and_placeholders_left_out() {
+fn src_paths_are_read_whole_and_placeholders_left_out() {
     let text = "in `src/commands/init.rs`, web/src/lib.rs and src/render/<target>.rs.\n\
                 see src/diag/ (and `src/lib.rs`), not mysrc/x.rs";
     assert_eq!(

@@ -1,4 +1,4 @@
-//! Issue 20, class 6: a value cannot steer the generated text. A host path, a name or a value
+//! A value cannot steer the generated text. A host path, a name or a value
 //! holding a line break, a code fence, or Markdown, YAML or shell syntax stays in its place in
 //! every output (DEPLOY.md's commands, comments, `.env`, YAML), or is refused with an error.
 
@@ -30,7 +30,7 @@ fn fences(markdown: &str) -> usize {
 }
 
 #[test]
-fn class6_a_host_path_with_a_line_break_cannot_close_deploy_md_s_code_block() {
+fn a_host_path_with_a_line_break_cannot_close_deploy_md_s_code_block() {
     for host in [
         "a\n```\n# pwned\n```sh\nrm -rf ~",
         "a\r```",
@@ -59,7 +59,7 @@ fn class6_a_host_path_with_a_line_break_cannot_close_deploy_md_s_code_block() {
 /// Markdown, shell and YAML syntax without a line break stays inside the shell word DEPLOY.md
 /// prints: the block keeps its fences, and the shell reads the word back as the path.
 #[test]
-fn class6_a_host_path_with_markdown_and_shell_syntax_stays_one_shell_word() {
+fn a_host_path_with_markdown_and_shell_syntax_stays_one_shell_word() {
     let plain = Test::new()
         .profile(&profile_with_host("certs/role_id"))
         .args(["render", "profile.toml", "-t", "deploy-notes"])
@@ -100,7 +100,7 @@ fn class6_a_host_path_with_markdown_and_shell_syntax_stays_one_shell_word() {
 /// A secret's `{ file = … }` path (shown in the comment of `.env` and compose) and a file name
 /// of `import` stay on their comment line.
 #[test]
-fn class6_a_path_in_a_comment_stays_on_its_line() {
+fn a_path_in_a_comment_stays_on_its_line() {
     let path = "s\n```\nEVIL=1\nevil: true\n# x";
     let profile = support::scenario::google_passphrase_profile(&format!(
         "{{ file = {} }}",

@@ -488,10 +488,10 @@ fn assert_stopped_by_the_memory_limit(run: &Run, what: &str, expected: &[&str]) 
     }
 }
 
-/// Class 8: a string doubled on each turn of a loop stops at the memory limit with an error that
+/// A string doubled on each turn of a loop stops at the memory limit with an error that
 /// names the template and the loop's line; nothing is written.
 #[test]
-fn class8_template_memory_a_growing_loop_is_an_error_naming_template_and_line() {
+fn template_memory_a_growing_loop_is_an_error_naming_template_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", VALID);
     let templates = custom_k8s_env(
@@ -513,11 +513,11 @@ fn class8_template_memory_a_growing_loop_is_an_error_naming_template_and_line() 
 /// hard limit.
 const DOUBLING_MACRO: &str = "{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% endif %}{% endmacro %}\n{{ d('x' * 50000000, 10) }}\n";
 
-/// Class 8: a string doubled where no check can see it ends svcgen at the hard limit with its
+/// A string doubled where no check can see it ends svcgen at the hard limit with its
 /// message (the template named, exit 1, no panic or abort), and an `-o` file keeps its old
 /// content with nothing beside it (no temporary file).
 #[test]
-fn class8_template_memory_the_hard_limit_ends_cleanly_and_keeps_the_old_file() {
+fn template_memory_the_hard_limit_ends_cleanly_and_keeps_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", VALID);
     let templates = custom_k8s_env(dir.path(), DOUBLING_MACRO);
@@ -532,10 +532,10 @@ fn class8_template_memory_the_hard_limit_ends_cleanly_and_keeps_the_old_file() {
     assert_eq!(entries(dir.path()), ["env.yaml", "p.toml", "templates"]);
 }
 
-/// Class 8: the same in an `--out-dir` render and in a batch: the folders hold what the last
+/// The same in an `--out-dir` render and in a batch: the folders hold what the last
 /// good run wrote, byte for byte.
 #[test]
-fn class8_template_memory_the_hard_limit_leaves_output_folders_whole() {
+fn template_memory_the_hard_limit_leaves_output_folders_whole() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.toml", VALID);
     let b = write(dir.path(), "b.toml", VALID);

@@ -274,7 +274,7 @@ fn a_passphrase_in_clear_text_never_reaches_the_profile() {
     assert!(listing.contains("W0307 .env:3:37"), "{listing}");
 }
 
-/// A whole placeholder is a deploy-time value (issue 22), reported once; a value no profile can
+/// A whole placeholder is a deploy-time value, reported once; a value no profile can
 /// hold is an error at its place.
 #[test]
 fn values_a_profile_cannot_hold_are_errors_at_their_place() {

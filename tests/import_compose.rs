@@ -1,4 +1,4 @@
-//! Issue 20, class 7: import reads what docker compose reads. `extends` within the file is
+//! Import reads what docker compose reads. `extends` within the file is
 //! followed as compose merges it; `extends` from another file and a top-level `include` are
 //! refused with an error naming them, never ignored; an env_file of `format: raw` is read raw.
 //! Compared with the real Docker Compose v2.
@@ -71,7 +71,7 @@ fn assert_imported_as_compose_reads(
 }
 
 #[test]
-fn class7_extends_from_another_file_and_include_are_refused_naming_them() {
+fn extends_from_another_file_and_include_are_refused_naming_them() {
     let cases = [
         (
             "services:\n  app:\n    extends:\n      file: base.yml\n      service: base\n    environment:\n      X_OWN: \"1\"\n",
@@ -118,7 +118,7 @@ fn class7_extends_from_another_file_and_include_are_refused_naming_them() {
 /// (the root-most base first, a file listed again read once), then its environments, a later one
 /// winning, over every env_file. Compared with the real Docker Compose v2.
 #[test]
-fn class7_extends_in_the_same_file_is_followed_as_compose_merges_it() {
+fn extends_in_the_same_file_is_followed_as_compose_merges_it() {
     let compose_file = r#"services:
   root:
     image: x
@@ -178,7 +178,7 @@ fn class7_extends_in_the_same_file_is_followed_as_compose_merges_it() {
 }
 
 #[test]
-fn class7_a_raw_env_file_is_read_as_docker_compose_reads_it() {
+fn a_raw_env_file_is_read_as_docker_compose_reads_it() {
     let raw = "X_QUOTED=\"quoted $HOME\"\nX_HASH=x # not a comment\n# a comment\n   # another\n\
                X_BRACES=${X:-d}\n\n  X_LEFT=trailing \nX_SINGLE=it's\nX_EQUALS=a=b\n\
                X_ESCAPES=\\n\\t\r\nX_EMPTY=\nX_TAB=v\t\n";
@@ -206,7 +206,7 @@ fn class7_a_raw_env_file_is_read_as_docker_compose_reads_it() {
 }
 
 #[test]
-fn class7_an_unknown_env_file_format_is_refused() {
+fn an_unknown_env_file_format_is_refused() {
     Test::new()
         .file("a.env", "X=1\n")
         .file(

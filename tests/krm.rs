@@ -156,7 +156,7 @@ fn the_gitops_function_config_runs() {
         .iter()
         .map(|i| i["kind"].as_str().unwrap())
         .collect();
-    // Its kubernetes adapters read and write their objects through the API (issue 21, class 1).
+    // Its kubernetes adapters read and write their objects through the API.
     assert_eq!(
         kinds,
         [
@@ -330,10 +330,10 @@ const FOREIGN_ITEMS: &str = r#"- apiVersion: v1
   spec: {on: on, n: 0x1F, s: !custom x}}
 "#;
 
-/// Class 1: items svcgen does not own come out with the same types, values and tags, as PyYAML
+/// Items svcgen does not own come out with the same types, values and tags, as PyYAML
 /// reads them (today `0644` and `yes` become strings, the big integer a float, `!!binary` decoded).
 #[test]
-fn class1_foreign_items_keep_their_types_values_and_tags() {
+fn foreign_items_keep_their_types_values_and_tags() {
     let input = raw_list(FOREIGN_ITEMS, &example("b-hybrid.toml"));
     let (code, output) = run_text(&input);
     assert_eq!(code, 0, "{output}");
@@ -358,10 +358,10 @@ fn generated(kind: &str) -> (String, Value) {
     (name, list)
 }
 
-/// Class 1: an object of another API group with the kind and name of a generated one is another
+/// An object of another API group with the kind and name of a generated one is another
 /// object: it is kept, and svcgen's own is added beside it.
 #[test]
-fn class1_identity_includes_the_api_group() {
+fn an_objects_identity_includes_its_api_group() {
     let (service, _) = generated("Service");
     let other = json!([{ "apiVersion": "serving.knative.dev/v1", "kind": "Service",
         "metadata": { "name": service }, "spec": { "x": "y" } }]);
@@ -373,11 +373,11 @@ fn class1_identity_includes_the_api_group() {
     assert_eq!(services, 2, "{list:#}");
 }
 
-/// Class 1: the objects of an earlier run that this run does not generate any more (the
+/// The objects of an earlier run that this run does not generate any more (the
 /// hash-suffixed ConfigMap of the old content) are removed; an item svcgen did not create,
 /// whatever its name, stays.
 #[test]
-fn class1_objects_no_longer_generated_are_removed() {
+fn objects_no_longer_generated_are_removed() {
     let (old_map, first) = generated("ConfigMap");
     let look_alike = json!({ "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": { "name": format!("{old_map}x") }, "data": { "a": "b" } });
@@ -408,9 +408,9 @@ fn class1_objects_no_longer_generated_are_removed() {
     assert!(names.contains(&format!("{old_map}x").as_str()), "{names:?}");
 }
 
-/// Class 1: a syntax error in the function config never echoes the input (a passphrase there).
+/// A syntax error in the function config never echoes the input (a passphrase there).
 #[test]
-fn class1_a_yaml_error_does_not_quote_the_input() {
+fn a_yaml_error_does_not_quote_the_input() {
     let input = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  kind: ConfigMap\n  data:\n    profile: \"passphrase = 'Hunter2-Secret'\n    set: [\n";
     let (code, output) = run_text(input);
     assert_eq!(code, 1, "{output}");
@@ -418,10 +418,10 @@ fn class1_a_yaml_error_does_not_quote_the_input() {
     assert!(!output.contains("Hunter2"), "{output}");
 }
 
-/// Class 1: a NaN or infinity in one item is a warning on that item and its field path (no
+/// A NaN or infinity in one item is a warning on that item and its field path (no
 /// value); the list is not refused, and the other items and svcgen's objects are there.
 #[test]
-fn class1_a_nan_in_one_item_is_reported_on_that_item() {
+fn a_nan_in_one_item_is_reported_on_that_item() {
     let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: odd}\n  spec:\n    ratio: .nan\n    limit: -.inf\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: fine}\n";
     let (code, output) = run_text(&raw_list(items, &example("b-hybrid.toml")));
     assert_eq!(code, 0, "{output}");
@@ -432,9 +432,9 @@ fn class1_a_nan_in_one_item_is_reported_on_that_item() {
     assert!(output.contains("name: odd"), "{output}");
 }
 
-/// Class 1: more nodes than the limit is an error that names the limit.
+/// More nodes than the limit is an error that names the limit.
 #[test]
-fn class1_the_node_limit_is_named() {
+fn too_many_nodes_is_an_error_naming_the_limit() {
     let many = vec!["0"; svcgen::krm::yaml::MAX_NODES + 1].join(",");
     let input =
         format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [{many}]\n");

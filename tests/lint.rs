@@ -113,11 +113,11 @@ fn a_problem_in_an_env_file_points_into_that_file() {
     );
 }
 
-/// Issue 21, class 10: without an edition, a variable an image of some edition reads is never
+/// Without an edition, a variable an image of some edition reads is never
 /// "not read by the container" (on main: W0316 "the container does not read it" for edition A's
 /// SSA file); with edition B, whose image does not read it, it is.
 #[test]
-fn class10_a_variable_some_edition_reads_is_not_called_unread_without_an_edition() {
+fn a_variable_some_edition_reads_is_not_called_unread_without_an_edition() {
     let lint = |args: &[&str]| {
         support::scenario::Test::new()
             .file("app.env", "GLUU_SSA_FILE=/x\n")

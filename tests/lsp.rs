@@ -561,10 +561,10 @@ fn a_burst_of_changes_is_checked_once_at_its_end() {
 
 const PUBLISHED: &str = "textDocument/publishDiagnostics";
 
-/// Class 2: opening documents one after another checks each one once, not every open document
+/// Opening documents one after another checks each one once, not every open document
 /// at each opening (today 40 openings publish 820 times).
 #[test]
-fn class2_opening_documents_checks_each_once() {
+fn opening_documents_checks_each_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mut client, _) = Client::start();
     let n = 40;
@@ -577,10 +577,10 @@ fn class2_opening_documents_checks_each_once() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: a change to a base re-checks it and the documents built on it (directly and through
+/// A change to a base re-checks it and the documents built on it (directly and through
 /// another base), not an unrelated open document.
 #[test]
-fn class2_a_change_rechecks_the_documents_that_extend_it_and_no_other() {
+fn a_change_rechecks_the_documents_that_extend_it_and_no_other() {
     let dir = tempfile::tempdir().unwrap();
     let base_text = "edition = \"B\"\n";
     let base = write(dir.path(), "base.toml", base_text);
@@ -619,9 +619,9 @@ fn class2_a_change_rechecks_the_documents_that_extend_it_and_no_other() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: an incremental change replaces its range (UTF-16 positions), not the whole text.
+/// An incremental change replaces its range (UTF-16 positions), not the whole text.
 #[test]
-fn class2_an_incremental_change_is_applied_as_a_range() {
+fn an_incremental_change_is_applied_as_a_range() {
     let (_dir, mut client, uri) = open_scratch(POSTGRES);
     assert_eq!(client.only_diagnostic(&uri, 1)["code"], "E0204");
     // `postgres` (inside its quotes) is at UTF-16 units 34..42 of line 4: after "né😀".
@@ -637,10 +637,10 @@ fn class2_an_incremental_change_is_applied_as_a_range() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// Class 2: neither an error reply nor anything the server writes (between `shutdown` and
+/// Neither an error reply nor anything the server writes (between `shutdown` and
 /// `exit` too) quotes a document or a request's parameters.
 #[test]
-fn class2_nothing_logged_or_answered_quotes_a_document() {
+fn nothing_logged_or_answered_quotes_a_document() {
     let secret = "Hunter2-Document-Text";
     let (_dir, mut client, uri) = open_scratch(POSTGRES);
     let reply = client.request_raw(
@@ -658,10 +658,10 @@ fn class2_nothing_logged_or_answered_quotes_a_document() {
     assert_eq!(code, Some(0), "{stderr}");
 }
 
-/// Class 2: before `initialize` too, a request is refused without echoing its params, and a
+/// Before `initialize` too, a request is refused without echoing its params, and a
 /// client's notification named like the server's internal one is not logged.
 #[test]
-fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
+fn nothing_before_initialize_or_under_an_internal_name_is_echoed() {
     let secret = "Hunter2-Early-Text";
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("svcgen"))
         .arg("lsp")
@@ -707,12 +707,12 @@ fn class2_nothing_before_initialize_or_under_an_internal_name_is_echoed() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
 
-/// Issue 21, classes 4 and 7: the editor warns as `validate` does of what a deployment of the
+/// The editor warns as `validate` does of what a deployment of the
 /// profile lacks, defaults the profile never wrote included (edition A's default vault adapter's
 /// AppRole files and its SSA file, its token server host and the services it connects to left at `localhost`), at
 /// the edition line.
 #[test]
-fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
+fn the_editor_warns_of_what_a_deployment_lacks() {
     let (_dir, mut client, uri) = open_scratch("edition = \"A\"\n");
     let diagnostics = client.diagnostics(&uri, 1);
     let codes: Vec<&str> = diagnostics
@@ -749,7 +749,7 @@ fn class4_class7_the_editor_warns_of_what_a_deployment_lacks() {
 /// value a target cannot carry, a value filled in at deploy time, a host file that cannot be
 /// read) are the server's too: each profile's diagnostics are validate's, same code and range.
 #[test]
-fn class2_the_server_runs_the_render_checks_validate_runs() {
+fn the_server_runs_the_render_checks_validate_runs() {
     let long_name = "A".repeat(300);
     let cases = [
         (

@@ -1,9 +1,9 @@
-//! Layers without cycles (issue 23, class 1): the top-level modules of `src/` form a directed
+//! Layers without cycles: the top-level modules of `src/` form a directed
 //! acyclic graph, so each can be read, tested and built (for the browser too) from the modules
 //! below it alone. The graph is read from the source: every `crate::<module>` path outside
 //! comments and literals is an edge from the module of the file it is written in.
 //!
-//! The folders that group modules by role (issue 23, class 7: [`GROUPS`]) are layers too: the
+//! The folders that group modules by role ([`GROUPS`]) are layers too: the
 //! modules in them are nodes of their own (`commands::lint`), and with each folder taken as one
 //! node the graph is still a DAG, so the layout shows the layers.
 
@@ -24,7 +24,7 @@ fn module_graph_has_no_cycle() {
 }
 
 #[test]
-fn class7_module_graph_groups_have_no_cycle() {
+fn module_graph_groups_have_no_cycle() {
     let src = src();
     for group in GROUPS {
         assert!(
@@ -145,7 +145,7 @@ fn graph(src: &Path) -> Graph {
     graph
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -211,7 +211,7 @@ fn in_group(name: String, after: &str) -> Vec<String> {
 
 /// The first path segment of each item of a `{a, b::c, d::{e}}` group (text after the `{`),
 /// with where it starts in `group`.
-fn top_level_names(group: &str) -> Vec<(String, usize)> {
+pub(crate) fn top_level_names(group: &str) -> Vec<(String, usize)> {
     let mut names = Vec::new();
     let mut depth = 0;
     let mut expect_name = true;
@@ -231,7 +231,7 @@ fn top_level_names(group: &str) -> Vec<(String, usize)> {
     names
 }
 
-fn identifier(text: &str) -> String {
+pub(crate) fn identifier(text: &str) -> String {
     text.chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect()
@@ -239,7 +239,7 @@ fn identifier(text: &str) -> String {
 
 /// `code` with comments and string and character literals replaced by spaces (newlines kept,
 /// so that line numbers hold).
-fn blank_comments_and_literals(code: &str) -> String {
+pub(crate) fn blank_comments_and_literals(code: &str) -> String {
     let chars: Vec<char> = code.chars().collect();
     let mut out = String::with_capacity(code.len());
     let mut i = 0;
@@ -377,10 +377,10 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     None
 }
 
-/// One test binary (issue 23, class 6): a test file that `tests/lib.rs` does not declare as a
+/// One test binary: a test file that `tests/lib.rs` does not declare as a
 /// module is never compiled, so its tests would silently never run. Every `tests/*.rs` is one.
 #[test]
-fn class6_every_test_file_is_a_module_of_the_one_test_binary() {
+fn every_test_file_is_a_module_of_the_one_test_binary() {
     let tests = crate::support::repo().join("tests");
     let lib = std::fs::read_to_string(tests.join("lib.rs")).unwrap();
     let declared: BTreeSet<&str> = lib

@@ -1,14 +1,14 @@
-//! A newcomer's second hour (issue 22): their own files and command-line mistakes, one scenario
-//! per class of the issue, each run as a user meets it.
+//! A newcomer's second hour: their own files and command-line mistakes, one scenario per
+//! mistake, each run as a user meets it.
 
 use crate::support;
 
 use support::scenario::Test;
 
-/// Class 3: the bundled overlay with its `#:svcgen overlay-of` line validates with its base on
+/// The bundled overlay with its `#:svcgen overlay-of` line validates with its base on
 /// the command line, as it does in the editor (it used to fail with "add edition").
 #[test]
-fn class3_cli_honours_the_overlay_directive() {
+fn cli_honours_the_overlay_directive() {
     Test::in_repo()
         .args(["validate", "examples/layers/eu.toml"])
         .stderr_lacks("E0200")
@@ -47,11 +47,11 @@ fn readme_block(heading: &str, lang: &str) -> String {
     readme[start..end].to_string()
 }
 
-/// Class 4: the README's tour profile and every bundled example validate with no warning (so
+/// The README's tour profile and every bundled example validate with no warning (so
 /// `--deny-warnings` passes on them); a warning the profile acknowledges with `allow` is not
 /// reported; a run failing only because of `--deny-warnings` says so, even with `-q`.
 #[test]
-fn class4_deny_warnings_is_usable() {
+fn deny_warnings_is_usable() {
     let tour = readme_block("## A tour of the profile", "toml");
     Test::new()
         .file("tour.toml", &tour)
@@ -104,14 +104,15 @@ fn class4_deny_warnings_is_usable() {
         .run();
 }
 
-/// The commands of README's "Use in CI" section, as written (`svcgen` being the binary under
-/// test), each without its output redirection (`> report.json`).
-fn readme_ci_commands() -> Vec<Vec<String>> {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
-    let at = readme
+/// The commands of the guide's "Use in CI" section (docs/guide.md, which README links), as
+/// written (`svcgen` being the binary under test), each without its output redirection
+/// (`> report.json`).
+fn guide_ci_commands() -> Vec<Vec<String>> {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
+    let at = guide
         .find("## Use in CI")
-        .expect("README has its CI recipe");
-    let section = &readme[at + 1..];
+        .expect("the guide has its CI recipe");
+    let section = &guide[at + 1..];
     let section = &section[..section.find("\n## ").unwrap_or(section.len())];
     // Only the lines of its code blocks (prose may start with the word svcgen too).
     let mut in_block = false;
@@ -138,8 +139,9 @@ fn readme_ci_commands() -> Vec<Vec<String>> {
         .collect()
 }
 
-/// README's quick start renders the bundled example as written, and its CI recipe passes on the
-/// tour profile once its artifacts are committed (read from README: the test follows its text).
+/// README's quick start renders the bundled example as written, and the guide's CI recipe passes
+/// on README's tour profile once its artifacts are committed (read from both: the test follows
+/// their text).
 #[test]
 fn readme_quick_start_and_ci_recipe_run_clean() {
     let setup = readme_block("## Set-up: two commands", "sh");
@@ -157,7 +159,7 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
     let script = second.split_whitespace().next().unwrap();
     assert!(support::repo().join(script).is_file(), "{script} exists");
 
-    let commands = readme_ci_commands();
+    let commands = guide_ci_commands();
     assert!(
         commands.iter().any(|c| c.iter().any(|a| a == "--check")),
         "the CI recipe has its --check command: {commands:?}"
@@ -180,10 +182,10 @@ fn readme_quick_start_and_ci_recipe_run_clean() {
     }
 }
 
-/// Class 5: mistakes on the command line are usage errors (exit 2) that name the form or the
+/// Mistakes on the command line are usage errors (exit 2) that name the form or the
 /// closest value, as mistakes in a profile do.
 #[test]
-fn class5_command_line_mistakes_get_a_pointer() {
+fn command_line_mistakes_get_a_pointer() {
     let example = "examples/b-hybrid.toml";
     for command in ["render", "validate"] {
         Test::in_repo()
@@ -266,11 +268,11 @@ fn placeholder_names(text: &str) -> Vec<String> {
     names
 }
 
-/// Class 1: compose -> profile -> compose keeps every placeholder; import reports each; the
+/// Compose -> profile -> compose keeps every placeholder; import reports each; the
 /// Kubernetes targets refuse them naming the variable; a file that cannot make a valid profile
 /// gets a draft and a failing exit.
 #[test]
-fn class1_placeholders_survive_import() {
+fn placeholders_survive_import() {
     let ran = Test::new()
         .file("docker-compose.yml", COMPOSE_WITH_PLACEHOLDERS)
         .args(["import", "docker-compose.yml", "-o", "profile.toml"])
@@ -345,10 +347,10 @@ fn class1_placeholders_survive_import() {
     assert!(draft.contains("host = \"db host\""), "{draft}");
 }
 
-/// Class 6: when the variables fit both editions, the image tag names the edition, and import
+/// When the variables fit both editions, the image tag names the edition, and import
 /// says so (on stderr and in the profile's header).
 #[test]
-fn class6_import_takes_the_edition_from_the_image_tag() {
+fn import_takes_the_edition_from_the_image_tag() {
     let compose = |tag: &str| {
         format!(
             "services:\n  admin-ui:\n    image: ghcr.io/janssenproject/admin-ui:{tag}\n    environment:\n      CN_CONFIG_ADAPTER: kubernetes\n      CN_SECRET_ADAPTER: kubernetes\n      CN_PERSISTENCE_TYPE: couchbase\n"
@@ -381,10 +383,10 @@ fn class6_import_takes_the_edition_from_the_image_tag() {
         .run();
 }
 
-/// Class 2: the wrong kind of file gets one error saying what it is and which command reads it,
+/// The wrong kind of file gets one error saying what it is and which command reads it,
 /// for every command that takes a file (not 23 TOML errors, not a profile read as a `.env`).
 #[test]
-fn class2_the_wrong_file_gets_one_pointer() {
+fn the_wrong_file_gets_one_pointer() {
     let dotenv =
         "# today's environment\nCN_CONFIG_ADAPTER=consul\nCN_SQL_DB_HOST=db\nTZ=Europe/Berlin\n";
     let profile = "edition = \"B\"\n[config]\nadapter = \"consul\"\n";
@@ -433,7 +435,7 @@ fn class2_the_wrong_file_gets_one_pointer() {
         .stderr_has(env_msg)
         .stderr_has("1 error\n")
         .run();
-    // Class 9: the wrong file exits 1 (a problem found in the file) with E0246 for every
+    // The wrong file exits 1 (a problem found in the file) with E0246 for every
     // command, in every format (it used to exit 2 with a bare message for these three).
     test()
         .args(["migrate", "--to", "B", "app.env"])
@@ -463,10 +465,10 @@ fn class2_the_wrong_file_gets_one_pointer() {
     }
 }
 
-/// Class 7: `init`'s profile validates with no warning for every choice, and uncommenting any
+/// `init`'s profile validates with no warning for every choice, and uncommenting any
 /// key (one without a default too) gives valid TOML, never "string values must be quoted".
 #[test]
-fn class7_init_writes_a_clean_editable_profile() {
+fn init_writes_a_clean_editable_profile() {
     let choices: [&[&str]; 4] = [
         &[],
         &["--edition", "A"],
@@ -525,10 +527,10 @@ fn class7_init_writes_a_clean_editable_profile() {
     }
 }
 
-/// Class 8: `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
+/// `render --out-dir` says what it wrote; `-o` into a folder that does not exist yet
 /// creates it, as `--out-dir` does (no temporary file name in any message).
 #[test]
-fn class8_output_that_tells() {
+fn render_says_what_it_wrote_and_creates_a_missing_folder() {
     let example = support::repo().join("examples/b-hybrid.toml");
     let ran = Test::new()
         .arg("render")
@@ -566,11 +568,11 @@ fn class8_output_that_tells() {
     assert_eq!(ran.stderr(), "");
 }
 
-/// Class 9, the smaller ones: lint speaks in the file's variables; `explain --profile` shows the
+/// Lint speaks in the file's variables; `explain --profile` shows the
 /// profile's edition only; the hybrid mapping written as JSON text gets the table to write; the
 /// man page's synopsis is `-h`'s usage.
 #[test]
-fn class9_smaller_ones() {
+fn lint_explain_and_hybrid_json_speak_the_users_terms() {
     Test::new()
         .file(
             "app.env",
@@ -604,13 +606,13 @@ fn class9_smaller_ones() {
         .stderr_has("write a TOML table, not JSON text: hybrid = { default = \"sql\", user = \"BACKEND\"")
         .stderr_has("`user` is 1 in that JSON: it must name a backend")
         .run();
-    // The man pages' synopses: `class9_every_man_page_synopsis_matches_help`, every command.
+    // The man pages' synopses: `every_man_page_synopsis_matches_help`, every command.
 }
 
-/// Class 1: a deploy-time `[env]` value that the RBAC would name (the secret name the image
+/// A deploy-time `[env]` value that the RBAC would name (the secret name the image
 /// reads) is one like any other: compose writes its placeholder, the Kubernetes targets refuse it.
 #[test]
-fn class1_a_deploy_time_name_the_rbac_reads_renders_for_compose() {
+fn a_deploy_time_name_the_rbac_reads_renders_for_compose() {
     let profile = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
                    [persistence]\ntype = \"sql\"\n[deploy]\nname = \"admin-ui\"\n\
                    [env]\nCN_SECRET_KUBERNETES_SECRET = { deploy_env = \"SECNAME\" }\n";
@@ -629,10 +631,10 @@ fn class1_a_deploy_time_name_the_rbac_reads_renders_for_compose() {
         .run();
 }
 
-/// Class 4: under `-q`, a run that fails only because of `--deny-warnings` still says why in every
+/// Under `-q`, a run that fails only because of `--deny-warnings` still says why in every
 /// machine format: the warnings stay in the report.
 #[test]
-fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
+fn deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format() {
     let profile = "edition = \"B\"\n[env]\nMY_VAR = \"x\"\n";
     for format in ["json", "sarif", "gitlab"] {
         Test::new()
@@ -651,10 +653,10 @@ fn class4_deny_warnings_under_quiet_keeps_the_warnings_in_every_machine_format()
     }
 }
 
-/// Class 1: a secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
+/// A secret's placeholder with a default (`${PASS:-…}`) becomes `{ env = "PASS" }`, and
 /// the default it cannot keep is reported as left out, without showing it.
 #[test]
-fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
+fn a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
     let compose = "services:\n  admin-ui:\n    image: svc/admin-ui:0.0.0-nightly\n    environment:\n      \
                    CN_GOOGLE_SECRET_MANAGER_PASSPHRASE: ${PASS:-hunter2-DEFAULTSECRET}\n      \
                    CN_CONFIG_ADAPTER: google\n      CN_SECRET_ADAPTER: google\n      GOOGLE_PROJECT_ID: p\n";
@@ -670,7 +672,7 @@ fn class1_a_secret_placeholder_s_default_is_reported_not_dropped_silently() {
 }
 
 /// What a path option of the command line names. Every option whose value is a path must be
-/// listed here: a new one fails [`class5_every_option_of_every_command_gets_a_pointer`] until
+/// listed here: a new one fails [`every_option_of_every_command_gets_a_pointer`] until
 /// it is, so that its near misses are tried too.
 #[derive(Clone, Copy, Debug)]
 enum PathKind {
@@ -754,14 +756,14 @@ fn near_miss(values: &[String]) -> (String, String) {
     (typo, target)
 }
 
-/// Class 5 everywhere: every option that takes a value, of every command (read from the command
+/// Every option that takes a value, of every command (read from the command
 /// tree the binary builds, so a new option is covered without touching this test), is given the
 /// near misses a user makes: no value, a typo of an allowed value (did you mean), a wrong shape
 /// (`--set key 5433`), and for paths one that does not exist, a folder for a file, a file for a
 /// folder, a FIFO. Each is a usage error (exit 2) naming the option and the value, with what is
 /// accepted.
 #[test]
-fn class5_every_option_of_every_command_gets_a_pointer() {
+fn every_option_of_every_command_gets_a_pointer() {
     use clap::CommandFactory;
     let folder = tempfile::tempdir().unwrap();
     let at = |name: &str| folder.path().join(name);
@@ -784,7 +786,7 @@ fn class5_every_option_of_every_command_gets_a_pointer() {
             }
             let Some(long) = arg.get_long() else {
                 // A positional: only its allowed values (a shell) are near-missed here; a
-                // missing or wrong file is class 2's.
+                // missing or wrong file is `the_wrong_file_gets_one_pointer`'s.
                 let values = allowed_values(arg);
                 if !values.is_empty() {
                     let (typo, near) = near_miss(&values);
@@ -874,9 +876,9 @@ fn class5_every_option_of_every_command_gets_a_pointer() {
     );
 }
 
-/// Class 5, options that make no sense together: a usage error each, saying which to drop.
+/// Options that make no sense together: a usage error each, saying which to drop.
 #[test]
-fn class5_options_that_contradict_are_usage_errors() {
+fn options_that_contradict_are_usage_errors() {
     Test::in_repo()
         .args([
             "explain",
@@ -949,11 +951,11 @@ fn writers(out: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Class 8 everywhere: every writer (`-o` of render, import, migrate, docs, init, schema;
+/// Every writer (`-o` of render, import, migrate, docs, init, schema;
 /// `--out-dir` of render and man) creates a missing folder alike, and where the folder refuses
 /// the file, says so with what to do next and without a temporary file's name.
 #[test]
-fn class8_every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
+fn every_writer_creates_a_missing_folder_and_tells_when_it_cannot() {
     let folder = tempfile::tempdir().unwrap();
     std::fs::write(folder.path().join("app.env"), "CN_PERSISTENCE_TYPE=sql\n").unwrap();
     for (n, argv) in writers("new/deeper").into_iter().enumerate() {
@@ -1014,11 +1016,11 @@ fn diagnostic_lines(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Class 9: one cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
+/// One cause, one diagnostic. A host file that does not exist was W0310 (resolve) and
 /// E0245 (the base cannot copy it); `allow` written as a string, or with a misspelled code, was
 /// its error and the very warnings it meant to acknowledge (gone once it is fixed).
 #[test]
-fn class9_one_cause_gives_one_diagnostic() {
+fn one_cause_gives_one_diagnostic() {
     // Adapters that read no credential file, a database of its own: the missing host file is
     // the one cause.
     let host_missing = "edition = \"B\"\nallow = [\"kube-api-config\"]\n[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence.sql]\nhost = \"db\"\n\n[deploy.files]\n\"token_server.cert_file\" = { host = \"no/such/file.crt\", configmap = \"certs\" }\n";
@@ -1065,10 +1067,10 @@ fn class9_one_cause_gives_one_diagnostic() {
     }
 }
 
-/// Class 9: the man page's synopsis is `-h`'s usage line, for the top page and every command
+/// The man page's synopsis is `-h`'s usage line, for the top page and every command
 /// (read from the command tree, so a new command is checked too).
 #[test]
-fn class9_every_man_page_synopsis_matches_help() {
+fn every_man_page_synopsis_matches_help() {
     use clap::CommandFactory;
     let ran = Test::new().args(["man", "--out-dir", "man"]).run();
     let commands: Vec<Option<String>> = std::iter::once(None)

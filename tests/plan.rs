@@ -1,4 +1,4 @@
-//! One deployment plan (issue 23): every command plans a profile once, in the library, and every
+//! One deployment plan: every command plans a profile once, in the library, and every
 //! target reads its names and host files from that plan. So `validate` fails exactly where
 //! `render --out-dir` fails on a host file that cannot be read, and the Secret that
 //! `--include-secrets` writes is the Secret every target refers to.
@@ -125,7 +125,7 @@ fn secret_refs(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// One entry point (issue 23, class 2): a profile held in memory goes through the same loading
+/// One entry point: a profile held in memory goes through the same loading
 /// as a file: its `extends` is followed from its folder, an overlay and `--set` values go over
 /// it, and each value keeps the origin of the layer that wrote it.
 #[test]
@@ -200,10 +200,10 @@ fn pipeline_text_layers_load_as_files_do() {
     assert_eq!(&sources.get(origin.source).text[origin.span()], "extends");
 }
 
-/// `import` and `lint` ask resolve for an environment (issue 23, class 2) instead of removing
+/// `import` and `lint` ask resolve for an environment instead of removing
 /// diagnostics by code afterwards: the checks of a profile's own form (a name passed through
 /// `[env]`, which the reader already reported) are not made; every other check is. A credential
-/// file's `[deploy.files]` source is a check of rendering a deployment (issue 21, class 4), made
+/// file's `[deploy.files]` source is a check of rendering a deployment, made
 /// by neither: `validate` and `render` make it, `import` and `lint` render nothing.
 #[test]
 fn pipeline_environment_mode_leaves_out_only_the_profile_form_checks() {

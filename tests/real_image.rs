@@ -1,6 +1,5 @@
-//! Issue 21: a profile that validates is one the real image can start with. One test (or more)
-//! per class of the issue, each with a profile that today's `main` accepts silently and that must
-//! now fail or warn, or render what the image needs.
+//! A profile that validates is one the real image can start with: each test holds a profile that
+//! once passed silently and must fail or warn, or render what the image needs.
 
 use crate::support;
 
@@ -8,10 +7,10 @@ use serde_json::Value;
 use support::scenario::Test;
 use support::{build_and_validate, objects, of_kind};
 
-/// Class 9: `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
+/// `google.secret_name_prefix` and `google.secret_version_id` apply when either adapter
 /// is `google` (spec 2.4), not only the secret adapter: no false W0301, and both are rendered.
 #[test]
-fn class9_google_secret_names_apply_with_the_google_config_adapter() {
+fn google_secret_names_apply_with_the_google_config_adapter() {
     let profile = "edition = \"B\"\n[config]\nadapter = \"google\"\n\
                    [google]\nproject_id = \"p\"\nsecret_name_prefix = \"team\"\nsecret_version_id = \"3\"\n";
     Test::new()
@@ -75,11 +74,11 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-/// Class 1: with kubernetes adapters the base has a ServiceAccount, a Role (get, update, patch
+/// With kubernetes adapters the base has a ServiceAccount, a Role (get, update, patch
 /// narrowed to the adapters' objects; list, watch, create on the resource) and a RoleBinding,
 /// all named from the profile; the pods use the account and mount its token; DEPLOY.md says why.
 #[test]
-fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
+fn kubernetes_adapters_get_a_service_account_role_and_binding() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[deploy]\nname = \"ui\"\nnamespace = \"apps\"\n"
     ));
@@ -136,10 +135,10 @@ fn class1_kubernetes_adapters_get_a_service_account_role_and_binding() {
     }
 }
 
-/// Class 1: only the config adapter is kubernetes: the Role grants configmaps only, in the
+/// Only the config adapter is kubernetes: the Role grants configmaps only, in the
 /// config's namespace; the adapters' objects in two namespaces get a Role in each.
 #[test]
-fn class1_the_role_grants_only_what_each_adapter_uses_where_it_is() {
+fn the_role_grants_only_what_each_adapter_uses_where_it_is() {
     let ran = render_base(
         "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
          [token_server]\nbase_url = \"https://auth.example.org\"\n",
@@ -168,10 +167,10 @@ fn class1_the_role_grants_only_what_each_adapter_uses_where_it_is() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 1: `deploy.service_account` names an existing account: no RBAC is rendered, the pods
+/// `deploy.service_account` names an existing account: no RBAC is rendered, the pods
 /// use it, and DEPLOY.md lists what it needs.
 #[test]
-fn class1_an_existing_service_account_gets_no_rbac() {
+fn an_existing_service_account_gets_no_rbac() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[deploy]\nservice_account = \"platform-admin\"\n"
     ));
@@ -190,9 +189,9 @@ fn class1_an_existing_service_account_gets_no_rbac() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 1: without a kubernetes adapter, no RBAC and no service account token in the pods.
+/// Without a kubernetes adapter, no RBAC and no service account token in the pods.
 #[test]
-fn class1_without_a_kubernetes_adapter_no_token_is_mounted() {
+fn without_a_kubernetes_adapter_no_token_is_mounted() {
     let ran =
         render_base("edition = \"B\"\n[token_server]\nbase_url = \"https://auth.example.org\"\n");
     let objects = self::objects(&ran.read("out/k8s.yaml"));
@@ -209,10 +208,10 @@ fn class1_without_a_kubernetes_adapter_no_token_is_mounted() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 1: the Role names the adapters' objects and namespace: a value Kubernetes refuses as
+/// The Role names the adapters' objects and namespace: a value Kubernetes refuses as
 /// a name is an error at it (main rendered the adapters without any RBAC).
 #[test]
-fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
+fn an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
     Test::new()
         .file(
             "p.toml",
@@ -227,11 +226,11 @@ fn class1_an_adapter_object_that_cannot_be_named_in_a_role_is_refused() {
         .run();
 }
 
-/// Class 8: the plugin archives of one ConfigMap add up to more than Kubernetes' 1 MiB: refused
+/// The plugin archives of one ConfigMap add up to more than Kubernetes' 1 MiB: refused
 /// at the archive that passes the limit, with the size (files and keys: 3 + 9 + 1100000 + 7
 /// bytes) and the limit, and nothing is written.
 #[test]
-fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
+fn a_configmap_of_plugin_archives_over_1_mib_is_refused() {
     let big = vec![7u8; 1_100_000];
     let test = Test::new()
         .file(
@@ -254,9 +253,9 @@ fn class8_a_configmap_of_plugin_archives_over_1_mib_is_refused() {
     assert!(!ran.path("out").exists(), "nothing written");
 }
 
-/// Class 8: the ConfigMap of the variables over 1 MiB is refused at the value that passes it.
+/// The ConfigMap of the variables over 1 MiB is refused at the value that passes it.
 #[test]
-fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
+fn a_configmap_of_variables_over_1_mib_is_refused() {
     let profile = format!(
         "edition = \"B\"\ntoken_server = {{ base_url = \"https://auth.example.org\" }}\n\
          [env]\nLARGE = \"{}\"\n",
@@ -272,10 +271,10 @@ fn class8_a_configmap_of_variables_over_1_mib_is_refused() {
         .run();
 }
 
-/// Class 4: DEPLOY.md lists each credential file the image opens at start, with its source, or
+/// DEPLOY.md lists each credential file the image opens at start, with its source, or
 /// says that the profile gives none.
 #[test]
-fn class4_deploy_notes_list_each_credential_file() {
+fn deploy_notes_list_each_credential_file() {
     let ran = render_base(
         "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n\
          [secret]\nadapter = \"vault\"\nvault = { addr = \"https://vault.example.org\", verify = true }\n\
@@ -292,10 +291,10 @@ fn class4_deploy_notes_list_each_credential_file() {
     );
 }
 
-/// Class 11: DEPLOY.md has a section of facts about the real image, marked as such: edition A's
+/// DEPLOY.md has a section of facts about the real image, marked as such: edition A's
 /// SSA file and plugin folder, the secret-name variable the image reads.
 #[test]
-fn class11_deploy_notes_have_a_real_image_section() {
+fn deploy_notes_have_a_real_image_section() {
     let a = render_base(
         "edition = \"A\"\ntoken_server = { base_hostname = \"auth.example.org\" }\n\
          [secret]\nadapter = \"kubernetes\"\n",
@@ -326,11 +325,11 @@ fn class11_deploy_notes_have_a_real_image_section() {
     );
 }
 
-/// Class 2: README's startup numbers are those a render of the defaults states (one backend):
+/// The guide's startup numbers (docs/guide.md) are those a render of the defaults states (one backend):
 /// 1050 s in edition B with its lock check, 1590 s in edition A with its build allowance.
 #[test]
-fn class2_readme_startup_numbers_match_a_render() {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+fn the_guides_startup_numbers_match_a_render() {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
     for (profile, seconds) in [
         (
             "edition = \"B\"\ntoken_server = { base_url = \"https://auth.example.org\" }\n",
@@ -344,17 +343,17 @@ fn class2_readme_startup_numbers_match_a_render() {
         let notes = render_base(profile).read("out/DEPLOY.md");
         assert!(notes.contains(&format!(" = {seconds} s,")), "{notes}");
         assert!(
-            readme.contains(&format!("{seconds} s")),
-            "README states {seconds} s"
+            guide.contains(&format!("{seconds} s")),
+            "the guide states {seconds} s"
         );
     }
 }
 
-/// Class 1 and 11: the image reads the Secret's name from CN_SECRET_KUBERNETES_SECRET (outside
+/// The image reads the Secret's name from CN_SECRET_KUBERNETES_SECRET (outside
 /// the spec): set under `[env]` to the spec's name, the Role names that one Secret; a value that
 /// is no Kubernetes name is refused at it.
 #[test]
-fn class1_the_role_follows_the_secret_name_the_image_reads() {
+fn the_role_follows_the_secret_name_the_image_reads() {
     let ran = render_base(&format!(
         "{KUBERNETES_ADAPTERS}[env]\nCN_SECRET_KUBERNETES_SECRET = \"admin-secrets\"\n"
     ));
@@ -387,12 +386,12 @@ const B_DEFAULT_ADAPTERS: &str =
 /// The addresses of the services edition B's default adapters and database connect to.
 const B_DEFAULT_SERVICES: &str = "[config.consul]\nhost = \"consul\"\n[secret.vault]\naddr = \"https://vault.example.org\"\nverify = true\n[persistence.sql]\nhost = \"db\"\n";
 
-/// Class 4: a credential file of an adapter the profile never wrote (edition B's default vault)
+/// A credential file of an adapter the profile never wrote (edition B's default vault)
 /// needs a source as much as a chosen one's: `validate`, `render` of a target that starts the
 /// container and `svcgen krm` warn, at the edition (nothing more precise was written); a `.env`
 /// and the docs start nothing and do not.
 #[test]
-fn class4_a_default_adapters_credential_files_need_a_source() {
+fn a_default_adapters_credential_files_need_a_source() {
     let role_id = "`secret.vault.role_id_file` (CN_SECRET_VAULT_ROLE_ID_FILE) names /etc/certs/vault_role_id, and the profile gives no source for it";
     Test::new()
         .file("p.toml", B_DEFAULT_ADAPTERS)
@@ -445,11 +444,11 @@ fn class4_a_default_adapters_credential_files_need_a_source() {
         .run();
 }
 
-/// Class 7: edition A's token server host left at the spec's `localhost` in a profile with no
+/// Edition A's token server host left at the spec's `localhost` in a profile with no
 /// `[deploy]` table: every target that starts the container points its users at the pod, so
 /// `validate` and those renders warn (at the edition); a `.env` does not.
 #[test]
-fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
+fn a_loopback_default_host_warns_without_a_deploy_table() {
     let profile =
         "edition = \"A\"\nallow = [\"kube-api-config\"]\n[secret]\nadapter = \"kubernetes\"\n";
     let left = "`token_server.base_hostname` is left at \"localhost\"";
@@ -504,13 +503,13 @@ fn class7_a_loopback_default_host_warns_without_a_deploy_table() {
         .run();
 }
 
-/// Class 7, the services the container connects to: the consul host, the vault address and the
+/// The services the container connects to: the consul host, the vault address and the
 /// LDAP, Couchbase and SQL addresses all default to `localhost`, which in compose or Kubernetes
 /// is the container itself. Left at that default, every target that starts the container warns
 /// (W0333, naming the key and its variable); a loopback the profile writes may be a sidecar and
 /// is taken as meant; a `.env` starts nothing. `svcgen init` asks for each address instead.
 #[test]
-fn class7_a_service_address_left_at_loopback_warns() {
+fn a_service_address_left_at_loopback_warns() {
     // Each clean but for one service left at its default (on the last main: clean, exit 0).
     let cases = [
         (

@@ -522,10 +522,10 @@ spec:
             - {name: OTHER, value: "$(PASS)"}
 "#;
 
-/// Class 10: a passphrase given as `$(VAR)` or through an `envFrom` prefix stays a reference:
+/// A passphrase given as `$(VAR)` or through an `envFrom` prefix stays a reference:
 /// the variable it came from is not imported, and no rendered ConfigMap holds its value.
 #[test]
-fn class10_a_passphrase_from_a_reference_never_lands_in_a_configmap() {
+fn a_passphrase_from_a_reference_never_lands_in_a_configmap() {
     for how in ["envFrom", "$(PASS)"] {
         let dir = tempfile::tempdir().unwrap();
         let manifest = if how == "envFrom" {
@@ -566,10 +566,10 @@ fn class10_a_passphrase_from_a_reference_never_lands_in_a_configmap() {
     }
 }
 
-/// Class 10: a host file others cannot read (0600) keeps that mode when `render --out-dir`
+/// A host file others cannot read (0600) keeps that mode when `render --out-dir`
 /// copies it into the kustomize base, whatever the umask.
 #[test]
-fn class10_a_private_host_file_stays_private_when_copied() {
+fn a_private_host_file_stays_private_when_copied() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("certs")).unwrap();

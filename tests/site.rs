@@ -1,7 +1,7 @@
-//! The reference site and the playground (issue 24, on the pure core of issue 23, class 5): the
-//! WebAssembly module embedded in `playground.html` answers exactly what the native binary
-//! prints, for every example and profile fixture (a Node test, no browser), and the pages work
-//! from `file://` in headless Chromium (typing, a diagnostic, each target, the reference).
+//! The reference site and the playground, on the pure core: the WebAssembly module embedded in
+//! `playground.html` answers exactly what the native binary prints, for every example and profile
+//! fixture (a Node test, no browser), and the pages work from `file://` in headless Chromium
+//! (typing, a diagnostic, each target, the reference).
 //!
 //! Both read the site `scripts/site.sh` built into `target/site` (scripts/test.sh builds it
 //! first; `SVCGEN_SITE` names another folder). Without it, or without Node, Chromium or

@@ -290,7 +290,7 @@ fn image_tags_match_section_9() {
     }
 }
 
-/// Facts about the real image that are not the spec (issue 21: its SSA file, plugin folder,
+/// Facts about the real image that are not the spec (its SSA file, plugin folder,
 /// the paths it writes, the variable it reads a Secret's name from and its default) live in the
 /// model (`[image]`, and `image_name` of an API object), marked as such: no source file or
 /// template names them, so a new fact about the image is a line of `schemas/spec.toml`.

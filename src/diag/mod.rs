@@ -261,7 +261,7 @@ mod tests {
     /// A value of the wrong TOML type has one wording: `Diagnostic::wrong_type` is the only
     /// place outside the code table that names its code (CONTRIBUTING, "A diagnostic code").
     #[test]
-    fn class7_the_wrong_type_diagnostic_has_one_constructor() {
+    fn the_wrong_type_diagnostic_has_one_constructor() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = Vec::new();
         rust_files(&src, &mut files);

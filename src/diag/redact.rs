@@ -679,9 +679,9 @@ mod tests {
         );
     }
 
-    /// Issue 21, class 6: the password of a URL is a secret of any text it stands in.
+    /// The password of a URL is a secret of any text it stands in.
     #[test]
-    fn class6_a_url_password_is_a_secret_wherever_it_stands() {
+    fn a_url_password_is_a_secret_wherever_it_stands() {
         let text =
             "addr = \"https://u:hunter2@vault:8200/x@y\"\nCN_X=http://a:b@h\nu = \"https://v@h\"\n";
         let shown: Vec<&str> = url_password_ranges(text)
@@ -691,10 +691,10 @@ mod tests {
         assert_eq!(shown, ["hunter2", "b"]);
     }
 
-    /// Issue 21, class 6: a password holding `/`, `?`, `#`, a quote or an escape is masked to
+    /// A password holding `/`, `?`, `#`, a quote or an escape is masked to
     /// the last `@` (more rather than less), in a text and in one value.
     #[test]
-    fn class6_a_password_holding_a_delimiter_is_masked_whole() {
+    fn a_password_holding_a_delimiter_is_masked_whole() {
         let text = "a = \"https://u:Zq/9@h\" b = \"https://u:Zq\\\"9@h\"\nX=http://u:Zq?#9@h/p\n";
         let shown: Vec<&str> = (url_password_ranges(text).into_iter())
             .map(|r| &text[r])

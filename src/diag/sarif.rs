@@ -4,7 +4,7 @@
 //! Hand-written structs of the dozen objects svcgen fills rather than `serde-sarif`: that crate
 //! types the whole standard (hundreds of types, a builder crate, its own serde features) to
 //! write what these few structs write, and the vendored OASIS schema checks the output in
-//! `tests/ci_sarif.rs` either way.
+//! `tests/ci_formats.rs` either way.
 
 use super::location::{FINGERPRINT_KEY, Finding, Place};
 use super::{Code, Severity, rules};

@@ -71,15 +71,7 @@ pub fn analyze(
             continue;
         }
         if model.entries_by_env(&entry.name).next().is_none() {
-            unknown_name(model, entry, decided, &mut diags);
-            if outside_spec(entry, &mut diags) {
-                if let EnvValue::FromEnv { var: shell, text } = &entry.value {
-                    let deferred = !for_lint && super::interpolate::deploy_form(text).is_some();
-                    diags.push(match deferred {
-                        true => deploy_time(entry, shell),
-                        false => from_shell(entry, shell, text, for_lint),
-                    });
-                }
+            if not_in_the_spec(model, entry, decided, for_lint, &mut diags) {
                 extras.push(i);
             }
             continue;
@@ -93,20 +85,9 @@ pub fn analyze(
             // Of the other edition: reported by `decide`.
             None => continue,
         };
-        if let EnvValue::FromEnv { var: shell, text } = &entry.value
-            && !var.secret
-        {
-            let deferred = !for_lint
-                && super::values::can_defer(var)
-                && super::interpolate::deploy_form(text).is_some();
-            diags.push(match deferred {
-                true => deploy_time(entry, shell),
-                false => from_shell(entry, shell, text, for_lint),
-            });
-            if for_lint {
-                unread.push(var.key.as_str());
-                continue;
-            }
+        if from_the_shell(var, entry, for_lint, &mut diags) && for_lint {
+            unread.push(var.key.as_str());
+            continue;
         }
         if unused_default_mapping(model, var, entry, entries, check_as) {
             continue; // the spec's own default, unread unless the type is the mixed one
@@ -132,6 +113,48 @@ pub fn analyze(
         extras,
         diagnostics: diags,
     }
+}
+
+/// An entry the model does not name, reported with its nearest names: true when it goes to
+/// `[env]` (with a note when the deploying shell gives its value).
+fn not_in_the_spec(
+    model: &Model,
+    entry: &EnvEntry,
+    decided: Option<Edition>,
+    for_lint: bool,
+    diags: &mut Diagnostics,
+) -> bool {
+    unknown_name(model, entry, decided, diags);
+    if !outside_spec(entry, diags) {
+        return false;
+    }
+    if let EnvValue::FromEnv { var: shell, text } = &entry.value {
+        let deferred = !for_lint && super::interpolate::deploy_form(text).is_some();
+        diags.push(match deferred {
+            true => deploy_time(entry, shell),
+            false => from_shell(entry, shell, text, for_lint),
+        });
+    }
+    true
+}
+
+/// A spec variable's value that the deploying shell gives (`${NAME}`), reported as a deploy-time
+/// value or as not known here: true when it is one (a secret's reference is read as such).
+fn from_the_shell(var: &Var, entry: &EnvEntry, for_lint: bool, diags: &mut Diagnostics) -> bool {
+    let EnvValue::FromEnv { var: shell, text } = &entry.value else {
+        return false;
+    };
+    if var.secret {
+        return false;
+    }
+    let deferred = !for_lint
+        && super::values::can_defer(var)
+        && super::interpolate::deploy_form(text).is_some();
+    diags.push(match deferred {
+        true => deploy_time(entry, shell),
+        false => from_shell(entry, shell, text, for_lint),
+    });
+    true
 }
 
 /// An entry the model does not name: true when it goes to `[env]`; an invalid name or a value

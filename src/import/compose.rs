@@ -225,100 +225,136 @@ fn read_env_files(
     };
     let compose_name = sources.get(source).name.clone();
     for item in items {
-        let (path_node, required) = match item.get("path") {
-            Some(path) => (
-                path,
-                item.get("required").and_then(|r| r.scalar_text()) != Some("false"),
-            ),
-            None => (item, true),
-        };
-        let raw = match item.get("format") {
-            None => false,
-            Some(format) if format.scalar_text() == Some("raw") => true,
-            Some(format) => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::InputShape,
-                        format!(
-                            "unsupported env_file format `{}`",
-                            format.scalar_text().unwrap_or_default().escape_debug()
-                        ),
-                    )
-                    .at(format.origin)
-                    .label("unknown format")
-                    .help("docker compose reads `format: raw` (every character after `=`), or the .env syntax when `format` is not given"),
-                );
-                continue;
-            }
-        };
-        let Some(path) = path_node.as_str() else {
-            diags.push(
-                Diagnostic::new(
-                    Code::InputShape,
-                    format!(
-                        "an env_file entry must be a path, found {}",
-                        path_node.kind()
-                    ),
-                )
-                .at(path_node.origin)
-                .label("expected a path"),
-            );
+        let Some(entry) = env_file_entry(item, diags) else {
             continue;
         };
-        let shown = Path::new(&compose_name)
-            .parent()
-            .map_or_else(|| Path::new(path).to_path_buf(), |dir| dir.join(path));
+        let shown = Path::new(&compose_name).parent().map_or_else(
+            || Path::new(entry.path).to_path_buf(),
+            |dir| dir.join(entry.path),
+        );
         let Some(dir) = base_dir else {
             diags.push(
                 Diagnostic::new(
                     Code::InputShape,
-                    format!("env_file `{path}` cannot be read"),
+                    format!("env_file `{}` cannot be read", entry.path),
                 )
-                .at(path_node.origin)
+                .at(entry.at)
                 .label("not read")
                 .help("read the compose file from disk, so that its env_file paths can be found"),
             );
             continue;
         };
-        let full = dir.join(path);
+        let full = dir.join(entry.path);
         let identity = std::fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
         if seen.contains(&identity) {
             continue;
         }
         seen.push(identity);
         if let Err(e) = std::fs::metadata(&full) {
-            if required {
-                diags.push(missing_env_file(path, &e.to_string(), path_node.origin));
+            if entry.required {
+                diags.push(missing_env_file(entry.path, &e.to_string(), entry.at));
             }
             continue;
         }
-        // An input of the import: `import -o` must not replace it.
-        match crate::profile::read_input(&full, sources.inputs()) {
-            Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let id = sources.add(shown.display().to_string(), text);
-                let text = sources.get(id).text.clone();
-                let (found, d) = if raw {
-                    dotenv::read_raw(&text, id)
-                } else {
-                    dotenv::read(&text, id)
-                };
-                if let Some(error) = d.items.iter().find(|x| x.code == Code::InputSyntax) {
-                    // Not an env_file (a private key, a password file): one error, and none of
-                    // its lines imported or shown.
-                    sources.mark_secret(Origin::new(id, 0..text.len()));
-                    diags.push(error.clone().help(format!(
-                        "`{}` does not read as an env_file (NAME=value lines): none of its lines is imported or shown",
-                        crate::support::escape::one_line(path)
-                    )));
-                    continue;
-                }
-                entries.extend(found);
-                diags.extend(d);
+        read_env_file(&full, &shown, &entry, sources, entries, diags);
+    }
+}
+
+/// One entry of a service's `env_file`: its path (and where it is written), whether compose
+/// requires the file, and whether it is read raw (`format: raw`).
+struct EnvFileEntry<'a> {
+    path: &'a str,
+    at: Origin,
+    required: bool,
+    raw: bool,
+}
+
+/// The entry `item` is, or `None` with an error when compose would not read it as one.
+fn env_file_entry<'a>(item: &'a Node, diags: &mut Diagnostics) -> Option<EnvFileEntry<'a>> {
+    let (path_node, required) = match item.get("path") {
+        Some(path) => (
+            path,
+            item.get("required").and_then(|r| r.scalar_text()) != Some("false"),
+        ),
+        None => (item, true),
+    };
+    let raw = match item.get("format") {
+        None => false,
+        Some(format) if format.scalar_text() == Some("raw") => true,
+        Some(format) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::InputShape,
+                    format!(
+                        "unsupported env_file format `{}`",
+                        format.scalar_text().unwrap_or_default().escape_debug()
+                    ),
+                )
+                .at(format.origin)
+                .label("unknown format")
+                .help("docker compose reads `format: raw` (every character after `=`), or the .env syntax when `format` is not given"),
+            );
+            return None;
+        }
+    };
+    let Some(path) = path_node.as_str() else {
+        diags.push(
+            Diagnostic::new(
+                Code::InputShape,
+                format!(
+                    "an env_file entry must be a path, found {}",
+                    path_node.kind()
+                ),
+            )
+            .at(path_node.origin)
+            .label("expected a path"),
+        );
+        return None;
+    };
+    Some(EnvFileEntry {
+        path,
+        at: path_node.origin,
+        required,
+        raw,
+    })
+}
+
+/// Reads the env_file at `full` (named `shown` in diagnostics) into `entries`, as docker compose
+/// reads it; a file that does not read as one is one error, none of its lines shown.
+fn read_env_file(
+    full: &Path,
+    shown: &Path,
+    entry: &EnvFileEntry,
+    sources: &mut Sources,
+    entries: &mut Vec<EnvEntry>,
+    diags: &mut Diagnostics,
+) {
+    // An input of the import: `import -o` must not replace it.
+    match crate::profile::read_input(full, sources.inputs()) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let id = sources.add(shown.display().to_string(), text);
+            let text = sources.get(id).text.clone();
+            let (found, d) = if entry.raw {
+                dotenv::read_raw(&text, id)
+            } else {
+                dotenv::read(&text, id)
+            };
+            if let Some(error) = d.items.iter().find(|x| x.code == Code::InputSyntax) {
+                // Not an env_file (a private key, a password file): one error, and none of
+                // its lines imported or shown.
+                sources.mark_secret(Origin::new(id, 0..text.len()));
+                diags.push(error.clone().help(format!(
+                    "`{}` does not read as an env_file (NAME=value lines): none of its lines is imported or shown",
+                    crate::support::escape::one_line(entry.path)
+                )));
+                return;
             }
-            Err(crate::profile::ReadError(why)) => {
-                diags.push(missing_env_file(path, &why, path_node.origin))
-            }
+            entries.extend(found);
+            diags.extend(d);
+        }
+        Err(crate::profile::ReadError(why)) => {
+            diags.push(missing_env_file(entry.path, &why, entry.at))
         }
     }
 }

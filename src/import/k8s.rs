@@ -431,6 +431,24 @@ fn missing_configmap(name: &str, at: Origin, configmaps: &[ConfigMap<'_>]) -> Di
     ))
 }
 
+/// What becomes of a `$(NAME)` reference in `name`'s value: `expanded` as Kubernetes expands
+/// it (a variable defined before), or kept as written.
+fn reference_note(name: &str, expanded: bool) -> Diagnostic {
+    if expanded {
+        Diagnostic::new(
+            Code::Placeholder,
+            format!("`{name}` refers to another variable with $(NAME): the profile holds the expanded value"),
+        )
+        .help("the profile cannot refer to other variables; keep the two values in step when editing")
+    } else {
+        Diagnostic::new(
+            Code::Placeholder,
+            format!("`{name}` holds $(NAME) of a variable not defined before it: Kubernetes leaves it as written"),
+        )
+        .help("the profile keeps it as literal text")
+    }
+}
+
 fn read_env(
     env: &Node,
     configmaps: &[ConfigMap<'_>],
@@ -489,20 +507,11 @@ fn read_env(
             }
         }
         for (_, expanded) in refs {
-            let d = if expanded {
-                Diagnostic::new(
-                    Code::Placeholder,
-                    format!("`{name}` refers to another variable with $(NAME): the profile holds the expanded value"),
-                )
-                .help("the profile cannot refer to other variables; keep the two values in step when editing")
-            } else {
-                Diagnostic::new(
-                    Code::Placeholder,
-                    format!("`{name}` holds $(NAME) of a variable not defined before it: Kubernetes leaves it as written"),
-                )
-                .help("the profile keeps it as literal text")
-            };
-            diags.push(d.at(origin).label("$(NAME) reference"));
+            diags.push(
+                reference_note(&name, expanded)
+                    .at(origin)
+                    .label("$(NAME) reference"),
+            );
         }
         entries.push(EnvEntry {
             name,

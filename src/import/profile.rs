@@ -503,7 +503,7 @@ mod tests {
     /// Import resolves the profile of a file once, with every deployment name it takes (the
     /// Secret's default follows the name, so it was resolved again per name before).
     #[test]
-    fn class2_import_resolves_once_with_the_names_read_along() {
+    fn import_resolves_once_with_the_names_read_along() {
         let (profile, count) = import_counting(DEPLOYMENT);
         assert_eq!(count, 1);
         for line in [
@@ -518,7 +518,7 @@ mod tests {
     /// A name the profile could not take (a Service name cannot start with a digit) is left
     /// out, and the import still resolves once.
     #[test]
-    fn class2_a_name_the_profile_refuses_is_left_out_without_resolving_again() {
+    fn a_name_the_profile_refuses_is_left_out_without_resolving_again() {
         let text = DEPLOYMENT.replace("name: portal", "name: 1portal");
         let (profile, count) = import_counting(&text);
         assert_eq!(count, 1);

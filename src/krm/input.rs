@@ -2,16 +2,11 @@
 
 use super::results::Results;
 use super::yaml::{self, Node, NodeValue};
+use super::{PROFILE_KEY, SET_KEY};
 use serde_json::Value;
 
 pub const API_VERSION: &str = "config.kubernetes.io/v1";
 pub const KIND: &str = "ResourceList";
-
-/// The data key of the function config that holds the profile's TOML text.
-pub const PROFILE_KEY: &str = "profile";
-
-/// The data key of `--set` values over the profile, one `KEY=VALUE` per line.
-pub const SET_KEY: &str = "set";
 
 /// What the function reads from its input.
 pub struct FunctionInput {

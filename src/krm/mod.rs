@@ -3,7 +3,7 @@
 //! `functionConfig.data.profile`; the same list goes out with every item it does not own copied
 //! as written (`emit`), its rendered objects added or replacing those of an earlier run, the ones
 //! it no longer renders removed (known by its annotation only: `items`), and the diagnostics as
-//! `results`. README's "GitOps" section states exactly what changes in a `ResourceList`.
+//! `results`. The guide's "GitOps" section (docs/guide.md) states exactly what changes in a `ResourceList`.
 
 mod emit;
 mod input;
@@ -27,6 +27,13 @@ pub const MAX_INPUT_BYTES: u64 = crate::profile::MAX_PROFILE_BYTES;
 /// The annotation svcgen puts on every object it generates: the one mark by which a later run
 /// knows its own objects (to replace them, or remove those it no longer generates).
 pub const GENERATED_ANNOTATION: &str = "svcgen.dev/generated-by";
+
+/// The data key of the function config that holds the profile's TOML text (read by `input`,
+/// named by the `field` of `results`).
+const PROFILE_KEY: &str = "profile";
+
+/// The data key of `--set` values over the profile, one `KEY=VALUE` per line.
+const SET_KEY: &str = "set";
 
 /// The value of [`GENERATED_ANNOTATION`].
 pub(crate) const GENERATED_BY: &str = "svcgen krm";
@@ -74,7 +81,12 @@ fn render_objects(
 ) -> Option<Vec<Value>> {
     let mut sources = Sources::new();
     let (resolved, diagnostics) = check(function, base_dir, &mut sources);
-    results.diagnostics(&diagnostics, &sources, function);
+    results.diagnostics(
+        &diagnostics,
+        &sources,
+        &function.config_ref,
+        function.config_file.as_deref(),
+    );
     let resolved = resolved?;
     // Planned once, as `render -t k8s` plans (no host file read: a KRM function reads none),
     // with every check of the k8s target, its warnings included.
@@ -97,7 +109,12 @@ fn render_objects(
             ));
         }
     }
-    results.diagnostics(&rendered.diagnostics, &sources, function);
+    results.diagnostics(
+        &rendered.diagnostics,
+        &sources,
+        &function.config_ref,
+        function.config_file.as_deref(),
+    );
     for error in &rendered.template_errors {
         results.error(format!("the k8s target could not be rendered: {error}"));
     }

@@ -1,6 +1,6 @@
 //! The `results` of a KRM `ResourceList`: one per diagnostic, with the profile's position.
 
-use super::input::FunctionInput;
+use super::{PROFILE_KEY, SET_KEY};
 use crate::diag::source::Sources;
 use crate::diag::{Diagnostics, Severity};
 use serde_json::{Map, Value, json};
@@ -68,12 +68,14 @@ impl Results {
     }
 
     /// The profile's diagnostics: message with code and `line:col`, `field` the profile's data
-    /// key, `file` the function config's file, `resourceRef` the function config.
+    /// key, `file` the function config's file (`config_file`), `resourceRef` the function config
+    /// (`config_ref`).
     pub fn diagnostics(
         &mut self,
         diagnostics: &Diagnostics,
         sources: &Sources,
-        function: &FunctionInput,
+        config_ref: &Value,
+        config_file: Option<&str>,
     ) {
         // The same masking as the human and JSON printers: a secret in a `data.set` line or
         // quoted by a message is never echoed.
@@ -93,22 +95,19 @@ impl Results {
                     let source = sources.get(o.source);
                     crate::diag::redact::Masked::new(&source.text, source.secret_ranges()).text
                 });
-                (
-                    super::input::SET_KEY,
-                    format!("set `{}`: ", line.unwrap_or_default()),
-                )
+                (SET_KEY, format!("set `{}`: ", line.unwrap_or_default()))
             } else {
                 let at = position.map_or(String::new(), |p| format!("{}:{}: ", p.line, p.column));
-                (super::input::PROFILE_KEY, format!("profile:{at}"))
+                (PROFILE_KEY, format!("profile:{at}"))
             };
             let mut message = format!("{place}{} {}", d.code.id(), scrubber.scrub(&d.message));
             for help in &d.help {
                 message.push_str(&format!(" (help: {})", scrubber.scrub(help)));
             }
             let result = self.push(severity, message);
-            result.insert("resourceRef".into(), function.config_ref.clone());
+            result.insert("resourceRef".into(), config_ref.clone());
             result.insert("field".into(), json!({ "path": format!("data.{field}") }));
-            if let Some(file) = &function.config_file {
+            if let Some(file) = config_file {
                 result.insert("file".into(), json!({ "path": file }));
             }
             let mut tags = json!({ "code": d.code.id() });

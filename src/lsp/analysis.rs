@@ -77,7 +77,7 @@ fn check(doc: &Document, name: &str, open: &Documents) -> Analysis {
         let edition = checked.resolved.as_ref().map(|r| r.edition);
         let edition = edition.or_else(|| text_edition(&doc.text));
         return Analysis {
-            doc: super::diagnostics::find_source(&sources, name, None),
+            doc: find_source(&sources, name, None),
             sources,
             checked: Ok(checked),
             layering: Layering::Alone,
@@ -102,7 +102,7 @@ fn check(doc: &Document, name: &str, open: &Documents) -> Analysis {
     };
     let checked = check_layers(&layers, &mut sources);
     let doc_name = path.display().to_string();
-    let doc_id = super::diagnostics::find_source(&sources, &doc_name, None);
+    let doc_id = find_source(&sources, &doc_name, None);
     let edition = match &checked {
         Ok(Checked {
             resolved: Some(r), ..
@@ -160,4 +160,12 @@ fn text_edition(text: &str) -> Option<Edition> {
     let mut scratch = Sources::new();
     let (_, table) = crate::profile::parse_text(String::new(), text.to_string(), &mut scratch);
     table.ok()?.str_at("edition").and_then(Edition::parse)
+}
+
+/// The first text loaded under `name` (a path as it was given), after `after` if given.
+pub fn find_source(sources: &Sources, name: &str, after: Option<SourceId>) -> Option<SourceId> {
+    sources
+        .ids()
+        .filter(|id| after.is_none_or(|a| id.index() > a.index()))
+        .find(|id| sources.get(*id).name == name)
 }

@@ -4,7 +4,7 @@
 //! `extends` base, or the base an overlay lies over) is reported on the line that brings that
 //! layer in, with the problem's real place as related information.
 
-use super::analysis::{Analysis, Layering};
+use super::analysis::{Analysis, Layering, find_source};
 use super::position::LineIndex;
 use crate::diag::redact::Scrubber;
 use crate::diag::source::{Origin, SourceId, Sources};
@@ -169,14 +169,6 @@ impl Anchors {
 }
 
 pub use crate::profile::extends_entries;
-
-/// The first text loaded under `name` (a path as it was given), after `after` if given.
-pub fn find_source(sources: &Sources, name: &str, after: Option<SourceId>) -> Option<SourceId> {
-    sources
-        .ids()
-        .filter(|id| after.is_none_or(|a| id.index() > a.index()))
-        .find(|id| sources.get(*id).name == name)
-}
 
 #[cfg(test)]
 mod tests {

@@ -190,7 +190,7 @@ mod tests {
     /// profile: its text is dropped once it would, its size is still told, ranged edits are
     /// ignored (there is no text to apply them to) until a whole text comes, which is kept.
     #[test]
-    fn class8_ranged_edits_cannot_grow_a_document_without_bound() {
+    fn ranged_edits_cannot_grow_a_document_without_bound() {
         let uri: Uri = "file:///tmp/svcgen-grow.toml".parse().unwrap();
         let mut docs = Documents::default();
         let near = MAX_PROFILE_BYTES as usize - 10;

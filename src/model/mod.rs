@@ -221,7 +221,7 @@ mod tests {
     /// A consumer is a row the model checks: named ids exist, each row is used, its character
     /// sets can be read, and only a text value can have one.
     #[test]
-    fn class5_consumer_rows_are_checked() {
+    fn consumer_rows_are_checked() {
         let bad = [
             (
                 "consumers = [\"http-header-value\"]",

@@ -3,35 +3,10 @@
 //! and each client takes an IPv6 address in its own form (in brackets, bare, or not at all). An
 //! IPv6 zone id is refused everywhere, with its reason.
 
-use super::formats::{Problem, hostname, problem, problem_with, split_port};
+use super::formats::{hostname, split_port};
+use super::ipv6::{Ipv6Literal, ipv6_literal, zone_problem};
+use super::problem::{Problem, problem, problem_with};
 use crate::model::Address;
-
-/// An IPv6 address as written in a host: its address, its zone id (`%eth0`, or `%25eth0` in a
-/// URL) and whether it stands in brackets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Ipv6Literal<'a> {
-    pub(super) zone: Option<&'a str>,
-    pub(super) bracketed: bool,
-    pub(super) address: &'a str,
-}
-
-/// The IPv6 address `value` is, bare or in brackets, with or without a zone id.
-pub(super) fn ipv6_literal(value: &str) -> Option<Ipv6Literal<'_>> {
-    let (inner, bracketed) = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
-        Some(inner) => (inner, true),
-        None => (value, false),
-    };
-    let (address, zone) = match inner.find('%') {
-        Some(at) => (&inner[..at], Some(&inner[at..])),
-        None => (inner, None),
-    };
-    let zone = zone.filter(|z| !z.is_empty());
-    (address.parse::<std::net::Ipv6Addr>().is_ok()).then_some(Ipv6Literal {
-        zone,
-        bracketed,
-        address,
-    })
-}
 
 /// The IPv6 address a host or `host:port` holds (`[addr]:port` too).
 fn ipv6_host(value: &str) -> Option<Ipv6Literal<'_>> {
@@ -48,13 +23,6 @@ fn ipv6_host(value: &str) -> Option<Ipv6Literal<'_>> {
 /// variable's `address` rule says first how its client reads it.
 pub fn holds_ipv6(value: &str) -> bool {
     value.split(',').any(|host| ipv6_host(host).is_some())
-}
-
-/// Why an IPv6 zone id is refused everywhere.
-pub(super) fn zone_problem(zone: &str) -> Problem {
-    problem(format!(
-        "an IPv6 zone id (`{zone}`) is not accepted: it names a network interface of the machine that reads the value (in a pod, the container's own), browsers refuse it in a URL, and nothing known of the image's clients says they pass it on; give a routable IPv6 address (without `%`) or a host name"
-    ))
 }
 
 /// An address as its client reads it (the model's `address`). Any text is read soundly; an
@@ -180,4 +148,113 @@ fn hosts_only(host: &str) -> Result<(), Problem> {
         ));
     }
     hostname(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::formats::{url, url_path};
+    use super::*;
+
+    /// Each address as its client reads it.
+    #[test]
+    fn addresses_as_their_clients_read_them() {
+        use crate::model::Address::*;
+        assert!(address(ApiBase, "https://vault.example.org").is_ok());
+        assert!(address(ApiBase, "https://proxy.example.org/vault").is_ok());
+        // hvac joins the address and /v1/...: a query or fragment swallows it.
+        for broken in [
+            "https://vault.example.org?ns=a",
+            "https://vault.example.org/#x",
+        ] {
+            let problem = address(ApiBase, broken).unwrap_err();
+            assert!(problem.message.contains("query or fragment"), "{broken}");
+        }
+        let doubled = address(ApiBase, "https://vault.example.org/v1/").unwrap_err();
+        assert_eq!(
+            doubled.suggestion.as_deref(),
+            Some("https://vault.example.org")
+        );
+        assert!(address(HostsOnly, "cb1.example.org,cb2.example.org").is_ok());
+        for bad in ["https://cb", "cb:8091", "fd00::1", "[fd00::1]"] {
+            assert!(address(HostsOnly, bad).is_err(), "{bad}");
+        }
+        assert!(address(Ipv6Bracketed, "[fd00::1]").is_ok());
+        assert_eq!(
+            address(Ipv6Bracketed, "fd00::1")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("[fd00::1]")
+        );
+        let bracketed = address(Ipv6Bare, "[fd00::1]").unwrap_err();
+        assert!(!bracketed.message.contains("port"), "{bracketed:?}");
+        assert_eq!(bracketed.suggestion.as_deref(), Some("fd00::1"));
+        assert!(address(NoIpv6, "[::1]:1636").is_err());
+        assert!(address(NoIpv6, "10.0.0.1:1636").is_ok());
+        assert!(
+            hostname("[fd00::1]").is_ok(),
+            "the form leaves brackets to the client rule"
+        );
+        assert!(url_path("//token").is_err());
+    }
+
+    /// An IPv6 literal, bracketed or not, with a zone id or not, is never
+    /// told it "has no port"; a zone id is refused as such, in a host and in a URL.
+    #[test]
+    fn ipv6_literals_get_their_own_reasons() {
+        use crate::model::Address::*;
+        for value in ["[fe80::1%eth0]", "fe80::1%eth0", "[fe80::1%25eth0]"] {
+            let p = hostname(value).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            assert!(!p.message.contains("has no port"), "{value}: {p:?}");
+            for rule in [Ipv6Bracketed, Ipv6Bare] {
+                let p = address(rule, value).unwrap_err();
+                assert!(p.message.contains("zone id"), "{value}: {p:?}");
+            }
+            assert!(address(NoIpv6, value).unwrap_err().message.contains("IPv6"));
+        }
+        for value in ["https://[fe80::1%25eth0]:8200", "https://[fe80::1%eth0]"] {
+            let p = url(value, true).unwrap_err();
+            assert!(p.message.contains("zone id"), "{value}: {p:?}");
+        }
+        let p = hostname("[fd00::1]:8500").unwrap_err();
+        assert!(!p.message.contains("has no port"), "{p:?}");
+        assert_eq!(p.suggestion.as_deref(), Some("[fd00::1]"));
+        assert!(hostname("[vault]").is_err());
+        assert!(url("https://[vault]:8200", false).is_err());
+        assert!(
+            url("https://fd00::1", false)
+                .unwrap_err()
+                .message
+                .contains("brackets")
+        );
+        assert!(address(NoIpv6, "[fe80::1%eth0]:1636").is_err());
+        assert!(address(HostsOnly, "cb1,[fd00::1]").is_err());
+    }
+
+    /// The vault base is compared as the server reads its path.
+    #[test]
+    fn vault_path_is_compared_decoded() {
+        use crate::model::Address::ApiBase;
+        for doubled in [
+            "https://vault.x:8200/%761",
+            "https://vault.x:8200/%2Fv1",
+            "https://vault.x:8200/v1/.",
+            "https://vault.x:8200/v1//",
+            "https://vault.x:8200/a/../v1",
+            "https://vault.x:8200/p/%76%31",
+        ] {
+            assert!(address(ApiBase, doubled).is_err(), "{doubled}");
+        }
+        assert_eq!(
+            address(ApiBase, "https://vault.x:8200/p/./%761")
+                .unwrap_err()
+                .suggestion
+                .as_deref(),
+            Some("https://vault.x:8200/p")
+        );
+        for fine in ["https://vault.x:8200/v1x", "https://vault.x/v1/p"] {
+            assert!(address(ApiBase, fine).is_ok(), "{fine}");
+        }
+    }
 }

@@ -311,9 +311,9 @@ mod tests {
         holds(&schema_of(consumer), value)
     }
 
-    /// Issue 21, class 5: the characters each text accepts, as the research on the image found.
+    /// The characters each text accepts, as the research on the image found.
     #[test]
-    fn class5_each_consumer_refuses_what_breaks_its_text() {
+    fn each_consumer_refuses_what_breaks_its_text() {
         let cases: &[(&str, &[&str], &[&str])] = &[
             (
                 "json-string",
@@ -384,7 +384,7 @@ mod tests {
 
     /// Every text's allowed set says what it refuses, from the row's own data.
     #[test]
-    fn class5_allowed_sets_are_derived_from_the_row() {
+    fn allowed_sets_are_derived_from_the_row() {
         assert_eq!(
             allowed(consumer("json-string")),
             "any character but `\"`, `\\` and control characters"
@@ -401,7 +401,7 @@ mod tests {
         /// The schema never refuses what the check accepts (the editor must not flag a valid
         /// value), for every consumer and any text.
         #[test]
-        fn class5_the_schema_accepts_every_value_the_check_accepts(value in "\\PC{0,12}|[ -~]{0,12}|[\\x00-\\u{3000}]{0,6}") {
+        fn the_schema_accepts_every_value_the_check_accepts(value in "\\PC{0,12}|[ -~]{0,12}|[\\x00-\\u{3000}]{0,6}") {
             for c in all() {
                 if check(c, &value).is_ok() {
                     prop_assert!(schema_accepts(c, &value), "{}: {:?}", c.id, value);

@@ -3,8 +3,8 @@
 
 use super::Typed;
 use super::enumeration::not_allowed;
+use super::hybrid_env::backend_not_a_string;
 use super::{Context, EnvText, Offer, TypeRules, ValueDoc, object, quoted, wrong_type};
-use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Node, Table, Value};
@@ -231,12 +231,4 @@ fn category_backend(
             None
         }
     }
-}
-
-/// A value of the hybrid mapping that is not a string (read from a profile or from JSON text).
-pub fn backend_not_a_string(key: &str, found: &str, at: Origin, allowed: &[String]) -> Diagnostic {
-    Diagnostic::wrong_type(key, "a backend name", found)
-        .at(at)
-        .label("expected a string")
-        .help(format!("backends: {}", allowed.join(", ")))
 }

@@ -4,7 +4,7 @@
 //! value at its place in the file, for resolve to check its categories and backends.
 
 use super::EnvText;
-use super::hybrid::backend_not_a_string;
+use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Var;
 use crate::profile::{Entry, Node, Table};
@@ -170,6 +170,14 @@ fn example(var: &Var) -> String {
         "write a JSON object of every category, such as {}",
         Value::Object(object)
     )
+}
+
+/// A value of the hybrid mapping that is not a string (read from a profile or from JSON text).
+pub fn backend_not_a_string(key: &str, found: &str, at: Origin, allowed: &[String]) -> Diagnostic {
+    Diagnostic::wrong_type(key, "a backend name", found)
+        .at(at)
+        .label("expected a string")
+        .help(format!("backends: {}", allowed.join(", ")))
 }
 
 #[cfg(test)]

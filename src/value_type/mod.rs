@@ -35,15 +35,17 @@ pub mod formats;
 mod hybrid;
 mod hybrid_env;
 mod integer;
+mod ipv6;
 pub mod patterns;
 mod plugin_list;
+mod problem;
 mod secret;
 mod text;
 mod typed;
 
 pub use env_text::EnvText;
 pub use formats::Problem;
-pub use hybrid::backend_not_a_string;
+pub use hybrid_env::backend_not_a_string;
 pub use integer::{INT32_MAX, PORT_MAX};
 pub use secret::is_env_name;
 pub use typed::{Deferred, SecretSource, Typed};

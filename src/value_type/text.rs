@@ -225,8 +225,8 @@ impl Form {
         // An IPv6 address is judged first by how the variable's client reads it (brackets, a
         // zone id, none at all): that is the reason to give, not what the form makes of it.
         let checked = match var.address {
-            Some(rule) if formats::holds_ipv6(text) => {
-                formats::address(rule, text).and_then(|()| (self.check)(text))
+            Some(rule) if super::address::holds_ipv6(text) => {
+                super::address::address(rule, text).and_then(|()| (self.check)(text))
             }
             _ => (self.check)(text),
         };
@@ -264,7 +264,7 @@ impl Form {
 /// make of a valid-looking value.
 fn read_by_client(var: &Var, text: &str, origin: Origin, diags: &mut Diagnostics) -> bool {
     let Some(rule) = var.address else { return true };
-    let Err(problem) = formats::address(rule, text) else {
+    let Err(problem) = super::address::address(rule, text) else {
         return true;
     };
     let mut d = Diagnostic::new(

@@ -1,4 +1,4 @@
-//! Issue 21, class 5: a value the image puts as it is into a text of another language (JSON, a
+//! A value the image puts as it is into a text of another language (JSON, a
 //! JavaScript string, an LDAP DN, N1QL, a shlex-split command line, HTTP Basic credentials and
 //! headers, a SQLAlchemy URL, a Google Cloud resource name) and that breaks that text is an error
 //! at the value, naming the text and what it accepts, on every path a value comes in by. Each
@@ -207,7 +207,7 @@ fn assert_refused_at_the_value(case: &Case, code: i32, diags: &[Value]) {
 }
 
 #[test]
-fn class5_a_value_that_breaks_the_images_text_is_an_error_at_the_value() {
+fn a_value_that_breaks_the_images_text_is_an_error_at_the_value() {
     for case in CASES {
         let (code, diags) = validate_json(&case.profile());
         assert_refused_at_the_value(case, code, &diags);
@@ -217,7 +217,7 @@ fn class5_a_value_that_breaks_the_images_text_is_an_error_at_the_value() {
 /// What each text accepts still passes: `$` after the first character of a N1QL identifier, a
 /// word that only contains a reserved word, an edition A scan URL without a trailing slash.
 #[test]
-fn class5_values_each_text_takes_stay_valid() {
+fn values_each_text_takes_stay_valid() {
     for profile in [
         format!(
             "{B}persistence = {{ type = \"couchbase\", couchbase = {{ url = \"cb.x\", bucket_prefix = \"svc$1\" }} }}\n"
@@ -244,7 +244,7 @@ fn class5_values_each_text_takes_stay_valid() {
 /// `--set` and a base layer (`extends`) reach the same check: the error points at the `--set`
 /// text or at the base file's line.
 #[test]
-fn class5_set_and_layers_are_checked_too() {
+fn set_and_layers_values_are_checked_against_the_images_texts() {
     Test::new()
         .file("p.toml", B)
         .args([
@@ -276,7 +276,7 @@ fn class5_set_and_layers_are_checked_too() {
 /// `svcgen lint` reads an existing deployment's variables through the same checks: a `.env`, a
 /// compose file and a ConfigMap, each error at the value's place in its file.
 #[test]
-fn class5_lint_of_env_compose_and_kubernetes_files_reports_them() {
+fn lint_of_env_compose_and_kubernetes_files_reports_them() {
     let env =
         "CN_PERSISTENCE_TYPE=couchbase\nCN_COUCHBASE_URL=cb.x\nCN_COUCHBASE_BUCKET_PREFIX=user\n";
     let compose = "services:\n  admin-ui:\n    image: x\n    environment:\n      CN_PERSISTENCE_TYPE: sql\n      CN_SQL_DB_HOST: db\n      CN_SQL_DB_NAME: \"jans?ssl=1\"\n";
@@ -303,7 +303,7 @@ fn class5_lint_of_env_compose_and_kubernetes_files_reports_them() {
 
 /// The KRM function refuses the profile with an error result naming the text.
 #[test]
-fn class5_krm_refuses_it() {
+fn krm_refuses_a_value_that_breaks_the_images_text() {
     let profile = format!(
         "{B}[persistence]\ntype = \"couchbase\"\ncouchbase = {{ url = \"cb.x\", bucket_prefix = \"select\" }}\n"
     );
@@ -330,7 +330,7 @@ fn class5_krm_refuses_it() {
 
 /// The language server publishes the error at the value.
 #[test]
-fn class5_the_language_server_reports_it() {
+fn the_language_server_reports_a_value_that_breaks_the_images_text() {
     let dir = tempfile::tempdir().unwrap();
     let uri = file_uri(&dir.path().join("p.toml"));
     let text = format!("{A}admin_ui = {{ plugins = [\"audit'log\"] }}\n");
@@ -347,7 +347,7 @@ fn class5_the_language_server_reports_it() {
 
 /// `explain` names each text and what it accepts, with the reserved words listed.
 #[test]
-fn class5_explain_names_the_text_and_its_allowed_set() {
+fn explain_names_the_text_and_its_allowed_set() {
     Test::new()
         .args(["explain", "persistence.couchbase.bucket_prefix"])
         .stdout_has("put raw into:  an unquoted N1QL identifier")

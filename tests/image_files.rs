@@ -1,8 +1,8 @@
-//! Issue 21, classes 3, 4, 10 and 11, the files the image opens at start: each needs a source
-//! that the deployment rendered mounts (compose a `host` file, Kubernetes a Secret or ConfigMap
-//! key), edition A's SSA file included; an empty path, a mount over a path the image writes and
-//! one Secret created twice are refused or merged. Every profile here passes `validate` silently
-//! on the main these tests were written against (or is refused there for a key that now exists).
+//! The files the image opens at start: each needs a source that the deployment rendered mounts
+//! (compose a `host` file, Kubernetes a Secret or ConfigMap key), edition A's SSA file included; an
+//! empty path, a mount over a path the image writes and one Secret created twice are refused or
+//! merged. Every profile here passes `validate` silently on the main these tests were written
+//! against (or is refused there for a key that now exists).
 
 use crate::support;
 
@@ -55,7 +55,7 @@ fn credential_warnings(ran: &Ran) -> usize {
 /// deployment rendered without a source that it mounts warns, naming it; `validate` (every
 /// target) gives one warning for the one file, naming the deployment it lacks one in.
 #[test]
-fn class4_a_source_reaches_only_the_deployment_that_mounts_it() {
+fn a_source_reaches_only_the_deployment_that_mounts_it() {
     let secret_only = format!(
         "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
     );
@@ -109,7 +109,7 @@ fn class4_a_source_reaches_only_the_deployment_that_mounts_it() {
 /// it is deployed (`deploy.compose = false`) is asked only for that deployment's sources, and
 /// `render -t compose` of it does not ask either; saying neither is refused.
 #[test]
-fn class4_one_warning_per_file_naming_every_deployment_without_a_source() {
+fn one_warning_per_file_naming_every_deployment_without_a_source() {
     let ran = validate(COUCHBASE)
         .stderr_has(
             "(without a source in compose (-t compose) nor Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes))",
@@ -198,7 +198,7 @@ fn assert_mounted(ran: &Ran, path: &str) {
 /// Finding 4: an empty credential path is left out of the output, so the image opens its
 /// default path, which no source can name: refused, naming that default.
 #[test]
-fn class4_an_empty_credential_path_is_refused_naming_the_default() {
+fn an_empty_credential_path_is_refused_naming_the_default() {
     let vault = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
         [secret]\nadapter = \"vault\"\n\
         vault = { addr = \"https://vault.example.org:8200\", verify = true, role_id_file = \"\", secret_id_file = \"\" }\n\
@@ -230,7 +230,7 @@ fn class4_an_empty_credential_path_is_refused_naming_the_default() {
 /// ssa_file` mounts it (compose and Kubernetes), where `[env] GLUU_SSA_FILE` moves it; DEPLOY.md
 /// lists it at that path; edition B has none.
 #[test]
-fn class4_edition_a_needs_a_source_for_its_ssa_file() {
+fn edition_a_needs_a_source_for_its_ssa_file() {
     let ssa = "`ssa_file` (GLUU_SSA_FILE) names /etc/jans/conf/ssa";
     let ran = validate(EDITION_A)
         .stderr_has(ssa)
@@ -282,7 +282,7 @@ fn class4_edition_a_needs_a_source_for_its_ssa_file() {
 /// Finding 18: a `.env` that moves the SSA file is not told that the container does not read
 /// it (W0316, an old name): the image reads it, outside the spec (W0317, saying so).
 #[test]
-fn class10_lint_and_import_say_the_image_reads_gluu_ssa_file() {
+fn lint_and_import_say_the_image_reads_gluu_ssa_file() {
     let env =
         "CN_TOKEN_SERVER_BASE_HOSTNAME=auth.example.org\nGLUU_SSA_FILE=/etc/jans/conf/other-ssa\n";
     for command in ["lint", "import"] {
@@ -303,7 +303,7 @@ fn class10_lint_and_import_say_the_image_reads_gluu_ssa_file() {
 /// naming the path and why; a file elsewhere inside a written folder is not (the couchbase
 /// password's default is one).
 #[test]
-fn class3_a_file_mounted_over_a_path_the_image_writes_is_refused() {
+fn a_file_mounted_over_a_path_the_image_writes_is_refused() {
     let over = [
         ("/etc/jans/conf", "/etc/jans/conf", "its configuration"),
         ("/etc/jans//conf/", "/etc/jans/conf", "its configuration"),
@@ -358,7 +358,7 @@ fn class3_a_file_mounted_over_a_path_the_image_writes_is_refused() {
 /// key of it: DEPLOY.md creates that Secret once, with every key; a file under a secret
 /// variable's key there is refused (one key, two contents).
 #[test]
-fn class11_deploy_notes_create_each_secret_once() {
+fn deploy_notes_create_each_secret_once() {
     let google = "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
         [google]\nproject_id = \"p\"\napplication_credentials = \"/etc/certs/google.json\"\n\
         secret_manager_passphrase = { env = \"PASS\" }\n\
@@ -396,7 +396,7 @@ fn class11_deploy_notes_create_each_secret_once() {
 
 /// The example meant for a cluster mounts its password file in both deployments now.
 #[test]
-fn class4_the_kubernetes_example_gives_compose_a_source_too() {
+fn the_kubernetes_example_gives_compose_a_source_too() {
     let example = support::repo().join("examples/b-kubernetes-couchbase.toml");
     let ran = Test::new()
         .args(["render", "-t", "compose"])
@@ -458,11 +458,11 @@ fn written(ran: &Ran) -> Vec<String> {
     names
 }
 
-/// Class 4: `render --out-dir` writes the targets of the deployments the profile is for only,
+/// `render --out-dir` writes the targets of the deployments the profile is for only,
 /// and says which it left out and why; a file of an earlier render that is no longer rendered
 /// is removed by the folder's record, and `--check` agrees with what was written.
 #[test]
-fn class4_out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
+fn out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
     let ran = Test::new()
         .file("p.toml", &kubernetes_only())
         .args(["render", "--out-dir", "out", "p.toml"])
@@ -535,10 +535,10 @@ fn class4_out_dir_leaves_out_an_opted_out_deployment_and_says_so() {
     assert!(ran.path("out/both/k8s.yaml").exists());
 }
 
-/// Class 1: a kubernetes adapter's profile opted out of compose is refused `-t compose` by name
+/// A kubernetes adapter's profile opted out of compose is refused `-t compose` by name
 /// (it could not start there: W0341), and `validate --deny-warnings` is clean.
 #[test]
-fn class1_an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
+fn an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
     Test::new()
         .file("p.toml", &kubernetes_only())
         .args(["validate", "--deny-warnings", "p.toml"])
@@ -559,11 +559,11 @@ fn class1_an_opted_out_deployment_named_with_t_is_refused_with_the_reason() {
     render(&compose_only(), "dotenv").run();
 }
 
-/// Class 3: the workload's checks against the image (deploy.port and the others) apply to a
+/// The workload's checks against the image (deploy.port and the others) apply to a
 /// Kubernetes deployment only: a profile opted out of Kubernetes validates as `render -t
 /// compose` renders it.
 #[test]
-fn class3_workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
+fn workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
     for set in [
         "deploy.port=80",
         "deploy.security.read_only_root_filesystem=true",
@@ -588,11 +588,11 @@ fn class3_workload_checks_are_off_for_a_profile_not_deployed_on_kubernetes() {
         .run();
 }
 
-/// Class 1: every starting profile `svcgen init` writes validates with `--deny-warnings`: one
+/// Every starting profile `svcgen init` writes validates with `--deny-warnings`: one
 /// with a kubernetes adapter says it is not deployed with compose, which cannot reach the
 /// cluster's API (W0341), and its `-t compose` is refused instead of rendered unstartable.
 #[test]
-fn class1_every_init_combination_validates_with_deny_warnings() {
+fn every_init_combination_validates_with_deny_warnings() {
     for (name, options) in crate::init::combinations("./profile.schema.json") {
         let text = svcgen::commands::init::starting_profile(&options)
             .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -1,4 +1,4 @@
-//! Issue 21, class 6: a URL-shaped value is checked the way its client library reads it, and
+//! A URL-shaped value is checked the way its client library reads it, and
 //! every command that checks a profile or an environment says the same (`validate`, `render`,
 //! `krm`, `lint`, the language server). Each refused profile here passed `validate` on the main
 //! branch the class was closed on, or was refused for a wrong reason ("a bare host name has no
@@ -67,7 +67,7 @@ fn refused_everywhere(profile: &str, wanted: &str, unwanted: &[&str]) {
 /// in the variable's client, never told it "has no port" (on main: "a bare host name has no
 /// port", with "did you mean "[fe80"?").
 #[test]
-fn class6_ipv6_literals_are_refused_for_their_own_reason() {
+fn ipv6_literals_are_refused_for_their_own_reason() {
     let no_port = ["has no port", "\"[fe80\""];
     let cases = [
         (
@@ -113,7 +113,7 @@ fn class6_ipv6_literals_are_refused_for_their_own_reason() {
 /// A user name or password in a URL is refused (on main: valid, and written in clear into the
 /// ConfigMap); no output shows the password, not even a short one.
 #[test]
-fn class6_a_credential_in_a_url_is_refused_and_never_shown() {
+fn a_credential_in_a_url_is_refused_and_never_shown() {
     for (profile, password) in [
         (
             vault("https://user:hunter2@vault.example.org:8200"),
@@ -155,7 +155,7 @@ fn class6_a_credential_in_a_url_is_refused_and_never_shown() {
 /// The vault address is a base hvac appends `/v1/...` to: its path is compared as the server
 /// reads it, percent-escapes decoded and `.`/empty segments resolved (on main: valid).
 #[test]
-fn class6_vault_v1_is_found_however_it_is_written() {
+fn vault_v1_is_found_however_it_is_written() {
     for (addr, fixed) in [
         (
             "https://vault.example.org:8200/%761",
@@ -188,12 +188,12 @@ fn class6_vault_v1_is_found_however_it_is_written() {
 /// A URL holds only what RFC 3986 allows unencoded (on main: `scan.api_url` took them all), and
 /// a `%` starts an escape.
 #[test]
-fn class6_characters_a_url_cannot_hold_are_refused() {
+fn characters_a_url_cannot_hold_are_refused() {
     for bad in ["<", ">", "{", "}", "|", "`", "^"] {
         let profile = format!("{A}[scan]\napi_url = \"https://scan.example.org/a{bad}b\"\n");
         refused_everywhere(&profile, "cannot stand in a URL (RFC 3986)", &[]);
     }
-    // A quote or backslash also breaks the JSON the image writes the scan URL into (class 5):
+    // A quote or backslash also breaks the JSON the image writes the scan URL into:
     // that reason comes first.
     for bad in ["\\\"", "\\\\"] {
         let profile = format!("{A}[scan]\napi_url = \"https://scan.example.org/a{bad}b\"\n");
@@ -217,7 +217,7 @@ fn class6_characters_a_url_cannot_hold_are_refused() {
 /// an LDAP address without a port says the spec's form asks for it and which port the image
 /// uses.
 #[test]
-fn class6_false_refusals_get_the_right_reason_or_none() {
+fn valid_urls_are_accepted_and_odd_ones_refused_for_their_own_reason() {
     refused_everywhere(
         &format!("{B}[auth_server]\nbase_url = \"HTTPS://auth.example.org\"\n"),
         "write the scheme in lower case",
@@ -252,7 +252,7 @@ fn class6_false_refusals_get_the_right_reason_or_none() {
 /// The language server publishes the same diagnostic (it calls the same check), without the
 /// password.
 #[test]
-fn class6_the_editor_says_the_same() {
+fn the_editor_refuses_a_url_as_validate_does() {
     let dir = tempfile::tempdir().unwrap();
     let uri = file_uri(&dir.path().join("p.toml"));
     let profile = vault("https://user:hunter2@[fe80::1%25eth0]:8200");
@@ -278,7 +278,7 @@ fn class6_the_editor_says_the_same() {
 /// never shown (on main: "`Zq9` is not a port number", the whole URL in clear in the snippet,
 /// every format, `lint` and the editor).
 #[test]
-fn class6_a_password_holding_a_url_delimiter_is_refused_and_never_shown() {
+fn a_password_holding_a_url_delimiter_is_refused_and_never_shown() {
     let hidden = ["Zq9", "Xw7", "not a port number"];
     for delimiter in ['/', '?', '#'] {
         let url = format!("https://admin:Zq9{delimiter}Xw7@auth.example.org");
@@ -328,7 +328,7 @@ fn class6_a_password_holding_a_url_delimiter_is_refused_and_never_shown() {
 /// masked in the snippet too, where the line shows it as written, not as read (on main: the
 /// message masked it, the snippet under it showed the raw line).
 #[test]
-fn class6_a_password_written_escaped_is_masked_in_the_snippet() {
+fn a_password_written_escaped_is_masked_in_the_snippet() {
     let check = |ran: support::scenario::Ran| {
         for fragment in ["Zq9", "Xw7"] {
             assert!(!ran.stderr().contains(fragment), "{}", ran.stderr());

@@ -1,8 +1,7 @@
-//! Issue 21 classes 1 and 10, after a hostile audit of their first closing: the pods' access to
-//! the Kubernetes API holds in every case a profile can write (an emptied object name, a
-//! RoleBinding's namespace, a client with no API configuration where it runs), and lint says
-//! what the model knows of the variables outside the spec that the image reads. Each profile
-//! here passed `validate` silently on the main these tests were written against.
+//! The pods' access to the Kubernetes API holds in every case a profile can write (an emptied
+//! object name, a RoleBinding's namespace, a client with no API configuration where it runs), and
+//! lint says what the model knows of the variables outside the spec that the image reads. Each
+//! profile here passed `validate` silently on the main these tests were written against.
 
 use crate::support;
 
@@ -49,12 +48,12 @@ fn build_and_validate(out: &Path) -> Option<Vec<Value>> {
     support::build_and_validate(out).map(|built| objects(&built))
 }
 
-/// Class 1 (audit 1): an empty name or namespace of a kubernetes adapter's object left its
+/// An empty name or namespace of a kubernetes adapter's object left its
 /// variable unset: the image used a default object of its own, svcgen rendered no RBAC at all
 /// and DEPLOY.md said "No adapter is kubernetes". Refused at the value, in the profile, by
 /// `--set KEY=` and in `svcgen krm`, with the spec's default to fall back to.
 #[test]
-fn class1_an_empty_adapter_object_name_or_namespace_is_refused() {
+fn an_empty_adapter_object_name_or_namespace_is_refused() {
     let profile = adapters("configmap = ''", "configmap = '', namespace = \"sec\"");
     let ran = Test::new()
         .file("p.toml", &profile)
@@ -114,10 +113,10 @@ fn class1_an_empty_adapter_object_name_or_namespace_is_refused() {
         .run();
 }
 
-/// Class 1 (audit 1): the name is checked as a Kubernetes name whatever else is empty (main
+/// The name is checked as a Kubernetes name whatever else is empty (main
 /// dropped the object with its empty namespace, and "Svc Map" went unchecked).
 #[test]
-fn class1_an_object_name_is_checked_beside_an_empty_namespace() {
+fn an_object_name_is_checked_beside_an_empty_namespace() {
     let profile = "edition = \"B\"\n[config]\nadapter = \"kubernetes\"\n\
                    kubernetes = { namespace = '', configmap = \"Svc Map\" }\n\
                    [persistence.sql]\nhost = \"db\"\n";
@@ -131,12 +130,12 @@ fn class1_an_object_name_is_checked_beside_an_empty_namespace() {
         .run();
 }
 
-/// Class 1 (audit 2): with `deploy.namespace` unset the ServiceAccount and the Deployment land
+/// With `deploy.namespace` unset the ServiceAccount and the Deployment land
 /// in kubectl's context namespace, while the RoleBindings bind the account in the namespace the
 /// profile gives an adapter: W0340 in validate, render -t k8s and krm, with the fix; set, the
 /// bindings bind the account where it is, and the base builds and validates.
 #[test]
-fn class1_role_bindings_need_the_namespace_of_the_service_account() {
+fn role_bindings_need_the_namespace_of_the_service_account() {
     let profile = adapters("namespace = \"identity\"", "namespace = \"other\"");
     let ran = Test::new()
         .file("p.toml", &profile)
@@ -208,11 +207,11 @@ fn class1_role_bindings_need_the_namespace_of_the_service_account() {
         .run();
 }
 
-/// Class 1 (audit 3): `use_kube_config = true` in a pod loads `$HOME/.kube/config`, which the
+/// `use_kube_config = true` in a pod loads `$HOME/.kube/config`, which the
 /// pod has not (the spec: "only useful outside a container"): W0341 in every target that starts
 /// the container in a cluster, and krm; a `.env` starts nothing.
 #[test]
-fn class1_use_kube_config_in_a_pod_warns() {
+fn use_kube_config_in_a_pod_warns() {
     let profile = adapters(
         "namespace = \"identity\", use_kube_config = true",
         "namespace = \"identity\"",
@@ -235,11 +234,11 @@ fn class1_use_kube_config_in_a_pod_warns() {
     assert!(codes(&krm_results(&profile)).contains(&"W0341".to_string()));
 }
 
-/// Class 1 (audit 3): a kubernetes adapter rendered for compose has no in-cluster
+/// A kubernetes adapter rendered for compose has no in-cluster
 /// configuration (no KUBERNETES_SERVICE_HOST, no token): W0341 names it per adapter; the
 /// Kubernetes targets do not warn; `allow` acknowledges it.
 #[test]
-fn class1_a_kubernetes_adapter_in_compose_warns() {
+fn a_kubernetes_adapter_in_compose_warns() {
     let profile = adapters("namespace = \"identity\"", "namespace = \"identity\"");
     let profile = format!("{profile}[deploy]\nnamespace = \"identity\"\n");
     let ran = Test::new()
@@ -273,11 +272,11 @@ fn class1_a_kubernetes_adapter_in_compose_warns() {
         .run();
 }
 
-/// Class 10 (audit L1): the variables outside the spec that the image reads (the model's facts
+/// The variables outside the spec that the image reads (the model's facts
 /// about the image) are said so by lint, with no "did you mean" of a spec name; one the model
 /// does not know stays "not in the spec".
 #[test]
-fn class10_lint_says_the_image_reads_the_variables_it_reads() {
+fn lint_says_the_image_reads_the_variables_it_reads() {
     let env = "CN_SECRET_KUBERNETES_SECRET=svc\nCN_CONFIG_CONSUL_NAMESPACE=team\nGLUU_SSA_FILE=/etc/jans/conf/other-ssa\nCN_NOT_A_THING=1\n";
     let ran = Test::new()
         .file("l.env", env)
@@ -309,12 +308,12 @@ fn class10_lint_says_the_image_reads_the_variables_it_reads() {
         .run();
 }
 
-/// Class 10 (audit L1): `[env] CN_SECRET_KUBERNETES_SECRET`, the variable DEPLOY.md tells the
+/// `[env] CN_SECRET_KUBERNETES_SECRET`, the variable DEPLOY.md tells the
 /// user to set, got W0306 "did you mean CN_SECRET_KUBERNETES_NAMESPACE?". A variable the image
 /// reads (a fact of the model) is passed through as what it is: no warning (following DEPLOY.md
 /// must not need `allow`), no suggestion, and it reaches the output. Another name still warns.
 #[test]
-fn class10_env_passthrough_of_a_variable_the_image_reads_has_no_false_suggestion() {
+fn env_passthrough_of_a_variable_the_image_reads_has_no_false_suggestion() {
     let profile = format!(
         "{}[env]\nCN_SECRET_KUBERNETES_SECRET = \"svc\"\n",
         adapters("", "")

@@ -1,9 +1,9 @@
-//! Issue 21, classes 2, 3 and 8 as the audit of main found them open: the startup budget below the
-//! slowest start that succeeds (edition B's lock check left out, edition A's build allowance 0),
-//! a container port or user the image cannot run with only warned about (and warned about for
-//! targets that render neither), resource limits no container starts with, and DEPLOY.md's
-//! client-side apply, which hits the 256 KiB annotation limit long before the 1 MiB one. Every
-//! profile here passes `validate` on that main, silently or with a warning only.
+//! What the image needs to start, each a gap once: the startup budget below the slowest start that
+//! succeeds (edition B's lock check left out, edition A's build allowance 0), a container port or
+//! user the image cannot run with only warned about (and warned about for targets that render
+//! neither), resource limits no container starts with, and DEPLOY.md's client-side apply, which
+//! hits the 256 KiB annotation limit long before the 1 MiB one. Every profile here once passed
+//! `validate`, silently or with a warning only.
 
 use crate::real_image::render_base;
 use crate::support;
@@ -46,12 +46,12 @@ fn startup_seconds(k8s: &str) -> i64 {
     probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap()
 }
 
-/// Class 2: edition B takes a lock after its waits, with a connection check of up to 60 s (a fact
+/// Edition B takes a lock after its waits, with a connection check of up to 60 s (a fact
 /// of the model, `[[edition]] lock_check`). With no margin, main's budget was the waits alone
 /// (3 x 310 = 930 s): a start whose lock check takes its 60 s was restarted. Now the budget has
 /// them, the notes state them, and Kubernetes takes the numbers.
 #[test]
-fn class2_edition_b_budget_allows_the_lock_check() {
+fn edition_b_budget_allows_the_lock_check() {
     let profile = b("probes.startup_margin = 0\n");
     Test::new()
         .file("p.toml", &profile)
@@ -89,10 +89,10 @@ fn class2_edition_b_budget_allows_the_lock_check() {
     assert!(!notes.contains("lock"), "{notes}");
 }
 
-/// Class 2: edition A builds its app at every start; an allowance of 0 s cannot cover a start
+/// Edition A builds its app at every start; an allowance of 0 s cannot cover a start
 /// that builds, so the model's minimum is 1 (main took 0 and a budget of the waits alone).
 #[test]
-fn class2_edition_a_refuses_a_zero_build_allowance() {
+fn edition_a_refuses_a_zero_build_allowance() {
     let profile = a("probes.build_allowance = 0\n");
     for args in [
         &["validate", "p.toml"][..],
@@ -117,25 +117,25 @@ fn class2_edition_a_refuses_a_zero_build_allowance() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 2: README states the formula with the lock check and the defaults' numbers.
+/// The guide (docs/guide.md) states the formula with the lock check and the defaults' numbers.
 #[test]
-fn class2_readme_states_the_lock_check_in_the_formula() {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).unwrap();
+fn the_guide_states_the_lock_check_in_the_formula() {
+    let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
     assert!(
-        readme.contains("[+ 60 s lock check in edition B]"),
-        "README's formula"
+        guide.contains("[+ 60 s lock check in edition B]"),
+        "the guide's formula"
     );
     assert!(
-        readme.contains("3 x (300 + 10) + 60 + 60 = 1050 s in edition B"),
-        "README's number"
+        guide.contains("3 x (300 + 10) + 60 + 60 = 1050 s in edition B"),
+        "the guide's number"
     );
 }
 
-/// Class 3: the image's nginx listens on 8080 whatever the container port says: another
+/// The image's nginx listens on 8080 whatever the container port says: another
 /// `deploy.port` is refused (main: a warning), naming the image's port and the Service's port,
 /// which stays free.
 #[test]
-fn class3_a_container_port_other_than_the_images_is_refused() {
+fn a_container_port_other_than_the_images_is_refused() {
     let profile = b("port = 9090\n");
     for args in [
         &["validate", "p.toml"][..],
@@ -171,10 +171,10 @@ fn class3_a_container_port_other_than_the_images_is_refused() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 3: the folders the image writes belong to uid 1000, and the pod has no setting that
+/// The folders the image writes belong to uid 1000, and the pod has no setting that
 /// changes their owner: another `run_as_user` is refused (main: a warning), naming the paths.
 #[test]
-fn class3_a_user_other_than_the_images_is_refused() {
+fn a_user_other_than_the_images_is_refused() {
     Test::new()
         .file("p.toml", &b("security.run_as_user = 2000\n"))
         .args(["validate", "p.toml"])
@@ -188,11 +188,11 @@ fn class3_a_user_other_than_the_images_is_refused() {
         .run();
 }
 
-/// Class 3 (audit L3): the workload's image checks are reported for the targets that render the
+/// The workload's image checks are reported for the targets that render the
 /// workload (the kustomize base, `svcgen krm`, so `validate`), not for `.env`, compose or the
 /// `env:` list, which carry neither port nor user (main warned W0330 for each).
 #[test]
-fn class3_image_checks_only_for_targets_that_render_the_workload() {
+fn image_checks_only_for_targets_that_render_the_workload() {
     let profile = b("port = 9090\nsecurity.run_as_user = 2000\n");
     for target in ["dotenv", "compose", "k8s-env"] {
         // The profile says it is not for compose, whose target is then refused: deployed with
@@ -237,12 +237,12 @@ fn class3_image_checks_only_for_targets_that_render_the_workload() {
     assert_eq!(ran.stderr().matches("`deploy.port` = 9090:").count(), 1);
 }
 
-/// Class 3 (audit 9): a memory limit no container starts with is refused (runc needs about 6 MiB,
+/// A memory limit no container starts with is refused (runc needs about 6 MiB,
 /// Docker refuses less: the model's `[image] least_memory_limit`); limits below the upstream
 /// chart's are a warning, since svcgen knows no smaller amount the image starts with. Main took
 /// `memory = "1"` and `cpu = "1m"` silently.
 #[test]
-fn class3_resource_limits_the_image_cannot_run_with() {
+fn resource_limits_the_image_cannot_run_with() {
     let tiny = b("resources.requests = { cpu = \"1m\", memory = \"1\" }\n\
          resources.limits = { cpu = \"1m\", memory = \"1\" }\n");
     Test::new()
@@ -273,13 +273,13 @@ fn class3_resource_limits_the_image_cannot_run_with() {
     build_and_validate(&ran.path("out"));
 }
 
-/// Class 8 (audit 16): DEPLOY.md applies the base server-side: a client-side `kubectl apply`
+/// DEPLOY.md applies the base server-side: a client-side `kubectl apply`
 /// copies each object into its last-applied annotation, capped at 256 KiB, so a ConfigMap of
 /// plugins between 256 KiB and 1 MiB (which svcgen accepts) would be refused. The command is run
 /// as written against an unreachable server: kubectl parses its flags and gets as far as the
 /// connection.
 #[test]
-fn class8_deploy_notes_apply_server_side() {
+fn deploy_notes_apply_server_side() {
     let ran = render_base(&b(""));
     let notes = ran.read("out/DEPLOY.md");
     let command = "kubectl kustomize . | kubectl apply --server-side -f -";
@@ -321,10 +321,10 @@ fn class8_deploy_notes_apply_server_side() {
     );
 }
 
-/// Class 3: a limit below the upstream chart's warns (W0330) from the profile alone; a second
+/// A limit below the upstream chart's warns (W0330) from the profile alone; a second
 /// render of the unchanged folder reports it again, with nothing to write.
 #[test]
-fn class3_a_held_folder_reports_the_image_warning_again() {
+fn a_held_folder_reports_the_image_warning_again() {
     let profile = b("resources.requests.memory = \"1Gi\"\nresources.limits.memory = \"2Gi\"\n");
     let warning = "`deploy.resources.limits.memory` = \"2Gi\" is below the 2500Mi";
     let ran = Test::new()
