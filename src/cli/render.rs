@@ -768,6 +768,7 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
         Err(message) => return outcome(Diagnostics::default(), None, vec![message], EXIT_IO),
     };
     let mut diags = checked.diagnostics;
+    let root = checked.root;
     if let Some(resolved) = &checked.resolved {
         record_named_files(resolved, &view);
     }
@@ -800,7 +801,7 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
         &targets,
         job.templates,
         folder.as_deref(),
-        Some(&|path| super::read_host_file(path, &view)),
+        Some(&|path| super::read_host_file(path, root.as_ref(), &view)),
     );
     if let Err(e) = view.fenced() {
         return outcome(Diagnostics::default(), None, vec![e], EXIT_IO);

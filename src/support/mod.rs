@@ -1,7 +1,8 @@
 //! Helpers every layer uses, with no dependency on the rest of the crate: one-line escaping of
 //! user text in generated comments (`escape`), the files a command reads by identity
-//! (`inputs`) and "did you mean" (`suggest`).
+//! (`inputs`), the folder a profile may read from (`root`) and "did you mean" (`suggest`).
 
 pub mod escape;
 pub mod inputs;
+pub mod root;
 pub mod suggest;
