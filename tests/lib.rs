@@ -21,6 +21,7 @@ mod deploy;
 mod doc_paths;
 mod docs;
 mod dotenv;
+mod echo_masking;
 mod generated_text;
 mod hostile_inputs;
 mod import;

@@ -57,11 +57,12 @@ pub fn items(diagnostics: &Diagnostics, sources: &Sources) -> Vec<Item> {
 }
 
 fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
+    // A span over a secret value ends nowhere: its width would tell the value's length.
     let (file, start, end) = match d.origin {
         Some(o) => (
             Some(sources.get(o.source).name.clone()),
             Some(sources.line_col(o.source, o.start)),
-            Some(sources.line_col(o.source, o.end)),
+            (!covers_secret(sources, o)).then(|| sources.line_col(o.source, o.end)),
         ),
         None => (None, None, None),
     };
@@ -78,6 +79,13 @@ fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
         label: d.label.as_deref().map(|l| scrubber.scrub(l)),
         help: (!d.help.is_empty()).then(|| scrubber.scrub(&d.help.join("\n"))),
     }
+}
+
+/// True when the span of `origin` overlaps a secret value of its source.
+fn covers_secret(sources: &Sources, origin: crate::diag::source::Origin) -> bool {
+    let span = origin.span();
+    (sources.get(origin.source).secret_ranges().iter())
+        .any(|s| s.start < span.end && span.start < s.end)
 }
 
 /// The diagnostics as a JSON array (code, name, severity, message, file, line, column, end_line,

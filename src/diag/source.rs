@@ -70,7 +70,8 @@ impl Source {
         &self.secrets
     }
 
-    /// A part of the text as it may be shown: secret values masked byte for byte.
+    /// A part of the text as it may be shown: each secret value shown as
+    /// [`MASK`](crate::diag::redact::MASK), whatever its length.
     pub fn shown(&self, range: Range<usize>) -> String {
         let overlapping: Vec<Range<usize>> = self
             .secrets
@@ -78,7 +79,7 @@ impl Source {
             .filter(|s| s.start < range.end && range.start < s.end)
             .map(|s| s.start.max(range.start) - range.start..s.end.min(range.end) - range.start)
             .collect();
-        crate::diag::redact::mask_bytes(&self.text[range], &overlapping)
+        crate::diag::redact::Masked::new(&self.text[range], &overlapping).text
     }
 }
 
