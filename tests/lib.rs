@@ -49,3 +49,4 @@ mod self_contained;
 mod site;
 mod spec_model;
 mod targets;
+mod written_meaning;

@@ -25,6 +25,10 @@ pub struct Item {
     pub end_column: Option<usize>,
     pub label: Option<String>,
     pub help: Option<String>,
+    /// The file's path as read (its bytes, where `file` is a lossy name): what the CI formats'
+    /// URIs encode.
+    #[serde(skip)]
+    pub path: Option<std::path::PathBuf>,
 }
 
 impl Item {
@@ -42,6 +46,7 @@ impl Item {
             end_column: None,
             label: None,
             help: None,
+            path: None,
         }
     }
 }
@@ -78,6 +83,7 @@ fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
         end_column: end.map(|p| p.column),
         label: d.label.as_deref().map(|l| scrubber.scrub(l)),
         help: (!d.help.is_empty()).then(|| scrubber.scrub(&d.help.join("\n"))),
+        path: d.origin.and_then(|o| sources.get(o.source).path.clone()),
     }
 }
 

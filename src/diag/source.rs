@@ -41,6 +41,9 @@ impl Origin {
 #[derive(Debug, Clone)]
 pub struct Source {
     pub name: String,
+    /// The file it was read from, as named (bytes kept: `name` is lossy for a name that is not
+    /// UTF-8); `None` for text that is no file.
+    pub path: Option<std::path::PathBuf>,
     pub text: String,
     /// The folder relative paths written in this text are relative to (a profile's folder).
     pub dir: Option<std::path::PathBuf>,
@@ -132,6 +135,7 @@ impl Sources {
         secrets.extend(crate::diag::redact::url_password_ranges(&text));
         self.files.push(Source {
             name: name.into(),
+            path: None,
             text,
             dir: None,
             line_starts: std::sync::OnceLock::new(),
@@ -214,6 +218,11 @@ impl Sources {
     /// Sets the folder that relative paths in a text are relative to.
     pub fn set_dir(&mut self, id: SourceId, dir: Option<std::path::PathBuf>) {
         self.files[id.0].dir = dir;
+    }
+
+    /// Records the file a text was read from (see [`Source::path`]).
+    pub fn set_path(&mut self, id: SourceId, path: &std::path::Path) {
+        self.files[id.0].path = Some(path.to_path_buf());
     }
 
     /// The folder relative paths written at `origin` are relative to.

@@ -83,11 +83,18 @@ impl Results {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            let position = d.origin.map(|o| sources.line_col(o.source, o.start));
-            // A `data.set` line is a source of its own, named after the option it stands for.
+            let mut position = d.origin.map(|o| sources.line_col(o.source, o.start));
+            // A `data.set` line is a source of its own, named after the option it stands for:
+            // its position is its line in `data.set`.
             let from_set = d
                 .origin
                 .is_some_and(|o| sources.get(o.source).name.starts_with("--set"));
+            if let (true, Some(o), Some(p)) = (from_set, d.origin, position.as_mut())
+                && let Some((line, indent)) = function.set_place(&sources.get(o.source).text)
+            {
+                p.line = line;
+                p.column += indent;
+            }
             let (field, place) = if from_set {
                 let line = d.origin.map(|o| {
                     let source = sources.get(o.source);

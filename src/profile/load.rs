@@ -178,6 +178,7 @@ pub fn load_file(
         None => read_input(path, sources.inputs())?,
     };
     let (id, table) = parse_bytes(display, bytes, sources);
+    sources.set_path(id, path);
     let dir = path.parent().map(|p| {
         if p.as_os_str().is_empty() {
             Path::new(".")
