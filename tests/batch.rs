@@ -221,3 +221,16 @@ fn batch_a_profile_named_like_svcgens_own_files_is_refused() {
         .run();
     assert!(!ran.path("out/.svcgen-record").exists());
 }
+
+/// A profile of a batch folder named in another case (`UPPER.TOML`) is read, not skipped.
+#[test]
+fn a_profile_named_in_upper_case_is_read_not_skipped() {
+    let ran = Test::new()
+        .file("profiles/lower.toml", "edition = \"B\"\n")
+        .file("profiles/UPPER.TOML", "edition = \"B\"\n")
+        .file("profiles/Mixed.Toml", "edition = \"B\"\n")
+        .args(["render", "profiles", "--out-dir", "out"])
+        .stderr_has("rendered 3 profile(s)")
+        .run();
+    assert_eq!(entries(&ran.path("out")), ["Mixed", "UPPER", "lower"]);
+}

@@ -513,3 +513,32 @@ fn a_function_prunes_only_the_objects_of_its_own_config() {
         .any(|r| r["message"].as_str().unwrap().contains("function config /tenant-b"));
     assert!(reported, "{:#}", again["results"]);
 }
+
+/// A `%YAML` directive comes back as it came; a comment between items and CRLF line ends,
+/// which the written list does not keep, are each named by a result.
+#[test]
+fn the_list_s_text_form_comes_back_or_a_result_says_what_changed() {
+    let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n# between a and b\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n";
+    let input = format!("%YAML 1.2\n---\n{}", raw_list(items, &example("b-hybrid.toml")));
+    let (code, text) = run_text(&input);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.starts_with("%YAML 1.2\n---\n"), "{text}");
+    let list: Value = serde_saphyr::from_str(text.split_once("---\n").unwrap().1).unwrap();
+    let messages: Vec<&str> = list["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"].as_str().unwrap())
+        .collect();
+    let comment_line = input.lines().position(|l| l == "# between a and b").unwrap() + 1;
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("comments between items") && m.contains(&format!("line {comment_line}"))),
+        "{messages:?}"
+    );
+    let (code, crlf) = run_text(&input.replace('\n', "\r\n"));
+    assert_eq!(code, 0, "{crlf}");
+    assert!(!crlf.contains('\r'), "one line end throughout");
+    assert!(crlf.contains("CRLF line ends are written as LF"), "{crlf}");
+}

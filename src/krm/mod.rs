@@ -6,6 +6,7 @@
 //! `results`. README's "GitOps" section states exactly what changes in a `ResourceList`.
 
 mod emit;
+mod form;
 mod input;
 mod items;
 mod results;
@@ -52,6 +53,7 @@ pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
         .as_ref()
         .and_then(|function| render_objects(function, base_dir, templates, &mut results));
     items::report_non_finite(&read.items, &mut results);
+    form::report_changes(input, &read.items, &mut results);
     let owner = read.function.as_ref().map_or("", |f| f.owner.as_str());
     let items = items::merge(&read.items, added, owner, &mut results);
     let failed = results.has_errors();
