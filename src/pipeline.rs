@@ -7,6 +7,7 @@ use crate::diag::Diagnostics;
 use crate::diag::source::{SourceId, Sources};
 use crate::profile::{Extends, Layers, Overridden, Stack, Table, load_stack};
 use crate::resolve::{Environment, Mode, Options, Resolved, resolve};
+use crate::support::root::Root;
 use std::path::Path;
 
 /// A profile that could be read: its resolution (when valid) and every diagnostic.
@@ -15,6 +16,9 @@ pub struct Checked {
     pub diagnostics: Diagnostics,
     /// Values a later layer replaced (dotted key, where the replaced value was written).
     pub overridden: Overridden,
+    /// The folder the profile may read host files from (`None`: a table made in memory, which
+    /// names no host file to read).
+    pub root: Option<Root>,
 }
 
 /// Loads a profile's layers and checks the result. `Err` is an I/O problem (exit code 2).
@@ -22,6 +26,7 @@ pub fn check(stack: &Stack, sources: &mut Sources) -> Result<Checked, String> {
     let loaded = load_stack(stack, sources).map_err(|e| e.0)?;
     let mut checked = check_loaded(loaded.main, loaded.table, sources);
     checked.overridden = loaded.overridden;
+    checked.root = Some(loaded.root);
     Ok(checked)
 }
 
@@ -61,6 +66,7 @@ fn check_loaded(source: SourceId, table: Result<Table, Diagnostics>, sources: &S
                 resolved: None,
                 diagnostics,
                 overridden: Vec::new(),
+                root: None,
             };
         }
     };
@@ -94,6 +100,7 @@ fn resolve_table(source: SourceId, table: &Table, sources: &Sources, mode: Mode<
         resolved,
         diagnostics,
         overridden: Vec::new(),
+        root: None,
     }
 }
 

@@ -160,7 +160,9 @@ fn special_entries_of_a_batch_folder_fail_instead_of_being_skipped() {
 /// whatever the order in which the workers reach the two; the other profiles render.
 fn a_base_inside_a_batch_output_folder_is_refused(owner: &str, reader: &str) {
     for _ in 0..4 {
+        // In one repository: the base is inside the profiles' root, and the fence refuses it.
         let ran = Test::new()
+            .file(".git/HEAD", "ref: refs/heads/main\n")
             .file(&format!("profiles/{owner}.toml"), "edition = \"B\"\n")
             .file("profiles/m.toml", "edition = \"B\"\n")
             .file(
@@ -218,4 +220,17 @@ fn batch_a_profile_named_like_svcgens_own_files_is_refused() {
         .stderr_has("rename the profile")
         .run();
     assert!(!ran.path("out/.svcgen-record").exists());
+}
+
+/// A profile of a batch folder named in another case (`UPPER.TOML`) is read, not skipped.
+#[test]
+fn a_profile_named_in_upper_case_is_read_not_skipped() {
+    let ran = Test::new()
+        .file("profiles/lower.toml", "edition = \"B\"\n")
+        .file("profiles/UPPER.TOML", "edition = \"B\"\n")
+        .file("profiles/Mixed.Toml", "edition = \"B\"\n")
+        .args(["render", "profiles", "--out-dir", "out"])
+        .stderr_has("rendered 3 profile(s)")
+        .run();
+    assert_eq!(entries(&ran.path("out")), ["Mixed", "UPPER", "lower"]);
 }

@@ -249,3 +249,36 @@ fn workflow_example_gives_the_action_only_its_inputs() {
     let permissions = &workflow["permissions"];
     assert_eq!(permissions["security-events"], "write");
 }
+
+/// Every action of another repository that the shipped CI files run is pinned by its full
+/// commit SHA (a tag can be moved), with the tag it had in a comment; the placeholder of the
+/// workflow example (`OWNER/svcgen`, the user's own pin) is the one exception.
+#[test]
+fn ci_files_pin_third_party_actions_by_commit() {
+    let mut pinned = 0;
+    for file in ["action.yml", "examples/ci/github-workflow.yml"] {
+        let text = std::fs::read_to_string(crate::support::repo().join(file)).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().trim_start_matches("- ").strip_prefix("uses:")
+            else {
+                continue;
+            };
+            let (action, comment) = rest.split_once('#').unwrap_or((rest, ""));
+            let action = action.trim();
+            if action.starts_with("./") || action.starts_with("OWNER/svcgen@") {
+                continue;
+            }
+            let (_, reference) = action.split_once('@').expect("an action with a reference");
+            assert!(
+                reference.len() == 40 && reference.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{file}: `{action}` is not pinned by a full commit SHA"
+            );
+            assert!(
+                comment.trim().starts_with('v'),
+                "{file}: `{action}` names no tag in a comment"
+            );
+            pinned += 1;
+        }
+    }
+    assert!(pinned >= 2, "the upload-sarif and checkout steps are checked");
+}

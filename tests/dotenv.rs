@@ -218,7 +218,7 @@ proptest! {
             &[Target::Dotenv],
             &Templates::load(None).unwrap(),
             None,
-            Some(&|path| svcgen::cli::read_host_file(path, &Default::default())),
+            Some(&|path| svcgen::cli::read_host_file(path, None, &Default::default())),
         )
         .diagnostics;
         let warned: Vec<&str> = diags.items.iter().map(|d| d.code.id()).collect();

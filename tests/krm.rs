@@ -448,3 +448,97 @@ fn too_many_nodes_is_an_error_naming_the_limit() {
         "{output}"
     );
 }
+
+/// The list a step of a pipeline gets: `items` and the function config `name` holding the
+/// example profile with `set` lines over it.
+fn step(name: &str, set: &str, items: Value) -> String {
+    let mut list: Value =
+        serde_saphyr::from_str(&resource_list(&example("b-hybrid.toml"), items)).unwrap();
+    list["functionConfig"]["metadata"]["name"] = Value::from(name);
+    list["functionConfig"]["data"]["set"] = Value::from(set);
+    serde_saphyr::to_string(&list).unwrap()
+}
+
+/// The names of the items of `list` of `kind`.
+fn names_of(list: &Value, kind: &str) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["kind"] == kind)
+        .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Two svcgen function configs in one package (tenant a, then tenant b, on the same stream):
+/// each replaces and prunes only its own objects; the other's are kept and reported.
+#[test]
+fn a_function_prunes_only_the_objects_of_its_own_config() {
+    let (code, first) = run(&step("tenant-a", "deploy.name=tenant-a\n", json!([])));
+    assert_eq!(code, 0, "{first:#}");
+    let (code, both) = run(&step("tenant-b", "deploy.name=tenant-b\n", first["items"].clone()));
+    assert_eq!(code, 0, "{both:#}");
+    let b_objects = names_of(&both, "ConfigMap")
+        .into_iter()
+        .filter(|n| n.starts_with("tenant-b"))
+        .collect::<Vec<_>>();
+    assert!(!b_objects.is_empty(), "{both:#}");
+    assert!(
+        names_of(&both, "Deployment").contains(&"tenant-a".to_string()),
+        "tenant b's step keeps tenant a's objects: {both:#}"
+    );
+    // Tenant a again, its content changed (a new hash-suffixed ConfigMap): its old ConfigMap
+    // goes, tenant b's objects all stay, and a result says they were kept.
+    let (code, again) = run(&step(
+        "tenant-a",
+        "deploy.name=tenant-a\ntoken_server.base_url=https://auth2.example.org\n",
+        both["items"].clone(),
+    ));
+    assert_eq!(code, 0, "{again:#}");
+    let maps = names_of(&again, "ConfigMap");
+    for b in &b_objects {
+        assert!(maps.contains(b), "tenant b's {b} is kept: {maps:?}");
+    }
+    let a_maps: Vec<_> = maps.iter().filter(|n| n.starts_with("tenant-a")).collect();
+    assert_eq!(a_maps.len(), 1, "tenant a's old ConfigMap is pruned: {maps:?}");
+    assert_eq!(
+        names_of(&again, "Deployment"),
+        ["tenant-a", "tenant-b"],
+        "{again:#}"
+    );
+    let reported = again["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["message"].as_str().unwrap().contains("function config /tenant-b"));
+    assert!(reported, "{:#}", again["results"]);
+}
+
+/// A `%YAML` directive comes back as it came; a comment between items and CRLF line ends,
+/// which the written list does not keep, are each named by a result.
+#[test]
+fn the_list_s_text_form_comes_back_or_a_result_says_what_changed() {
+    let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n# between a and b\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n";
+    let input = format!("%YAML 1.2\n---\n{}", raw_list(items, &example("b-hybrid.toml")));
+    let (code, text) = run_text(&input);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.starts_with("%YAML 1.2\n---\n"), "{text}");
+    let list: Value = serde_saphyr::from_str(text.split_once("---\n").unwrap().1).unwrap();
+    let messages: Vec<&str> = list["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"].as_str().unwrap())
+        .collect();
+    let comment_line = input.lines().position(|l| l == "# between a and b").unwrap() + 1;
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("comments between items") && m.contains(&format!("line {comment_line}"))),
+        "{messages:?}"
+    );
+    let (code, crlf) = run_text(&input.replace('\n', "\r\n"));
+    assert_eq!(code, 0, "{crlf}");
+    assert!(!crlf.contains('\r'), "one line end throughout");
+    assert!(crlf.contains("CRLF line ends are written as LF"), "{crlf}");
+}

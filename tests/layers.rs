@@ -45,6 +45,7 @@ fn overlays_override_scalars_merge_tables_and_replace_lists() {
         profile: base,
         overlays: vec![over],
         sets: Vec::new(),
+        root: None,
     };
     let env = env_of(&layers);
     assert_eq!(
@@ -78,6 +79,7 @@ fn three_layers_later_wins_key_by_key() {
         profile: base,
         overlays: vec![one, two],
         sets: Vec::new(),
+        root: None,
     });
     assert_eq!(get(&env, "CN_WAIT_MAX_TIME"), Some("300"));
     assert_eq!(get(&env, "CN_WAIT_SLEEP_DURATION"), Some("20"));
@@ -105,6 +107,7 @@ fn extends_chain_then_overlays_then_set() {
             (SetKind::Value, "wait.max_time=600".into()),
             (SetKind::Value, "admin_ui.plugins=x,y".into()),
         ],
+        root: None,
     };
     let env = env_of(&layers);
     assert_eq!(get(&env, "CN_CONFIG_CONSUL_HOST"), Some("eu"));

@@ -29,6 +29,9 @@ pub struct LayerArgs {
     /// Set one key from a file's content (a secret becomes a { file = PATH } reference; applied before --set)
     #[arg(long = "set-file", value_name = "KEY=PATH", value_parser = choice::AssignmentParser { flag: "--set-file", form: "KEY=PATH" })]
     pub set_files: Vec<String>,
+    /// Let the profile read bases and host files from inside DIR (default: the nearest folder above the profile holding .git, else the profile's folder)
+    #[arg(long = "root", value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 impl LayerArgs {
@@ -45,8 +48,14 @@ impl LayerArgs {
             profile: profile.to_path_buf(),
             overlays: self.overlays.clone(),
             sets,
+            root: self.root.clone(),
         }
     }
+}
+
+/// A profile's file extension, in any case (`UPPER.TOML` is a profile too, never skipped).
+fn is_toml(extension: &std::ffi::OsStr) -> bool {
+    extension.eq_ignore_ascii_case("toml")
 }
 
 impl ProfileArg {
@@ -73,7 +82,7 @@ impl ProfileArg {
                 // Every `*.toml` entry but a folder: a FIFO, a device or a dangling link is
                 // kept, so the bounded reader refuses it and the batch counts it as failed
                 // instead of skipping it silently.
-                .filter(|p| !p.is_dir() && p.extension().is_some_and(|x| x == "toml"))
+                .filter(|p| !p.is_dir() && p.extension().is_some_and(is_toml))
                 .collect();
             found.sort();
             if found.is_empty() {

@@ -26,6 +26,7 @@ pub fn stale_item(stale: &Stale) -> Item {
         end_column: None,
         label: None,
         help: Some("render again without --check, and commit the result".to_string()),
+        path: Some(stale.path.clone()),
     }
 }
 

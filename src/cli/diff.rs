@@ -37,6 +37,7 @@ fn stack(spec: &str) -> Layers {
         profile,
         overlays: files.collect(),
         sets: Vec::new(),
+        root: None,
     }
 }
 

@@ -104,7 +104,20 @@ fn parse() -> Cli {
         })
         .map_err(|e| e.format(&mut command));
     std::mem::forget(command);
-    parsed.unwrap_or_else(|e| e.exit())
+    parsed.unwrap_or_else(|e| exit_masked(&e))
+}
+
+/// Ends the process on clap's answer as `clap::Error::exit` does, but a usage error (which
+/// quotes what was typed: `--set "google.secret_manager_passphrase: VALUE"`, an unknown
+/// argument) is printed with what follows a secret's name masked, whatever `--format` says.
+fn exit_masked(e: &clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        e.exit()
+    }
+    let text = crate::diag::redact::mask_echo(&e.render().to_string());
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    std::process::exit(e.exit_code())
 }
 
 /// clap's answer to a lone `--version`/`-V`, without building the command tree (every

@@ -43,9 +43,24 @@ impl InitOptions {
     }
 }
 
+/// The `#:schema` reference is one comment line: a line break (or any control character) would
+/// end it and write the rest into the profile as TOML.
+fn schema_ref_fits_its_line(schema_ref: &str) -> Result<(), String> {
+    match schema_ref.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "--schema \"{}\": holds the control character {c:?}, which would end the `#:schema` \
+             line and write the rest into the profile; give a path or URL without control \
+             characters",
+            crate::support::escape::one_line(schema_ref)
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The commented starting profile; `Err` names a choice that the edition does not allow, with the
 /// allowed values.
 pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
+    schema_ref_fits_its_line(&options.schema_ref)?;
     let model = Model::get();
     let edition = options.edition;
     let choices = Choices::new(model, options)?;

@@ -156,6 +156,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
         }
     };
     let mut diags = checked.diagnostics;
+    let root = checked.root;
     if let Some(resolved) = &checked.resolved {
         record_named_files(resolved, &view);
     }
@@ -177,7 +178,7 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
     // Host paths in the outputs are relative to the folder they are written to.
     let folder = output_folder(job, profile);
     let (targets, left_out) = chosen_targets(job, &resolved);
-    let reader = |path: &Path| crate::profile::read_host_file(path, &view);
+    let reader = |path: &Path| crate::profile::read_host_file(path, root.as_ref(), &view);
     let render = |resolved: &Resolved, targets: &[Target]| {
         render_checked(
             resolved,

@@ -25,6 +25,10 @@ pub struct Item {
     pub end_column: Option<usize>,
     pub label: Option<String>,
     pub help: Option<String>,
+    /// The file's path as read (its bytes, where `file` is a lossy name): what the CI formats'
+    /// URIs encode.
+    #[serde(skip)]
+    pub path: Option<std::path::PathBuf>,
 }
 
 impl Item {
@@ -42,6 +46,7 @@ impl Item {
             end_column: None,
             label: None,
             help: None,
+            path: None,
         }
     }
 }
@@ -57,11 +62,12 @@ pub fn items(diagnostics: &Diagnostics, sources: &Sources) -> Vec<Item> {
 }
 
 fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
+    // A span over a secret value ends nowhere: its width would tell the value's length.
     let (file, start, end) = match d.origin {
         Some(o) => (
             Some(sources.get(o.source).name.clone()),
             Some(sources.line_col(o.source, o.start)),
-            Some(sources.line_col(o.source, o.end)),
+            (!covers_secret(sources, o)).then(|| sources.line_col(o.source, o.end)),
         ),
         None => (None, None, None),
     };
@@ -77,7 +83,15 @@ fn item(d: &Diagnostic, sources: &Sources, scrubber: &Scrubber) -> Item {
         end_column: end.map(|p| p.column),
         label: d.label.as_deref().map(|l| scrubber.scrub(l)),
         help: (!d.help.is_empty()).then(|| scrubber.scrub(&d.help.join("\n"))),
+        path: d.origin.and_then(|o| sources.get(o.source).path.clone()),
     }
+}
+
+/// True when the span of `origin` overlaps a secret value of its source.
+fn covers_secret(sources: &Sources, origin: crate::diag::source::Origin) -> bool {
+    let span = origin.span();
+    (sources.get(origin.source).secret_ranges().iter())
+        .any(|s| s.start < span.end && span.start < s.end)
 }
 
 /// The diagnostics as a JSON array (code, name, severity, message, file, line, column, end_line,

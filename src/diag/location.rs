@@ -20,8 +20,8 @@ pub const FINGERPRINT_KEY: &str = "svcgenFingerprint/v1";
 /// Where a finding is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Place {
-    /// A file inside the root: its path relative to the root, with `/` separators.
-    InRoot(String),
+    /// A file inside the root: its path relative to the root (bytes as named), `/` separators.
+    InRoot(PathBuf),
     /// A file outside the root: its absolute path.
     Outside(PathBuf),
     /// Not a file (`<stdin>`, `--set`), or no place at all.
@@ -32,7 +32,7 @@ impl Place {
     /// The path as GitLab shows it (relative for a file in the root); `None` when nowhere.
     pub fn path(&self) -> Option<String> {
         match self {
-            Place::InRoot(relative) => Some(relative.clone()),
+            Place::InRoot(relative) => Some(relative.display().to_string()),
             Place::Outside(path) => Some(path.display().to_string()),
             Place::Nowhere => None,
         }
@@ -41,10 +41,10 @@ impl Place {
     /// The URI of the file: relative (to `%SRCROOT%`) in the root, `file://` outside it.
     pub fn uri(&self) -> Option<String> {
         match self {
-            Place::InRoot(relative) => Some(percent_encode(relative)),
+            Place::InRoot(relative) => Some(percent_encode(relative.as_os_str().as_encoded_bytes())),
             Place::Outside(path) => Some(format!(
                 "file://{}",
-                percent_encode(&path.to_string_lossy())
+                percent_encode(path.as_os_str().as_encoded_bytes())
             )),
             Place::Nowhere => None,
         }
@@ -77,7 +77,10 @@ pub fn findings(items: Vec<Item>, root: &Path, cwd: &Path) -> Vec<Finding> {
     items
         .into_iter()
         .map(|item| {
-            let place = place(item.file.as_deref(), root, cwd);
+            let place = match &item.path {
+                Some(path) => place_of(path, root, cwd),
+                None => place(item.file.as_deref(), root, cwd),
+            };
             let count = seen
                 .entry((item.code.clone(), place.clone(), item.message.clone()))
                 .or_default();
@@ -98,23 +101,22 @@ fn place(name: Option<&str>, root: &Path, cwd: &Path) -> Place {
     else {
         return Place::Nowhere;
     };
-    let absolute = lexical(&cwd.join(name));
+    place_of(Path::new(name), root, cwd)
+}
+
+/// Where the file at `path` (its bytes as named, not a lossy name) is.
+fn place_of(path: &Path, root: &Path, cwd: &Path) -> Place {
+    let absolute = lexical(&cwd.join(path));
     match absolute.strip_prefix(root) {
         Ok(relative) if relative.as_os_str().is_empty() => Place::Outside(absolute),
-        Ok(relative) => Place::InRoot(
-            relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/"),
-        ),
+        Ok(relative) => Place::InRoot(relative.components().collect()),
         Err(_) => Place::Outside(absolute),
     }
 }
 
 fn fingerprint(item: &Item, place: &Place, count: usize) -> String {
     let place = match place {
-        Place::InRoot(relative) => format!("in-root:{relative}"),
+        Place::InRoot(relative) => format!("in-root:{}", relative.display()),
         Place::Outside(path) => format!("outside:{}", path.display()),
         Place::Nowhere => "nowhere".to_string(),
     };
@@ -135,10 +137,11 @@ fn fingerprint(item: &Item, place: &Place, count: usize) -> String {
         .collect()
 }
 
-/// A path as a URI path: unreserved characters and `/` kept, every other byte `%XX`.
-pub fn percent_encode(path: &str) -> String {
+/// A path as a URI path: unreserved characters and `/` kept, every other byte `%XX` (a byte
+/// of a name that is not UTF-8 too: it names that file, not one with U+FFFD in its name).
+pub fn percent_encode(path: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
+    for &byte in path {
         if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
             out.push(char::from(byte));
         } else {

@@ -10,11 +10,14 @@ use crate::model::{Model, Var};
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// What a masked value is shown as where its length must not be shown (diffs, messages).
+/// What a masked value is shown as, everywhere, whatever its length: a mask as long as the value
+/// would tell its length.
 pub const MASK: &str = "****";
 
-/// The byte a masked value is shown as in source snippets (byte for byte, so carets stay put).
-const MASK_BYTE: char = '*';
+/// The characters that end a URL's user name and password: `@`, and its Unicode look-alikes
+/// (FULLWIDTH COMMERCIAL AT, SMALL COMMERCIAL AT), which a reader that normalizes the text
+/// (NFKC, IDNA) reads as `@`: a password before one is masked, and refused, as before `@`.
+pub const AT_SIGNS: [char; 3] = ['@', '\u{FF20}', '\u{FE6B}'];
 
 /// Every name of a secret variable the model knows, lower case: profile keys and their last
 /// segment, variable names, legacy names and names with a legacy prefix.
@@ -171,9 +174,9 @@ pub fn url_password(rest: &str) -> Option<Range<usize>> {
     let authority = &rest[..authority_end];
     let port_follows = (authority.rsplit_once(':'))
         .is_some_and(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
-    let at = match authority.rfind('@') {
+    let at = match authority.rfind(AT_SIGNS) {
         Some(at) => at,
-        None if !port_follows => rest.rfind('@')?,
+        None if !port_follows => rest.rfind(AT_SIGNS)?,
         None => return None,
     };
     let colon = rest[..at].find(':')?;
@@ -312,18 +315,46 @@ fn value_line(line: &str) -> Option<usize> {
     separator_value(line, at - 1)
 }
 
-/// `text` with each range (clamped to char boundaries) replaced byte for byte by `*`, so that
-/// every offset after it is unchanged.
-pub fn mask_bytes(text: &str, ranges: &[Range<usize>]) -> String {
-    let mut out = text.to_string();
-    for range in ranges {
-        let start = floor_char_boundary(&out, range.start);
-        let end = floor_char_boundary(&out, range.end.max(start));
-        if start < end {
-            out.replace_range(start..end, &MASK_BYTE.to_string().repeat(end - start));
+/// A text that quotes what the user typed (a usage error, a tip) with what follows each
+/// secret's name masked: on every line, after the first name of a secret the model knows, or a
+/// word that nearly names one (`secret_manager_passphrse`), whatever separates the name from
+/// its value (`=`, `:`, blanks), the rest of the line is [`MASK`]. More is masked rather than
+/// a value shown: the line's end is not known to be the value's.
+pub fn mask_echo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let named = first_needle_end(body).into_iter().chain(near_secret_word_end(body)).min();
+        let value_at = named.map(|end| {
+            let rest = &body[end..];
+            end + rest.len() - rest.trim_start_matches([' ', '\t', '=', ':']).len()
+        });
+        match value_at.filter(|&at| at < body.len()) {
+            Some(at) => {
+                out.push_str(&body[..at]);
+                out.push_str(MASK);
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
         }
     }
     out
+}
+
+/// Where the first word of `line` that nearly names a secret ends (a misspelled name: its
+/// value is as secret). Words are runs of name characters (`a-z0-9_.-`).
+fn near_secret_word_end(line: &str) -> Option<usize> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    let mut at = 0;
+    for word in line.split(|c: char| !is_name(c)) {
+        let start = at;
+        at += word.len() + 1;
+        let name = word.trim_start_matches('-');
+        if name.len() >= 6 && nearly_names_a_secret(name) {
+            return Some(start + word.len());
+        }
+    }
+    None
 }
 
 /// A text with its secret values shown as [`MASK`] whatever their length (a mask as long as
@@ -557,8 +588,7 @@ mod tests {
         let ranges = named_ranges(text);
         let shown: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
         assert_eq!(shown, ["\"hunter22\" # x", "abc"]);
-        let masked = mask_bytes(text, &ranges);
-        assert_eq!(masked.len(), text.len());
+        let masked = Masked::new(text, &ranges).text;
         assert!(
             !masked.contains("hunter22") && !masked.contains("abc"),
             "{masked}"
@@ -598,10 +628,10 @@ mod tests {
             ),
         ];
         for (text, masked_to) in cases {
-            let masked = mask_bytes(text, &named_ranges(text));
+            let masked = Masked::new(text, &named_ranges(text)).text;
             assert!(!masked.contains("Zq9"), "{masked}");
             let end = text.find(masked_to).unwrap() + masked_to.len();
-            assert_eq!(masked[end..], text[end..], "{text:?} -> {masked:?}");
+            assert!(masked.ends_with(&text[end..]), "{text:?} -> {masked:?}");
         }
     }
 

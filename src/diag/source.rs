@@ -41,6 +41,9 @@ impl Origin {
 #[derive(Debug, Clone)]
 pub struct Source {
     pub name: String,
+    /// The file it was read from, as named (bytes kept: `name` is lossy for a name that is not
+    /// UTF-8); `None` for text that is no file.
+    pub path: Option<std::path::PathBuf>,
     pub text: String,
     /// The folder relative paths written in this text are relative to (a profile's folder).
     pub dir: Option<std::path::PathBuf>,
@@ -70,7 +73,8 @@ impl Source {
         &self.secrets
     }
 
-    /// A part of the text as it may be shown: secret values masked byte for byte.
+    /// A part of the text as it may be shown: each secret value shown as
+    /// [`MASK`](crate::diag::redact::MASK), whatever its length.
     pub fn shown(&self, range: Range<usize>) -> String {
         let overlapping: Vec<Range<usize>> = self
             .secrets
@@ -78,7 +82,7 @@ impl Source {
             .filter(|s| s.start < range.end && range.start < s.end)
             .map(|s| s.start.max(range.start) - range.start..s.end.min(range.end) - range.start)
             .collect();
-        crate::diag::redact::mask_bytes(&self.text[range], &overlapping)
+        crate::diag::redact::Masked::new(&self.text[range], &overlapping).text
     }
 }
 
@@ -131,6 +135,7 @@ impl Sources {
         secrets.extend(crate::diag::redact::url_password_ranges(&text));
         self.files.push(Source {
             name: name.into(),
+            path: None,
             text,
             dir: None,
             line_starts: std::sync::OnceLock::new(),
@@ -213,6 +218,11 @@ impl Sources {
     /// Sets the folder that relative paths in a text are relative to.
     pub fn set_dir(&mut self, id: SourceId, dir: Option<std::path::PathBuf>) {
         self.files[id.0].dir = dir;
+    }
+
+    /// Records the file a text was read from (see [`Source::path`]).
+    pub fn set_path(&mut self, id: SourceId, path: &std::path::Path) {
+        self.files[id.0].path = Some(path.to_path_buf());
     }
 
     /// The folder relative paths written at `origin` are relative to.

@@ -135,7 +135,8 @@ pub fn draft(read: &Read, options: ImportOptions, sources: &Sources) -> Option<S
     let header = format!(
         "DRAFT imported by svcgen from {} ({}): it does not validate yet.\n\
          # Fix what `svcgen validate` reports at each key, then remove this line.\n\
-         # Values under names of secrets are left out: give them as {{ env = \"NAME\" }}.",
+         # Values under names of secrets are left out: give them as {{ env = \"NAME\" }}.\n\
+         # A URL holding a password is left to the deploying environment: {{ deploy_env = \"NAME\" }}.",
         crate::support::escape::one_line(&sources.get(read.source).name),
         read.format.name()
     );
@@ -397,7 +398,9 @@ impl Written<'_> {
             }
             let (path, leaf) = var.key.rsplit_once('.').unwrap_or(("", var.key.as_str()));
             let table = doc_table_at(&mut doc, path, &mut position);
-            table.insert(leaf, Item::Value(toml_value(&setting.node.value)));
+            let value = credential_reference(&setting.node.value, &var.env)
+                .unwrap_or_else(|| toml_value(&setting.node.value));
+            table.insert(leaf, Item::Value(value));
         }
         if !analysis.extras.is_empty() {
             let table = doc_table_at(&mut doc, "env", &mut position);
@@ -408,10 +411,10 @@ impl Written<'_> {
                 if resolved.is_none() && names_a_secret(&entry.name) {
                     continue;
                 }
-                table.insert(
-                    &entry.name,
-                    Item::Value(toml_value(&extra_node(entry).value)),
-                );
+                let node = extra_node(entry);
+                let value = credential_reference(&node.value, &entry.name)
+                    .unwrap_or_else(|| toml_value(&node.value));
+                table.insert(&entry.name, Item::Value(value));
             }
         }
         if !self.deploy.is_empty() {
@@ -450,6 +453,21 @@ fn doc_table_at<'d>(
     }
     table.set_implicit(false);
     table
+}
+
+/// A URL holding a password is not written into the profile (which is committed): it is
+/// deferred to the deploying environment's variable `env` (`{ deploy_env = "NAME" }`), as a
+/// secret's value becomes `{ env = "NAME" }`. `None` for any other value.
+fn credential_reference(value: &Value, env: &str) -> Option<toml_edit::Value> {
+    let Value::String(text) = value else {
+        return None;
+    };
+    if crate::diag::redact::url_password_ranges(text).is_empty() {
+        return None;
+    }
+    let mut table = toml_edit::InlineTable::new();
+    table.insert(crate::resolve::deferred::DEPLOY_ENV, env.into());
+    Some(toml_edit::Value::InlineTable(table))
 }
 
 /// A profile value as TOML: tables inline (the hybrid mapping, `{ env = "NAME" }`).

@@ -17,7 +17,8 @@ pub enum Item<'a> {
 
 /// The list's text; `Err` (nothing to write) when a copied item would not read back the same.
 pub fn write(input: &str, items: &[Item<'_>], results: &[Value]) -> Result<String, String> {
-    let mut out = format!("---\napiVersion: {API_VERSION}\nkind: {KIND}\n");
+    let directive = super::form::yaml_directive(input).map_or(String::new(), |d| format!("{d}\n"));
+    let mut out = format!("{directive}---\napiVersion: {API_VERSION}\nkind: {KIND}\n");
     if items.is_empty() {
         out.push_str("items: []\n");
     } else {
@@ -63,7 +64,11 @@ fn serialized(value: &Value) -> Result<String, String> {
 /// right), every other line shifted by as much, so the item's inner indentation is unchanged.
 fn copied(input: &str, node: &Node) -> String {
     // A block scalar's range runs to the next line's indentation: blanks that are not content.
-    let text = input[node.start..node.end].trim_end_matches([' ', '\t']);
+    // Line ends as LF, as the rest of the list is written (`form` says so in a result).
+    let text = input[node.start..node.end]
+        .trim_end_matches([' ', '\t'])
+        .replace("\r\n", "\n");
+    let text = text.as_str();
     let line_start = input[..node.start].rfind('\n').map_or(0, |i| i + 1);
     let column = input[line_start..node.start].chars().count();
     let mut lines = text.split('\n');

@@ -13,12 +13,17 @@ pub struct FunctionInput {
     pub profile: String,
     /// `--set` values (`data.set`, one per line), applied over the profile in order.
     pub sets: Vec<String>,
+    /// Where each of `sets` is written in `data.set`: its 1-based line, and the blanks before it.
+    pub set_places: Vec<(usize, usize)>,
     /// How diagnostics name the profile: the function config's file, else its field.
     pub profile_name: String,
     /// The function config's file (its `config.kubernetes.io/path` annotation), if known.
     pub config_file: Option<String>,
     /// `apiVersion`, `kind` and `name` of the function config, for the results' `resourceRef`.
     pub config_ref: Value,
+    /// The function config's identity (`namespace/name`), which marks the objects it generates
+    /// ([`super::OWNER_ANNOTATION`]).
+    pub owner: String,
 }
 
 /// What was read: the items (kept whatever else is wrong) and the function's input, if usable.
@@ -29,6 +34,12 @@ pub struct Read {
 }
 
 impl FunctionInput {
+    /// Where the `data.set` line `set` (as trimmed) is written: (its line, blanks before it).
+    pub fn set_place(&self, set: &str) -> Option<(usize, usize)> {
+        let index = self.sets.iter().position(|s| s == set)?;
+        self.set_places.get(index).copied()
+    }
+
     /// Reads the list; no function input (with an error result) when it is not a `ResourceList`
     /// whose function config is a ConfigMap holding a profile. Messages never quote the input.
     pub fn read(input: &str, results: &mut Results) -> Read {
@@ -114,21 +125,28 @@ impl FunctionInput {
                     "internal.config.kubernetes.io/path",
                 ])
             });
-        let sets = text(&["data", SET_KEY])
-            .unwrap_or_default()
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
+        let set_text = text(&["data", SET_KEY]).unwrap_or_default();
+        let (sets, set_places) = (set_text.lines().enumerate())
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                let indent = l.len() - l.trim_start().len();
+                (l.trim().to_string(), (i + 1, indent))
+            })
+            .unzip();
         Some(FunctionInput {
             profile,
             sets,
+            set_places,
             profile_name: config_file.clone().map_or_else(
                 || "functionConfig.data.profile".to_string(),
                 |f| format!("{f} (data.profile)"),
             ),
             config_file,
+            owner: format!(
+                "{}/{}",
+                text(&["metadata", "namespace"]).unwrap_or_default(),
+                text(&["metadata", "name"]).unwrap_or_default()
+            ),
             config_ref: serde_json::json!({
                 "apiVersion": text(&["apiVersion"]).unwrap_or_else(|| "v1".to_string()),
                 "kind": "ConfigMap",

@@ -6,7 +6,7 @@
 use super::emit::Item;
 use super::results::Results;
 use super::yaml::{Node, NodeValue};
-use super::{GENERATED_ANNOTATION, GENERATED_BY};
+use super::{GENERATED_ANNOTATION, GENERATED_BY, OWNER_ANNOTATION};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -66,18 +66,38 @@ impl Identity {
     }
 }
 
-/// Whether svcgen generated the item (its annotation, with svcgen's value).
-fn is_generated(item: &Node) -> bool {
-    item.at(&["metadata", "annotations", GENERATED_ANNOTATION])
-        .and_then(Node::as_str)
-        == Some(GENERATED_BY)
+/// Who generated an item, as its annotations say.
+#[derive(Debug, PartialEq, Eq)]
+enum Maker {
+    /// Not svcgen (no [`GENERATED_ANNOTATION`] with svcgen's value).
+    Other,
+    /// This function config ([`OWNER_ANNOTATION`] names it).
+    This,
+    /// Another svcgen function config, named (or `None`: an earlier svcgen that named none).
+    Svcgen(Option<String>),
 }
 
-/// The items written. With `added` (this run rendered), svcgen's earlier objects are replaced
-/// or removed; without (the profile failed), every item is kept as it came.
+fn maker(item: &Node, owner: &str) -> Maker {
+    let annotation = |key: &str| {
+        item.at(&["metadata", "annotations", key])
+            .and_then(Node::as_str)
+    };
+    if annotation(GENERATED_ANNOTATION) != Some(GENERATED_BY) {
+        return Maker::Other;
+    }
+    match annotation(OWNER_ANNOTATION) {
+        Some(config) if config == owner => Maker::This,
+        config => Maker::Svcgen(config.map(str::to_string)),
+    }
+}
+
+/// The items written. With `added` (this run rendered), the objects of this function config
+/// (`owner`) of an earlier run are replaced or removed, and those of another svcgen function
+/// config kept and reported; without (the profile failed), every item is kept as it came.
 pub fn merge<'a>(
     items: &'a [Node],
     added: Option<Vec<Value>>,
+    owner: &str,
     results: &mut Results,
 ) -> Vec<Item<'a>> {
     let Some(added) = added else {
@@ -92,11 +112,18 @@ pub fn merge<'a>(
     for item in items {
         let identity = Identity::of_node(item);
         let index = new.get(&identity).copied();
-        match (is_generated(item), index) {
-            (true, Some(i)) => out.extend(placed[i].take().map(Item::Generated)),
-            // svcgen's object of an earlier run that this run does not generate any more.
-            (true, None) => {}
-            (false, Some(i)) => {
+        match (maker(item, owner), index) {
+            // An earlier svcgen that named no function config made the object this run makes.
+            (Maker::This | Maker::Svcgen(None), Some(i)) => {
+                out.extend(placed[i].take().map(Item::Generated));
+            }
+            // This config's object of an earlier run that this run does not generate any more.
+            (Maker::This, None) => {}
+            (Maker::Svcgen(config), None) => {
+                other_config(item, &identity, config.as_deref(), results);
+                out.push(Item::Kept(item));
+            }
+            (_, Some(i)) => {
                 if placed[i].take().is_some() {
                     let api_version = item
                         .at(&["apiVersion"])
@@ -105,7 +132,7 @@ pub fn merge<'a>(
                     results.item_result(
                         "error",
                         format!(
-                            "the item {} {} has the identity of an object svcgen generates but not svcgen's annotation {GENERATED_ANNOTATION}: it is kept and svcgen's object is not added (rename one of them)",
+                            "the item {} {} has the identity of an object svcgen generates but not svcgen's annotation {GENERATED_ANNOTATION} naming this function config ({OWNER_ANNOTATION}): it is kept and svcgen's object is not added (rename one of them)",
                             identity.kind, identity.name
                         ),
                         identity.reference(api_version),
@@ -114,11 +141,35 @@ pub fn merge<'a>(
                 }
                 out.push(Item::Kept(item));
             }
-            (false, None) => out.push(Item::Kept(item)),
+            (Maker::Other, None) => out.push(Item::Kept(item)),
         }
     }
     out.extend(placed.into_iter().flatten().map(Item::Generated));
     out
+}
+
+/// The result on an object svcgen generated for another function config (or for one an
+/// earlier svcgen did not name): kept, never removed.
+fn other_config(item: &Node, identity: &Identity, config: Option<&str>, results: &mut Results) {
+    let api_version = item
+        .at(&["apiVersion"])
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let by = match config {
+        Some(config) => format!("the svcgen function config {config}"),
+        None => format!(
+            "an svcgen function config this version cannot tell (no {OWNER_ANNOTATION}): remove it yourself if no function config generates it any more"
+        ),
+    };
+    results.item_result(
+        "info",
+        format!(
+            "the item {} {} was generated by {by}; it is kept (this function config prunes only its own objects)",
+            identity.kind, identity.name
+        ),
+        identity.reference(api_version),
+        None,
+    );
 }
 
 /// A NaN or infinite number in an item (which JSON and Kubernetes cannot carry) is a warning on

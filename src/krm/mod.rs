@@ -6,6 +6,7 @@
 //! `results`. The guide's "GitOps" section (docs/guide.md) states exactly what changes in a `ResourceList`.
 
 mod emit;
+mod form;
 mod input;
 mod items;
 mod results;
@@ -38,6 +39,11 @@ const SET_KEY: &str = "set";
 /// The value of [`GENERATED_ANNOTATION`].
 pub(crate) const GENERATED_BY: &str = "svcgen krm";
 
+/// The annotation naming the function config that generated an object (`namespace/name` of its
+/// ConfigMap): two svcgen function configs in one package (two tenants, two pipeline steps)
+/// each replace and prune only their own objects, and keep and report each other's.
+pub const OWNER_ANNOTATION: &str = "svcgen.dev/function-config";
+
 /// The `ResourceList` written back, and whether it carries an error result (exit 1).
 pub struct Output {
     pub text: String,
@@ -54,7 +60,9 @@ pub fn run(input: &str, base_dir: &Path, templates: &Templates) -> Output {
         .as_ref()
         .and_then(|function| render_objects(function, base_dir, templates, &mut results));
     items::report_non_finite(&read.items, &mut results);
-    let items = items::merge(&read.items, added, &mut results);
+    form::report_changes(input, &read.items, &mut results);
+    let owner = read.function.as_ref().map_or("", |f| f.owner.as_str());
+    let items = items::merge(&read.items, added, owner, &mut results);
     let failed = results.has_errors();
     let results = results.into_values();
     match emit::write(input, &items, &results) {
@@ -86,6 +94,7 @@ fn render_objects(
         &sources,
         &function.config_ref,
         function.config_file.as_deref(),
+        &|set| function.set_place(set),
     );
     let resolved = resolved?;
     // Planned once, as `render -t k8s` plans (no host file read: a KRM function reads none),
@@ -114,6 +123,7 @@ fn render_objects(
         &sources,
         &function.config_ref,
         function.config_file.as_deref(),
+        &|set| function.set_place(set),
     );
     for error in &rendered.template_errors {
         results.error(format!("the k8s target could not be rendered: {error}"));
@@ -124,7 +134,7 @@ fn render_objects(
             objects
                 .into_iter()
                 .filter(Value::is_object)
-                .map(mark_generated)
+                .map(|object| mark_generated(object, &function.owner))
                 .collect(),
         ),
         Err(e) => {
@@ -134,14 +144,16 @@ fn render_objects(
     }
 }
 
-/// The object with [`GENERATED_ANNOTATION`] among its annotations.
-fn mark_generated(mut object: Value) -> Value {
+/// The object with [`GENERATED_ANNOTATION`] and its function config's [`OWNER_ANNOTATION`]
+/// among its annotations.
+fn mark_generated(mut object: Value, owner: &str) -> Value {
     if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
         let annotations = metadata
             .entry("annotations")
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(annotations) = annotations.as_object_mut() {
             annotations.insert(GENERATED_ANNOTATION.into(), Value::from(GENERATED_BY));
+            annotations.insert(OWNER_ANNOTATION.into(), Value::from(owner));
         }
     }
     object

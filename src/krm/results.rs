@@ -69,13 +69,14 @@ impl Results {
 
     /// The profile's diagnostics: message with code and `line:col`, `field` the profile's data
     /// key, `file` the function config's file (`config_file`), `resourceRef` the function config
-    /// (`config_ref`).
+    /// (`config_ref`); `set_place` gives a `data.set` line's place (its line, blanks before it).
     pub fn diagnostics(
         &mut self,
         diagnostics: &Diagnostics,
         sources: &Sources,
         config_ref: &Value,
         config_file: Option<&str>,
+        set_place: &dyn Fn(&str) -> Option<(usize, usize)>,
     ) {
         // The same masking as the human and JSON printers: a secret in a `data.set` line or
         // quoted by a message is never echoed.
@@ -85,11 +86,18 @@ impl Results {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            let position = d.origin.map(|o| sources.line_col(o.source, o.start));
-            // A `data.set` line is a source of its own, named after the option it stands for.
+            let mut position = d.origin.map(|o| sources.line_col(o.source, o.start));
+            // A `data.set` line is a source of its own, named after the option it stands for:
+            // its position is its line in `data.set`.
             let from_set = d
                 .origin
                 .is_some_and(|o| sources.get(o.source).name.starts_with("--set"));
+            if let (true, Some(o), Some(p)) = (from_set, d.origin, position.as_mut())
+                && let Some((line, indent)) = set_place(&sources.get(o.source).text)
+            {
+                p.line = line;
+                p.column += indent;
+            }
             let (field, place) = if from_set {
                 let line = d.origin.map(|o| {
                     let source = sources.get(o.source);

@@ -47,7 +47,8 @@ pub fn analyze(doc: &Document, name: &str, open: &Documents, templates: &Templat
     let mut analysis = check(doc, name, open);
     if let Ok(checked) = &mut analysis.checked {
         let inputs = crate::support::inputs::Inputs::default();
-        let reader = |path: &Path| crate::profile::read_host_file(path, &inputs);
+        let root = checked.root.clone();
+        let reader = |path: &Path| crate::profile::read_host_file(path, root.as_ref(), &inputs);
         let report = report(checked, false, templates, Some(&reader));
         checked.diagnostics = report.diagnostics;
         analysis.template_errors = report.template_errors;
@@ -98,6 +99,7 @@ fn check(doc: &Document, name: &str, open: &Documents) -> Analysis {
             profile: base.clone(),
             overlays: vec![path.clone()],
             sets: Vec::new(),
+            root: None,
         },
     };
     let checked = check_layers(&layers, &mut sources);

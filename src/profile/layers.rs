@@ -10,10 +10,17 @@ use super::set::{SetKind, parse_set};
 use super::{Entry, Table, Value, load_file, parse_text};
 use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::support::root::Root;
 use std::path::{Path, PathBuf};
 
 /// The key naming a profile's bases.
 pub const EXTENDS: &str = "extends";
+
+/// Most layers of bases a profile may stand on (a chain of `extends`, overlays' directives
+/// included). Far above any real layering; it keeps the walk's recursion, which merges each
+/// layer on the way back, within every thread's stack (a batch's workers have small ones) and
+/// its work within a bound.
+pub const MAX_EXTENDS_DEPTH: usize = 64;
 
 /// What a profile is made of, as files (the command line's form; see [`Stack`] for layers
 /// held in memory).
@@ -24,6 +31,9 @@ pub struct Layers {
     pub overlays: Vec<PathBuf>,
     /// `--set` / `--set-file` arguments, in order.
     pub sets: Vec<(SetKind, String)>,
+    /// The folder the profile may read bases and host files from, when the command line names
+    /// one (`--root`); else it is found from the profile (see [`Root`]).
+    pub root: Option<PathBuf>,
 }
 
 impl Layers {
@@ -50,6 +60,19 @@ pub enum Layer {
     },
 }
 
+impl Layer {
+    /// The folder its relative paths start at (`.` for standard input and text with none).
+    fn folder(&self) -> PathBuf {
+        let dir = match self {
+            Layer::File(path) if !super::is_stdio(path) => path.parent().map(Path::to_path_buf),
+            Layer::File(_) => None,
+            Layer::Text { base_dir, .. } => base_dir.clone(),
+        };
+        dir.filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+}
+
 /// What a layer's `extends` does.
 #[derive(Debug, Clone, Default)]
 pub enum Extends {
@@ -73,6 +96,8 @@ pub struct Stack {
     /// `--set` / `--set-file` arguments, applied last, in order.
     pub sets: Vec<(SetKind, String)>,
     pub extends: Extends,
+    /// The root named on the command line (`--root`), if any (see [`Root`]).
+    pub root: Option<PathBuf>,
 }
 
 impl Stack {
@@ -87,6 +112,7 @@ impl Stack {
             overlays: Vec::new(),
             sets: Vec::new(),
             extends: Extends::Follow,
+            root: None,
         }
     }
 }
@@ -98,6 +124,7 @@ impl From<&Layers> for Stack {
             overlays: layers.overlays.iter().cloned().map(Layer::File).collect(),
             sets: layers.sets.clone(),
             extends: Extends::Follow,
+            root: layers.root.clone(),
         }
     }
 }
@@ -110,6 +137,8 @@ pub struct Loaded {
     pub table: Result<Table, Diagnostics>,
     /// Values that a later layer replaced: (dotted key, where the replaced value was written).
     pub overridden: Overridden,
+    /// The folder its bases were read from, and its host files may be.
+    pub root: Root,
 }
 
 /// Loads every layer and merges them. `Err` is an unreadable profile or overlay (exit code 2);
@@ -122,7 +151,8 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
 /// `Err` is an unreadable profile or overlay (exit code 2); problems in their content are
 /// diagnostics.
 pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadError> {
-    let mut walk = Walk::new(sources, stack.extends.clone());
+    let root = Root::of(&stack.profile.folder(), stack.root.as_deref());
+    let mut walk = Walk::new(sources, stack.extends.clone(), root);
     // The profile and every base it reaches: an overlay that names its base
     // (`#:svcgen overlay-of = "prod.toml"`) is checked over it, as the language server does
     // (where bases are read at all: `extends` is followed), and a loop through directives and
@@ -140,6 +170,7 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
         sources,
         mut diags,
         mut overridden,
+        root,
         ..
     } = walk;
     for (kind, arg) in &layers.sets {
@@ -157,6 +188,7 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
         main,
         table,
         overridden,
+        root,
     })
 }
 
@@ -180,10 +212,12 @@ struct Walk<'s> {
     /// through directives and `extends` is found as a cycle instead of each file read alone;
     /// not for `--overlay` files, whose base is the profile they are given over.
     directives: bool,
+    /// The folder every base must lie in.
+    root: Root,
 }
 
 impl<'s> Walk<'s> {
-    fn new(sources: &'s mut Sources, extends: Extends) -> Walk<'s> {
+    fn new(sources: &'s mut Sources, extends: Extends, root: Root) -> Walk<'s> {
         Walk {
             chain: Vec::new(),
             done: std::collections::HashMap::new(),
@@ -192,6 +226,7 @@ impl<'s> Walk<'s> {
             overridden: Vec::new(),
             extends,
             directives: false,
+            root,
         }
     }
 
@@ -296,18 +331,41 @@ impl<'s> Walk<'s> {
         merged: &mut Table,
     ) {
         let base_path = dir.join(base);
-        let names = self
-            .chain
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" -> ");
+        if self.chain.len() >= MAX_EXTENDS_DEPTH {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::Extends,
+                    format!(
+                        "{link} goes deeper than {MAX_EXTENDS_DEPTH} layers: {} -> {}",
+                        chain_names(&self.chain),
+                        base_path.display()
+                    ),
+                )
+                .at(origin)
+                .label("one layer too many")
+                .help(format!(
+                    "a profile may stand on at most {MAX_EXTENDS_DEPTH} layers of bases \
+                     (MAX_EXTENDS_DEPTH): merge some of them into one file"
+                )),
+            );
+            return;
+        }
+        if let Err(why) = self.root.admit(&base_path, "the base") {
+            self.diags.push(
+                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
+                    .at(origin)
+                    .label("base outside the root")
+                    .help(format!("chain: {}", chain_names(&self.chain))),
+            );
+            return;
+        }
         if self.chain.contains(&identity(&base_path)) {
             self.diags.push(
                 Diagnostic::new(
                     Code::Extends,
                     format!(
-                        "{link} makes a cycle: {names} -> {}",
+                        "{link} makes a cycle: {} -> {}",
+                        chain_names(&self.chain),
                         identity(&base_path).display()
                     ),
                 )
@@ -331,7 +389,8 @@ impl<'s> Walk<'s> {
                 .label("base not readable")
                 .help(format!(
                     "fix that line (paths are relative to this file's folder), or validate the \
-                     base with --overlay instead; chain: {names}"
+                     base with --overlay instead; chain: {}",
+                    chain_names(&self.chain)
                 )),
             ),
             Err(ReadError(why)) => self.diags.push(
@@ -339,7 +398,8 @@ impl<'s> Walk<'s> {
                     .at(origin)
                     .label("base not readable")
                     .help(format!(
-                        "paths are relative to this file's folder; chain: {names}"
+                        "paths are relative to this file's folder; chain: {}",
+                        chain_names(&self.chain)
                     )),
             ),
         }
@@ -392,6 +452,16 @@ pub fn extends_entries(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The chain of files being followed, for a message. Built only for one: kept at every level
+/// of a deep chain, the names would grow with the square of its length.
+fn chain_names(chain: &[PathBuf]) -> String {
+    chain
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" -> ")
 }
 
 /// A path as it identifies a file for cycle detection (canonical when it exists).

@@ -4,6 +4,7 @@ use super::{Entry, Node, Table, Value};
 use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::support::inputs::Inputs;
+use crate::support::root::Root;
 use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -80,9 +81,21 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 /// The reader the library's plan is given for host files (`render`, `validate`, the language
-/// server): the one bounded reader, which also records each file in the command's `inputs` (no
-/// output may replace it).
-pub fn read_host_file(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, String> {
+/// server): only a file inside the profile's `root` (none known: nothing is read), through the
+/// one bounded reader, which also records each file in the command's `inputs` (no output may
+/// replace it).
+pub fn read_host_file(
+    path: &Path,
+    root: Option<&Root>,
+    inputs: &Inputs,
+) -> Result<Vec<u8>, String> {
+    let Some(root) = root else {
+        return Err(format!(
+            "{}: not read: no folder is known that this profile may read from",
+            crate::support::escape::one_line(&path.display().to_string())
+        ));
+    };
+    root.admit(path, "the host file")?;
     read_input(path, inputs).map_err(|e| e.0)
 }
 
@@ -165,6 +178,7 @@ pub fn load_file(
         None => read_input(path, sources.inputs())?,
     };
     let (id, table) = parse_bytes(display, bytes, sources);
+    sources.set_path(id, path);
     let dir = path.parent().map(|p| {
         if p.as_os_str().is_empty() {
             Path::new(".")

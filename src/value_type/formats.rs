@@ -19,7 +19,9 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     url_scheme(scheme, rest)?;
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if let Some(userinfo) = userinfo(rest, authority) {
-        let after = &rest[userinfo.len() + 1..];
+        // After the `@` (or its look-alike, several bytes long).
+        let at = rest[userinfo.len()..].chars().next().map_or(0, char::len_utf8);
+        let after = &rest[userinfo.len() + at..];
         return Err(problem_with(
             format!(
                 "a user name or password in a URL (`{}@`) is not accepted: the value is written in clear into the ConfigMap or .env, and browsers refuse to fetch a URL that carries credentials; give the credential through the variables or files the spec has for it",
@@ -51,7 +53,7 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
 /// a `user:password@` whose password holds a `/`, `?` or `#` (`admin:SEC/RET@host`: refused for
 /// the credential it is, not for a port `SEC`), found by the masks' own rule.
 fn userinfo<'a>(rest: &'a str, authority: &str) -> Option<&'a str> {
-    if let Some((userinfo, _)) = authority.rsplit_once('@') {
+    if let Some((userinfo, _)) = authority.rsplit_once(crate::diag::redact::AT_SIGNS) {
         return Some(&rest[..userinfo.len()]);
     }
     crate::diag::redact::url_password(rest).map(|password| &rest[..password.end])

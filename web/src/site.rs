@@ -45,13 +45,55 @@ fn script_json(value: &serde_json::Value) -> String {
     value.to_string().replace('<', "\\u003c")
 }
 
-fn page(title: &str, nav: &str, body: &str) -> String {
+/// The code of a page beyond its markup: its inline scripts (each the exact text between
+/// `<script>` and `</script>`), and whether it compiles WebAssembly.
+#[derive(Default)]
+struct Code<'a> {
+    scripts: &'a [&'a str],
+    wasm: bool,
+}
+
+/// `'sha256-…'`: how a Content-Security-Policy names one inline script or stylesheet.
+fn source_hash(text: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+}
+
+/// The page's Content-Security-Policy: it allows nothing the page does not use. Its one
+/// stylesheet and its scripts by hash (no other inline code, no file, no network: the pages
+/// load nothing), compiling WebAssembly only where the page does, no `<base>`, no form target,
+/// no plugin, no frame.
+fn policy(style: &str, code: &Code<'_>) -> String {
+    let mut scripts: Vec<String> = code.scripts.iter().map(|s| source_hash(s)).collect();
+    if code.wasm {
+        scripts.push("'wasm-unsafe-eval'".to_string());
+    }
+    let script_src = if scripts.is_empty() {
+        "'none'".to_string()
+    } else {
+        scripts.join(" ")
+    };
+    format!(
+        "default-src 'none'; script-src {script_src}; style-src {}; base-uri 'none'; \
+         form-action 'none'; object-src 'none'",
+        source_hash(style)
+    )
+}
+
+fn page(title: &str, nav: &str, body: &str, code: &Code<'_>) -> String {
+    let style = format!("\n{STYLE}");
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <title>{title}</title>\n<style>{style}</style>\n</head>\n<body>\n\
          <header><h1>{title}</h1><nav>{nav}</nav></header>\n{body}</body>\n</html>\n",
         title = escape(title),
+        policy = policy(&style, code),
     )
 }
 
@@ -81,7 +123,12 @@ pub fn index_html() -> String {
             .map(|e| e.as_str())
             .join(" and ")
     );
-    page(&title, "<a href=\"playground.html\">Playground</a>", &body)
+    page(
+        &title,
+        "<a href=\"playground.html\">Playground</a>",
+        &body,
+        &Code::default(),
+    )
 }
 
 /// One group: every variable first seen in it, with all of its entries (an entry of another
@@ -255,6 +302,12 @@ pub fn playground_html(wasm: &[u8], examples: &[(String, String)]) -> String {
             .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
             .collect(),
     );
+    let data = format!(
+        "\nconst SVCGEN_WASM_BASE64 = \"{wasm}\";\nconst SVCGEN_EXAMPLES = {examples};\n",
+        wasm = base64::engine::general_purpose::STANDARD.encode(wasm),
+        examples = script_json(&examples_json),
+    );
+    let script = format!("\n{PLAYGROUND_JS}");
     let body = format!(
         "<main class=\"playground\">\n\
          <section class=\"editor\">\n\
@@ -264,16 +317,17 @@ pub fn playground_html(wasm: &[u8], examples: &[(String, String)]) -> String {
          <p id=\"notes\"></p>\n\
          <h2>Diagnostics</h2>\n<ul id=\"diagnostics\"></ul>\n\
          </section>\n<section class=\"outputs\">\n<h2>Outputs</h2>\n{targets}</section>\n</main>\n\
-         <script>\nconst SVCGEN_WASM_BASE64 = \"{wasm}\";\nconst SVCGEN_EXAMPLES = {examples};\n</script>\n\
-         <script>\n{PLAYGROUND_JS}</script>\n",
+         <script>{data}</script>\n<script>{script}</script>\n",
         first = escape(first),
-        wasm = base64::engine::general_purpose::STANDARD.encode(wasm),
-        examples = script_json(&examples_json),
     );
     page(
         "svcgen playground: the Admin UI container profile, checked as you type",
         "<a href=\"index.html\">Reference</a>",
         &body,
+        &Code {
+            scripts: &[&data, &script],
+            wasm: true,
+        },
     )
 }
 
@@ -292,6 +346,48 @@ mod tests {
     #[test]
     fn inline_code_is_escaped_too() {
         assert_eq!(inline("a `<b>` c"), "a <code>&lt;b&gt;</code> c");
+    }
+
+    /// The Content-Security-Policy of each page names exactly its inline scripts and its
+    /// stylesheet by hash, allows compiling WebAssembly only in the playground, and nothing else.
+    #[test]
+    fn each_page_s_policy_allows_only_what_the_page_uses() {
+        let examples = [("a".to_string(), "edition = \"B\"\n".to_string())];
+        for (html, wasm) in [
+            (playground_html(b"\0asm", &examples), true),
+            (index_html(), false),
+        ] {
+            let start = html.find("Content-Security-Policy\" content=\"").unwrap() + 34;
+            let csp = &html[start..start + html[start..].find('"').unwrap()];
+            let between = |open: &str, close: &str| -> Vec<String> {
+                html.split(open)
+                    .skip(1)
+                    .map(|s| source_hash(&s[..s.find(close).unwrap()]))
+                    .collect()
+            };
+            let scripts = between("<script>", "</script>");
+            let styles = between("<style>", "</style>");
+            let mut allowed: Vec<String> = scripts.clone();
+            if wasm {
+                allowed.push("'wasm-unsafe-eval'".into());
+            }
+            let script_src = if allowed.is_empty() {
+                "'none'".to_string()
+            } else {
+                allowed.join(" ")
+            };
+            assert_eq!(
+                csp,
+                format!(
+                    "default-src 'none'; script-src {script_src}; style-src {}; \
+                     base-uri 'none'; form-action 'none'; object-src 'none'",
+                    styles.join(" ")
+                )
+            );
+            assert_eq!(styles.len(), 1);
+            assert_eq!(scripts.len(), if wasm { 2 } else { 0 });
+            assert!(!html.contains(" style=\""), "no style attribute: the policy allows none");
+        }
     }
 
     #[test]
