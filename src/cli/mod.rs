@@ -8,6 +8,7 @@ mod check;
 mod choice;
 mod diff;
 mod explain;
+mod explain_start;
 mod generate;
 mod krm;
 mod render;
@@ -73,7 +74,7 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Show everything the spec model knows of a variable
     #[command(
-        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
+        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B\n  svcgen explain --start profile.toml --format json"
     )]
     Explain(explain::ExplainArgs),
     /// Compare the resolved environments of two profiles (or layer stacks)

@@ -12,4 +12,5 @@ pub mod init;
 pub mod lint;
 pub mod migrate;
 pub mod playground;
+pub mod start;
 pub mod validate;

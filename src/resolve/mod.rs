@@ -8,6 +8,7 @@ pub mod allow;
 mod convert;
 pub mod deferred;
 pub mod deploy;
+pub mod timeline;
 mod extras;
 mod groups;
 pub(crate) mod rules;
