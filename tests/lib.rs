@@ -45,4 +45,5 @@ mod secrets;
 mod self_contained;
 mod site;
 mod spec_model;
+mod start;
 mod targets;

@@ -21,7 +21,7 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "PROFILE", conflicts_with_all = ["name", "profile", "edition"], value_parser = super::choice::PathParser(super::choice::PathRole::ReadFile))]
     pub start: Option<PathBuf>,
     /// How to print the timeline of --start
-    #[arg(long, requires = "start", value_parser = ["human", "json"])]
+    #[arg(long, value_parser = ["human", "json"])]
     pub format: Option<String>,
     /// Show only this edition's entry
     #[arg(long, value_parser = super::editions())]
@@ -35,7 +35,12 @@ pub struct ExplainArgs {
 
 pub fn run(args: &ExplainArgs) -> u8 {
     if let Some(profile) = &args.start {
-        return super::explain_start::run(profile, &args.layers, args.format.as_deref() == Some("json"));
+        let json = args.format.as_deref() == Some("json");
+        return super::explain_start::run(profile, &args.layers, json);
+    }
+    if args.format.is_some() {
+        io_error("--format applies to the timeline of --start PROFILE only");
+        return EXIT_IO;
     }
     let edition = args.edition.as_deref().and_then(Edition::parse);
     let vars = match lookup(args.name.as_deref().unwrap_or_default(), edition) {

@@ -19,7 +19,10 @@ pub fn run(profile: &Path, layers: &super::LayerArgs, json: bool) -> u8 {
             return EXIT_IO;
         }
     };
-    let Some(resolved) = checked.resolved.as_ref().filter(|_| !checked.diagnostics.has_errors())
+    let Some(resolved) = checked
+        .resolved
+        .as_ref()
+        .filter(|_| !checked.diagnostics.has_errors())
     else {
         let args = DiagnosticArgs {
             format: Format::Human,

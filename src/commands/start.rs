@@ -35,9 +35,7 @@ pub fn report(resolved: &Resolved) -> StartReport {
     if deploy.deploys(Some(Mounts::ObjectKey)) {
         ends.push(End {
             by: "kubernetes startup probe (failureThreshold × periodSeconds)".to_string(),
-            at_s: Some(
-                (workload.startup_failure_threshold).saturating_mul(workload.probe.period),
-            ),
+            at_s: Some((workload.startup_failure_threshold).saturating_mul(workload.probe.period)),
         });
     }
     if deploy.deploys(Some(Mounts::HostFile)) {
@@ -84,7 +82,11 @@ pub fn human(report: &StartReport) -> String {
             out,
             "ends: {} {at}{}",
             end.by,
-            if short { " (before the worst case)" } else { "" }
+            if short {
+                " (before the worst case)"
+            } else {
+                ""
+            }
         );
     }
     out.push_str(

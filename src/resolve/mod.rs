@@ -8,10 +8,10 @@ pub mod allow;
 mod convert;
 pub mod deferred;
 pub mod deploy;
-pub mod timeline;
 mod extras;
 mod groups;
 pub(crate) mod rules;
+pub mod timeline;
 mod walk;
 
 /// The typed value is the value types' own: resolve hands it on.

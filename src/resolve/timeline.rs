@@ -65,7 +65,12 @@ pub fn one_wait(max_time: i64, sleep: i64) -> i64 {
 }
 
 /// The timeline of an edition's start with these backends (distinct, any order) and times.
-pub fn timeline(model: &Model, edition: Edition, backends: &[String], times: WaitTimes) -> Timeline {
+pub fn timeline(
+    model: &Model,
+    edition: Edition,
+    backends: &[String],
+    times: WaitTimes,
+) -> Timeline {
     let mut sorted: Vec<String> = backends.to_vec();
     sorted.sort();
     sorted.dedup();
@@ -194,12 +199,19 @@ mod tests {
                 ("upgrade-lock", None),
             ]
         );
-        let lock = one_wait(model.start.lock_check.max_time, model.start.lock_check.sleep);
+        let lock = one_wait(
+            model.start.lock_check.max_time,
+            model.start.lock_check.sleep,
+        );
         assert_eq!(t.worst_case_s, 4 * 310 + 2 * lock);
         assert_eq!(t.steps[4].from_s, 4 * 310);
         assert_eq!(t.steps[5].to_s, None, "another pod's lock has no bound");
         assert_eq!(t.steps[6].from_s, 4 * 310 + lock);
-        assert!(t.steps[3].source.contains("wait_for_sql"), "{:?}", t.steps[3]);
+        assert!(
+            t.steps[3].source.contains("wait_for_sql"),
+            "{:?}",
+            t.steps[3]
+        );
     }
 
     /// Edition A takes the same two locks (the old formula counted none) and builds last.
@@ -207,9 +219,15 @@ mod tests {
     fn edition_a_takes_both_locks_and_builds_last() {
         let model = Model::get();
         let t = timeline(model, Edition::A, &["ldap".to_string()], times(5, 2));
-        let lock = one_wait(model.start.lock_check.max_time, model.start.lock_check.sleep);
+        let lock = one_wait(
+            model.start.lock_check.max_time,
+            model.start.lock_check.sleep,
+        );
         assert_eq!(
-            names(&t).iter().filter(|(s, _)| s.ends_with("lock-check")).count(),
+            names(&t)
+                .iter()
+                .filter(|(s, _)| s.ends_with("lock-check"))
+                .count(),
             2
         );
         let build = t.steps.last().unwrap();
@@ -225,7 +243,12 @@ mod tests {
         let model = Model::get();
         let t = timeline(model, Edition::B, &[], times(0, -5));
         assert_eq!(t.steps[0].to_s, Some(2));
-        let t = timeline(model, Edition::B, &["sql".into()], times(i64::MAX, i64::MAX));
+        let t = timeline(
+            model,
+            Edition::B,
+            &["sql".into()],
+            times(i64::MAX, i64::MAX),
+        );
         assert_eq!(t.worst_case_s, i64::MAX);
     }
 }
