@@ -10,6 +10,8 @@ pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod lint;
+mod lint_rbac;
+mod lint_workload;
 pub mod migrate;
 pub mod playground;
 pub mod start;
