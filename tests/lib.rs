@@ -30,6 +30,7 @@ mod invalid_profiles;
 mod krm;
 mod layers;
 mod lint;
+mod lint_workload;
 mod lsp;
 mod migrate;
 mod module_graph;

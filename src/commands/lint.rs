@@ -34,7 +34,10 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
     let (resolved, found) = profile_check(read, &analysis, sources);
     diags.extend(found);
     if let Some(resolved) = &resolved {
-        diags.extend(super::lint_workload::check(read, resolved, sources));
+        let complete = !crate::import::reading_failed(read, &analysis);
+        diags.extend(super::lint_workload::check(
+            read, resolved, sources, complete,
+        ));
     }
     crate::import::in_variable_names(&mut diags, analysis.read_as);
     diags.sort();

@@ -26,8 +26,10 @@ struct Workload<'a> {
 }
 
 /// The findings of the workload of the container `read` took its environment from; none for a
-/// file that is not a Kubernetes stream or holds no workload.
-pub fn check(read: &Read, resolved: &Resolved, sources: &Sources) -> Diagnostics {
+/// file that is not a Kubernetes stream or holds no workload. When the environment could not be
+/// read `complete`ly (an error of the reading), the checks that need every value (the probes'
+/// worst case, the files, the API objects) are left out, as resolve leaves out its own.
+pub fn check(read: &Read, resolved: &Resolved, sources: &Sources, complete: bool) -> Diagnostics {
     let mut diags = Diagnostics::default();
     let Some(container) = read
         .deploy
@@ -43,9 +45,12 @@ pub fn check(read: &Read, resolved: &Resolved, sources: &Sources) -> Diagnostics
         return diags;
     };
     let model = Model::get();
-    probes(&workload, resolved, model, &mut diags);
     security(&workload, model, &mut diags);
     ports(&workload, model, &mut diags);
+    if !complete {
+        return diags;
+    }
+    probes(&workload, resolved, model, &mut diags);
     files(&workload, resolved, &mut diags);
     super::lint_rbac::grants(
         (

@@ -23,8 +23,8 @@ pub(crate) mod yaml;
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub use names::in_variable_names;
-pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, draft, import};
+pub(crate) use profile::{profile_check, reading_failed};
 
 use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};

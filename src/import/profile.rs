@@ -163,7 +163,7 @@ fn with_deploy_names(
 /// True when reading the file or its names found an error (an undecided edition aside: that is
 /// a question to the user, not a problem of a value): then some values never reached the
 /// profile, and the checks that need every value are left out.
-fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
+pub(crate) fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
     read.diagnostics.has_errors()
         || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
