@@ -228,14 +228,12 @@ fn sarif_lists_every_rule_with_a_name_a_description_and_its_docs_anchor() {
             "docs/diagnostics.md lacks {id} {name}"
         );
         let level = rule["defaultConfiguration"]["level"].as_str().unwrap();
-        assert_eq!(
-            level,
-            if id.starts_with('W') {
-                "warning"
-            } else {
-                "error"
-            }
-        );
+        let expected = match id.as_bytes()[0] {
+            b'W' => "warning",
+            b'N' => "note",
+            _ => "error",
+        };
+        assert_eq!(level, expected, "{id}");
     }
 }
 

@@ -170,8 +170,9 @@ fn assert_startup_budget(objects: &[Value], what: &Path) {
 
 /// The waits run one after another (config, secret, then each distinct
 /// backend), each up to `max_time + sleep`: b-hybrid maps its categories to two distinct backends,
-/// so the budget is (2 + 2) x (1234 + 17) + edition B's lock check (60) + the margin (60), rounded
-/// up to whole periods (10 s).
+/// so the budget is (2 + 2) x (1234 + 17) + the two locks' connection checks (2 x (60 + 10)) +
+/// the margin (60), rounded up to whole periods (10 s). (Before the timeline it counted one lock
+/// check of 60 s.)
 #[test]
 fn startup_budget_follows_the_profiles_wait_values() {
     let checks = &Model::get().container.startup_checks;
@@ -186,11 +187,11 @@ fn startup_budget_follows_the_profiles_wait_values() {
     assert_eq!(probe["periodSeconds"], 10);
     assert_eq!(
         probe["failureThreshold"],
-        (4 * (1234 + 17) + 60 + 60 + 9) / 10
+        (4 * (1234 + 17) + 2 * 70 + 60 + 9) / 10
     );
     let notes = std::fs::read_to_string(out.join("DEPLOY.md")).unwrap();
     assert!(
-        notes.contains("= 4 × (1234 + 17) + 60 + 60 = 5124 s"),
+        notes.contains("5144 + 60 = 5204 s"),
         "DEPLOY.md states the formula with the profile's numbers: {notes}"
     );
 }
@@ -209,13 +210,14 @@ fn edition_a_adds_the_build_allowance() {
         .run();
     let objects = objects(&ran.read("out/k8s.yaml"));
     let probe = &deployment(&objects)["spec"]["template"]["spec"]["containers"][0]["startupProbe"];
-    // Edition A's default persistence is one backend (ldap): 3 waits.
+    // Edition A's default persistence is one backend (ldap): 3 waits, then both locks' checks
+    // (2 x 70 s; before the timeline edition A counted none).
     assert_eq!(
         probe["failureThreshold"],
-        (3 * (300 + 10) + 60 + 900 + 9) / 10
+        (3 * (300 + 10) + 2 * 70 + 900 + 60 + 9) / 10
     );
     let notes = ran.read("out/DEPLOY.md");
-    assert!(notes.contains("+ 60 + 900 = 1890 s"), "{notes}");
+    assert!(notes.contains("1970 + 60 = 2030 s"), "{notes}");
     assert!(notes.contains("npm run build:prod"), "{notes}");
 }
 

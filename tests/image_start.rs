@@ -46,10 +46,11 @@ fn startup_seconds(k8s: &str) -> i64 {
     probe["failureThreshold"].as_i64().unwrap() * probe["periodSeconds"].as_i64().unwrap()
 }
 
-/// Edition B takes a lock after its waits, with a connection check of up to 60 s (a fact
-/// of the model, `[[edition]] lock_check`). With no margin, main's budget was the waits alone
-/// (3 x 310 = 930 s): a start whose lock check takes its 60 s was restarted. Now the budget has
-/// them, the notes state them, and Kubernetes takes the numbers.
+/// Edition B takes its locks after its waits, each with a connection check (a fact of
+/// the model, `[start] lock_check`: 60 s and a 10 s sleep, so up to 70 s). With no margin, main's
+/// budget was the waits alone (3 x 310 = 930 s): a start whose lock checks take their time was
+/// restarted. Now the budget has both (the timeline's; main's formula had one of 60 s), DEPLOY.md
+/// lists them, and Kubernetes takes the numbers.
 #[test]
 fn edition_b_budget_allows_the_lock_check() {
     let profile = b("probes.startup_margin = 0\n");
@@ -58,35 +59,38 @@ fn edition_b_budget_allows_the_lock_check() {
         .args(["validate", "--deny-warnings", "p.toml"])
         .run();
     let ran = render_base(&profile);
-    let lock = svcgen::model::Model::get()
-        .edition(svcgen::model::Edition::B)
-        .lock_check;
-    assert_eq!(lock, 60, "the image's lock check, as NOTES read it");
+    let lock = svcgen::model::Model::get().start.lock_check;
+    assert_eq!(
+        (lock.max_time, lock.sleep),
+        (60, 10),
+        "the image's lock check, as NOTES read it"
+    );
     let waits = 3 * (300 + 10);
     assert!(
-        startup_seconds(&ran.read("out/k8s.yaml")) >= waits + lock,
+        startup_seconds(&ran.read("out/k8s.yaml")) >= waits + 2 * 70,
         "{}",
         ran.read("out/k8s.yaml")
     );
     let notes = ran.read("out/DEPLOY.md");
+    assert!(notes.contains("1070 + 0 = 1070 s,"), "{notes}");
     assert!(
-        notes.contains("(2 + backends) × (max_time + sleep) + lock check + margin\n= 3 × (300 + 10) + 60 + 0 = 990 s,"),
+        notes.contains("| setup-lock-check |  | 930 | 1000 |")
+            && notes.contains("| upgrade-lock-check |  | 1000 | 1070 |"),
         "{notes}"
     );
     assert!(
-        notes.contains("a connection check of up to 60 s"),
-        "{notes}"
-    );
-    assert!(
-        notes.contains("waits while another pod holds it"),
+        notes.contains("waits while another pod holds it") && notes.contains("no bound"),
         "the unbounded wait is said not to be allowed for: {notes}"
     );
     if let Some(built) = build_and_validate(&ran.path("out")) {
-        assert_eq!(startup_seconds(&built), 990);
+        assert_eq!(startup_seconds(&built), 1070);
     }
-    // Edition A takes no lock: its budget has none.
+    // Edition A takes the same two locks (main counted none there).
     let notes = render_base(&a("")).read("out/DEPLOY.md");
-    assert!(!notes.contains("lock"), "{notes}");
+    assert!(
+        notes.contains("| setup-lock-check |") && notes.contains("| upgrade-lock-check |"),
+        "{notes}"
+    );
 }
 
 /// Edition A builds its app at every start; an allowance of 0 s cannot cover a start
@@ -109,7 +113,7 @@ fn edition_a_refuses_a_zero_build_allowance() {
     }
     let ran = render_base(&a("probes.build_allowance = 1\n"));
     let notes = ran.read("out/DEPLOY.md");
-    assert!(notes.contains("+ 60 + 1 = 991 s,"), "{notes}");
+    assert!(notes.contains("1071 + 60 = 1131 s,"), "{notes}");
     assert!(
         notes.contains("How long the build takes is not known to svcgen"),
         "{notes}"
@@ -122,11 +126,11 @@ fn edition_a_refuses_a_zero_build_allowance() {
 fn the_guide_states_the_lock_check_in_the_formula() {
     let guide = std::fs::read_to_string(support::repo().join("docs/guide.md")).unwrap();
     assert!(
-        guide.contains("[+ 60 s lock check in edition B]"),
+        guide.contains("+ 2 x 70 s lock checks"),
         "the guide's formula"
     );
     assert!(
-        guide.contains("3 x (300 + 10) + 60 + 60 = 1050 s in edition B"),
+        guide.contains("3 x (300 + 10) + 140 + 60 = 1130 s in edition B"),
         "the guide's number"
     );
 }

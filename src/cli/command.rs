@@ -52,7 +52,7 @@ pub enum Command {
     Render(super::render::RenderArgs),
     /// Show everything the spec model knows of a variable
     #[command(
-        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B"
+        after_help = "Examples:\n  svcgen explain CN_SQL_DB_DIALECT\n  svcgen explain persistence.sql.dialect\n  svcgen explain admin_ui.auth_method --edition B\n  svcgen explain --start profile.toml --format json"
     )]
     Explain(super::explain::ExplainArgs),
     /// Compare the resolved environments of two profiles (or layer stacks)

@@ -14,7 +14,15 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// A variable name (CN_SQL_DB_DIALECT) or profile key (persistence.sql.dialect)
-    pub name: String,
+    #[arg(required_unless_present = "start")]
+    pub name: Option<String>,
+    /// Print the start of this profile's image as a timeline instead: each wait, its worst-case
+    /// start and end, its source, and where each runtime ends the start
+    #[arg(long, value_name = "PROFILE", conflicts_with_all = ["name", "profile", "edition"], value_parser = super::choice::PathParser(super::choice::PathRole::ReadFile))]
+    pub start: Option<PathBuf>,
+    /// How to print the timeline of --start
+    #[arg(long, value_parser = ["human", "json"])]
+    pub format: Option<String>,
     /// Show only this edition's entry
     #[arg(long, value_parser = super::editions())]
     pub edition: Option<String>,
@@ -26,8 +34,16 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: &ExplainArgs) -> u8 {
+    if let Some(profile) = &args.start {
+        let json = args.format.as_deref() == Some("json");
+        return super::explain_start::run(profile, &args.layers, json);
+    }
+    if args.format.is_some() {
+        io_error("--format applies to the timeline of --start PROFILE only");
+        return EXIT_IO;
+    }
     let edition = args.edition.as_deref().and_then(Edition::parse);
-    let vars = match lookup(&args.name, edition) {
+    let vars = match lookup(args.name.as_deref().unwrap_or_default(), edition) {
         Ok(vars) => vars,
         Err(message) => {
             eprintln!("error: {message}");

@@ -15,6 +15,7 @@ mod emit;
 mod explain;
 mod import;
 mod init;
+mod explain_start;
 mod krm;
 mod lint;
 mod man;

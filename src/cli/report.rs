@@ -183,10 +183,13 @@ pub fn report(
 /// Why a run with no error fails: its warnings under `--deny-warnings` (said even with `-q`,
 /// which hides the warnings themselves), with the two ways out.
 fn denied_warnings(diags: &Diagnostics, args: &DiagnosticArgs) -> Option<String> {
-    if !args.deny_warnings || diags.has_errors() || diags.is_empty() {
+    if !args.deny_warnings || diags.has_errors() || diags.warning_count() == 0 {
         return None;
     }
-    let mut codes: Vec<&str> = diags.items.iter().map(|d| d.code.id()).collect();
+    let mut codes: Vec<&str> = (diags.items.iter())
+        .filter(|d| d.severity() == crate::diag::Severity::Warning)
+        .map(|d| d.code.id())
+        .collect();
     codes.sort_unstable();
     codes.dedup();
     let count = diags.warning_count();
@@ -208,7 +211,7 @@ fn denied_warnings(diags: &Diagnostics, args: &DiagnosticArgs) -> Option<String>
 
 /// 1 when there is an error (or a warning with `--deny-warnings`), else 0.
 pub fn exit_code(diags: &Diagnostics, args: &DiagnosticArgs) -> u8 {
-    if diags.has_errors() || (args.deny_warnings && !diags.is_empty()) {
+    if diags.has_errors() || (args.deny_warnings && diags.warning_count() > 0) {
         EXIT_INVALID
     } else {
         EXIT_OK

@@ -14,6 +14,11 @@ use crate::model::Edition;
 
 /// Every problem of what `read` found, for `edition` or the edition its variables decide.
 pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnostics {
+    // The image's tag names the edition when none is given (`--edition` wins over it).
+    let edition = edition.or_else(|| {
+        (read.deploy.image.as_ref())
+            .and_then(|(image, _)| crate::import::edition::edition_of_image(image))
+    });
     let analysis = analyze(&read.entries, edition, sources, true);
     let mut diags = read.diagnostics.clone();
     // An edition the variables leave open is not a problem of the file.
@@ -26,7 +31,14 @@ pub fn lint(read: &Read, edition: Option<Edition>, sources: &Sources) -> Diagnos
             .cloned()
             .collect(),
     });
-    diags.extend(profile_check(read, &analysis, sources));
+    let (resolved, found) = profile_check(read, &analysis, sources);
+    diags.extend(found);
+    if let Some(resolved) = &resolved {
+        let complete = !crate::import::reading_failed(read, &analysis);
+        diags.extend(super::lint_workload::check(
+            read, resolved, sources, complete,
+        ));
+    }
     crate::import::in_variable_names(&mut diags, analysis.read_as);
     diags.sort();
     diags

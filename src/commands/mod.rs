@@ -10,8 +10,11 @@ pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod lint;
+mod lint_rbac;
+mod lint_workload;
 pub mod migrate;
 pub mod playground;
 #[cfg(feature = "host")]
 pub mod render;
+pub mod start;
 pub mod validate;

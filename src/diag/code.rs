@@ -1,5 +1,6 @@
 //! Stable diagnostic codes, one row each in [`codes!`]: the variant, its id (never reused; a
-//! retired code keeps its number; `E…` errors, `W…` warnings), its name and its doc comment,
+//! retired code keeps its number; `E…` errors, `W…` warnings, `N…` notes, which never
+//! change the exit code), its name and its doc comment,
 //! which is its one-line summary. The enum, [`Code::ALL`], [`CODES`] and every method below are
 //! made from the rows (the one table pattern, `support::table`); SARIF's rules, GitLab's check names, `docs/diagnostics.md`
 //! ([`super::rules::page`]) and the `allow` list's lookup read them (ripgrep's flag table is the
@@ -24,7 +25,7 @@ pub struct CodeDef {
 macro_rules! codes {
     ($( $(#[doc = $doc:literal])+ $variant:ident = $id:literal, $name:literal; )+) => {
         crate::support::table::table! {
-            /// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings.
+            /// What kind of problem a diagnostic reports. `E…` are errors, `W…` warnings, `N…` notes.
             pub enum Code in CODES: [CodeDef] {
                 $( $(#[doc = $doc])+ $variant => CodeDef {
                     code: Code::$variant,
@@ -175,6 +176,15 @@ codes! {
     /// A `kubernetes` adapter whose client finds no Kubernetes API configuration where the target
     /// runs the container (`use_kube_config` in a pod; the in-cluster one in compose).
     KubeApiConfig = "W0341", "kube-api-config";
+    /// A workload's probes end the container's start before the image's worst-case start (its
+    /// timeline, `explain --start`): it is restarted while it legitimately waits.
+    ProbeEndsStart = "W0342", "probe-ends-start";
+    /// The pod's service account has no grant in the stream's Roles for a verb the image calls
+    /// on the object of its `kubernetes` config or secret adapter.
+    RbacMissingGrant = "W0343", "rbac-missing-grant";
+    /// The stream has no RBAC objects at all (`kubectl get deploy,cm`): what the pod may do
+    /// through the Kubernetes API is not judged. A note: it never changes the exit code.
+    NoRbacObjects = "N0400", "no-rbac-objects";
     /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
     WrongFile = "E0246", "wrong-file";
 }
@@ -219,12 +229,12 @@ impl Code {
         self.def().summary.trim()
     }
 
-    /// An error for an `E…` id, a warning for a `W…` id.
+    /// An error for an `E…` id, a warning for a `W…` id, a note for an `N…` id.
     pub fn severity(self) -> Severity {
-        if self.id().starts_with('W') {
-            Severity::Warning
-        } else {
-            Severity::Error
+        match self.id().as_bytes().first() {
+            Some(b'W') => Severity::Warning,
+            Some(b'N') => Severity::Note,
+            _ => Severity::Error,
         }
     }
 }
@@ -242,7 +252,7 @@ mod tests {
         assert_eq!(names.len(), CODES.len());
         for row in CODES {
             assert!(
-                row.id.len() == 5 && (row.id.starts_with('E') || row.id.starts_with('W')),
+                row.id.len() == 5 && ['E', 'W', 'N'].iter().any(|c| row.id.starts_with(*c)),
                 "{row:?}"
             );
             assert_eq!(Code::find(row.name), Some(row.code));

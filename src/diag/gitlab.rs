@@ -47,10 +47,12 @@ pub fn to_gitlab(findings: &[Finding]) -> serde_json::Value {
 }
 
 /// GitLab's scale (info, minor, major, critical, blocker): an error (the profile cannot be
-/// deployed as it is) is `critical`, a warning `minor`.
+/// deployed as it is) is `critical`, a warning `minor`, a note `info`.
 fn severity(severity: &str) -> &'static str {
     if severity == super::Severity::Error.as_str() {
         "critical"
+    } else if severity == super::Severity::Note.as_str() {
+        "info"
     } else {
         "minor"
     }

@@ -31,6 +31,7 @@ fn render_one(
     let level = match diagnostic.severity() {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
     };
     let message = scrubber.scrub(&diagnostic.message);
     let label = diagnostic.label.as_deref().map(|l| scrubber.scrub(l));

@@ -21,6 +21,8 @@ use crate::diag::source::Origin;
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Said, never a failure (not even with `--deny-warnings`).
+    Note,
     Warning,
     Error,
 }
@@ -28,6 +30,7 @@ pub enum Severity {
 impl Severity {
     pub fn as_str(self) -> &'static str {
         match self {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -185,7 +188,9 @@ impl Diagnostics {
     }
 
     pub fn warning_count(&self) -> usize {
-        self.items.len() - self.error_count()
+        (self.items.iter())
+            .filter(|d| d.severity() == Severity::Warning)
+            .count()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -85,6 +85,19 @@ pub fn edition_of_image(image: &str) -> Option<Edition> {
     editions.next().is_none().then_some(edition.id)
 }
 
+/// Whether an image is the Admin UI's: its name (the last part of its repository, without a
+/// tag or digest) is the last part of the model's default repository, whatever the registry.
+pub fn is_admin_ui_image(image: &str) -> bool {
+    let model = Model::get();
+    let own = model
+        .setting(crate::resolve::deploy::IMAGE_REPOSITORY_KEY)
+        .and_then(|s| s.default.value())
+        .and_then(|r| r.rsplit('/').next());
+    let name = image.rsplit('/').next().unwrap_or_default();
+    let name = name.split(['@', ':']).next().unwrap_or_default();
+    own.is_some_and(|own| !name.is_empty() && name == own)
+}
+
 /// The edition to import as when none is given: the one the image tag names, when the
 /// variables fit both editions (they decide otherwise, and disagreeing with them is theirs to
 /// report). `Some((edition, image))` says where it came from.

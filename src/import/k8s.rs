@@ -11,7 +11,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::support::suggest::did_you_mean;
 
 /// Workload kinds and the path from the object to its pod spec.
-const POD_SPECS: &[(&str, &[&str])] = &[
+pub(crate) const POD_SPECS: &[(&str, &[&str])] = &[
     ("Pod", &["spec"]),
     ("Deployment", &["spec", "template", "spec"]),
     ("StatefulSet", &["spec", "template", "spec"]),
@@ -70,6 +70,7 @@ pub fn read(
             .iter()
             .find(|c| c.name == wanted || c.workload == wanted),
         None if containers.len() == 1 => containers.first(),
+        None if admin_ui(&containers).is_some() => admin_ui(&containers),
         None => {
             diags.push(
                 Diagnostic::new(
@@ -101,16 +102,18 @@ pub fn read(
         deploy.name = Some(container.workload.clone());
     }
     deploy.namespace = container.namespace.clone();
+    deploy.container = Some(container.node.origin);
     deploy.image = container
         .node
         .get("image")
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
     let mut entries = Vec::new();
-    if let Some(env_from) = container.node.get("envFrom") {
+    // A null `env` or `envFrom` (the chart renders `env:` empty) is an empty list.
+    if let Some(env_from) = container.node.get("envFrom").filter(|n| !n.is_null()) {
         read_env_from(env_from, &configmaps, &mut entries, diags);
     }
     let mut carriers = Vec::new();
-    if let Some(env) = container.node.get("env") {
+    if let Some(env) = container.node.get("env").filter(|n| !n.is_null()) {
         read_env(env, &configmaps, deploy, &mut entries, &mut carriers, diags);
     }
     withhold_secret_carriers(&mut entries, &carriers, diags);
@@ -172,16 +175,30 @@ fn list(containers: &[Container<'_>]) -> String {
         .join(", ")
 }
 
-fn kind(node: &Node) -> Option<&str> {
+/// The one container whose image is the Admin UI's, among several.
+fn admin_ui<'c, 'a>(containers: &'c [Container<'a>]) -> Option<&'c Container<'a>> {
+    let image = |c: &Container<'_>| {
+        c.node
+            .get("image")
+            .and_then(Node::scalar_text)
+            .map(str::to_string)
+    };
+    let mut found = (containers.iter())
+        .filter(|c| image(c).is_some_and(|i| super::edition::is_admin_ui_image(&i)));
+    let one = found.next()?;
+    found.next().is_none().then_some(one)
+}
+
+pub(crate) fn kind(node: &Node) -> Option<&str> {
     node.get("kind").and_then(Node::as_str)
 }
 
-fn meta(node: &Node, key: &str) -> Option<String> {
+pub(crate) fn meta(node: &Node, key: &str) -> Option<String> {
     node.get("metadata")?.get(key)?.as_str().map(str::to_string)
 }
 
 /// Every object of a document, the items of a `List` included.
-fn collect<'a>(doc: &'a Node, out: &mut Vec<&'a Node>) {
+pub(crate) fn collect<'a>(doc: &'a Node, out: &mut Vec<&'a Node>) {
     if kind(doc).is_some_and(|k| k.ends_with("List"))
         && let Some(items) = doc.get("items").and_then(Node::items)
     {

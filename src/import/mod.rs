@@ -9,23 +9,23 @@ mod analyze;
 mod compose;
 mod compose_scalar;
 mod dotenv;
-mod edition;
+pub(crate) mod edition;
 pub mod formats;
 mod interpolate;
-mod k8s;
+pub(crate) mod k8s;
 pub mod kind;
 mod names;
 mod profile;
 mod unread;
 mod values;
-mod yaml;
+pub(crate) mod yaml;
 
 pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub use formats::Format;
 pub use names::in_variable_names;
-pub(crate) use profile::profile_check;
 pub use profile::{ImportOptions, Imported, draft, import};
+pub(crate) use profile::{profile_check, reading_failed};
 
 use crate::diag::source::{Origin, SourceId, Sources};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -80,6 +80,8 @@ pub struct DeployHints {
     /// The container's image as written (`ghcr.io/…/admin-ui:1.0.0_dev`), and where: its tag
     /// names the edition when the variables do not (`edition::from_image`).
     pub image: Option<(String, Origin)>,
+    /// The Kubernetes container read (its node in the stream), for the workload lint.
+    pub container: Option<Origin>,
 }
 
 /// How to read a file.

@@ -87,7 +87,7 @@ pub fn import(
     });
     let Some(edition) = analysis.edition.filter(|_| !diags.has_errors()) else {
         // No profile can be written; the values are still checked, exactly as lint checks them.
-        diags.extend(profile_check(read, &analysis, sources));
+        diags.extend(profile_check(read, &analysis, sources).1);
         super::in_variable_names(&mut diags, analysis.read_as);
         diags.sort();
         return Err(diags);
@@ -164,7 +164,7 @@ fn with_deploy_names(
 /// True when reading the file or its names found an error (an undecided edition aside: that is
 /// a question to the user, not a problem of a value): then some values never reached the
 /// profile, and the checks that need every value are left out.
-fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
+pub(crate) fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
     read.diagnostics.has_errors()
         || (analysis.diagnostics.items.iter()).any(|d| d.is_error() && d.code != Code::Edition)
 }
@@ -175,11 +175,13 @@ fn reading_failed(read: &Read, analysis: &Analysis) -> bool {
 /// come from. When the reading already found an error, the checks that need every value are
 /// left out too ([`reading_failed`]): lint and import decide it alike, and resolve leaves them
 /// out ([`Environment`]).
-pub fn profile_check(read: &Read, analysis: &Analysis, sources: &Sources) -> Diagnostics {
-    check(read, analysis, (analysis.read_as, false), &[], sources).1
+/// The environment resolved comes back too (`None` when it could not be), for the checks of the
+/// workload that holds it.
+pub fn profile_check(read: &Read, analysis: &Analysis, sources: &Sources) -> Checked {
+    check(read, analysis, (analysis.read_as, false), &[], sources)
 }
 
-type Checked = (Option<Resolved>, Diagnostics);
+pub type Checked = (Option<Resolved>, Diagnostics);
 
 /// Resolves the profile of the analysed values as `edition` (`writes_profile`: for a profile
 /// import writes, not only for lint), at the input's lines.

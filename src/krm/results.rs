@@ -85,6 +85,7 @@ impl Results {
             let severity = match d.severity() {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
+                Severity::Note => "info",
             };
             let mut position = d.origin.map(|o| sources.line_col(o.source, o.start));
             // A `data.set` line is a source of its own, named after the option it stands for:

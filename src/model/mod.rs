@@ -8,9 +8,11 @@
 
 mod baked;
 mod condition;
+mod start;
 mod types;
 
 pub use condition::{Applies, Condition, Lookup};
+pub use start::{Lasts, LockCheck, StartFacts, StartWait};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
     FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, Setting, StartupChecks, Unit, Var,
@@ -31,6 +33,8 @@ pub struct Model {
     pub container: ContainerFacts,
     /// Facts about the real image, not the spec: paths it reads and writes beyond the spec.
     pub image: ImageFacts,
+    /// Facts about the image: how it starts, wait by wait.
+    pub start: StartFacts,
     /// Deployment settings (`deploy.*`), in order.
     pub settings: Vec<Setting>,
     pub editions: Vec<EditionInfo>,

@@ -52,14 +52,6 @@ pub struct EditionInfo {
     pub id: Edition,
     /// The unstable image tag the spec names for this edition.
     pub image_tag: String,
-    /// The image builds its app at every start, after its startup checks (upstream behaviour):
-    /// the startup probe allows `deploy.probes.build_allowance` for it.
-    #[serde(default)]
-    pub builds_at_start: bool,
-    /// Seconds the lock step the image takes after its waits may spend on its connection check
-    /// (upstream behaviour): the startup probe allows them. 0 when it takes no lock.
-    #[serde(default)]
-    pub lock_check: i64,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -484,8 +476,6 @@ pub struct ImageName {
 pub struct StartupChecks {
     pub max_time: String,
     pub sleep: String,
-    /// How many waits run before the persistence backends' (config, secret), one after another.
-    pub waits: i64,
 }
 
 /// A deployment setting: not a container variable, but checked and documented like one.
@@ -531,6 +521,7 @@ pub(super) struct RawModel {
     backends: BackendRule,
     container: ContainerFacts,
     image: ImageFacts,
+    start: super::start::StartFacts,
     setting: Vec<RawSetting>,
     edition: Vec<EditionInfo>,
     group: Vec<Group>,
@@ -663,6 +654,7 @@ impl RawModel {
                 }
             }
         }
+        self.start.check()?;
         let checks = &self.container.startup_checks;
         for key in [&checks.max_time, &checks.sleep] {
             if !vars
@@ -689,6 +681,7 @@ impl RawModel {
             backends: self.backends,
             container: self.container,
             image: self.image,
+            start: self.start,
             editions: self.edition,
             groups: self.group,
             vars,

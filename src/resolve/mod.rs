@@ -11,6 +11,7 @@ pub mod deploy;
 mod extras;
 mod groups;
 pub(crate) mod rules;
+pub mod timeline;
 mod walk;
 
 /// The typed value is the value types' own: resolve hands it on.

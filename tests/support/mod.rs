@@ -62,6 +62,7 @@ const HOW_TO_GET: &[(&str, &str)] = &[
     ("yaml", "PyYAML"),
     ("jsonschema", "check-jsonschema"),
     ("pre-commit", "pre-commit"),
+    ("backoff", "backoff"),
 ];
 
 /// How a missing tool (or Python module) is installed, for the skip message.

@@ -91,83 +91,102 @@ fn read_only_root(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagn
     if !deploy.workload.read_only_root_filesystem {
         return;
     }
+    let fix = format!("remove `{READ_ONLY}` or set it to false");
     diags.push(
-        Diagnostic::new(
-            Code::ImageRefuses,
-            format!(
-                "`{READ_ONLY}` = true: the image writes at run time to {}",
-                written_paths(reader.model)
-            ),
-        )
-        .at_opt(reader.origin(READ_ONLY))
-        .label("the image cannot start with a read-only root file system")
-        .help(format!(
-            "it writes {}: a writable volume over the app's folder would hide the app",
-            written_things(reader.model)
-        ))
-        .help(format!("remove `{READ_ONLY}` or set it to false")),
+        read_only_refused(reader.model, &format!("`{READ_ONLY}` = true"), fix)
+            .at_opt(reader.origin(READ_ONLY)),
     );
+}
+
+/// The one finding of a read-only root file system (`what` names the field as the input writes
+/// it; `fix` says how to change it there): the image writes at run time.
+pub fn read_only_refused(model: &Model, what: &str, fix: String) -> Diagnostic {
+    Diagnostic::new(
+        Code::ImageRefuses,
+        format!(
+            "{what}: the image writes at run time to {}",
+            written_paths(model)
+        ),
+    )
+    .label("the image cannot start with a read-only root file system")
+    .help(format!(
+        "it writes {}: a writable volume over the app's folder would hide the app",
+        written_things(model)
+    ))
+    .help(fix)
 }
 
 /// The image's nginx listens on its own port whatever the pod says: on another container port the
 /// TCP probes never connect (the pod is restarted for ever) and the Service reaches nothing.
 fn port(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
-    let Some(image) = model_default(reader.model, PORT) else {
+    let value = deploy.workload.port;
+    let Some(image) = model_default(reader.model, PORT).filter(|image| *image != value) else {
         return;
     };
-    let value = deploy.workload.port;
-    if value == image {
-        return;
+    let fix = format!(
+        "accepted: {image} (or leave `{PORT}` out); to expose another port, set \
+         `{SERVICE_PORT}` (the Service's port, mapped to the container's)"
+    );
+    if let Some(found) = port_refused(reader.model, value, &format!("`{PORT}`"), fix) {
+        diags.push(found.at_opt(reader.origin(PORT)));
     }
-    diags.push(
+}
+
+/// The one finding of a port other than the one the image serves (`field` as the input names it,
+/// `fix` in its terms); none for the image's own port.
+pub fn port_refused(model: &Model, value: i64, field: &str, fix: String) -> Option<Diagnostic> {
+    let image = model_default(model, PORT).filter(|image| *image != value)?;
+    Some(
         Diagnostic::new(
             Code::ImageRefuses,
-            format!("`{PORT}` = {value}: the image's nginx listens on port {image} only"),
+            format!("{field} = {value}: the image's nginx listens on port {image} only"),
         )
-        .at_opt(reader.origin(PORT))
         .label(format!("the image serves HTTP on {image}, not {value}"))
         .help(format!(
             "the container port does not move nginx: the TCP probes on port {value} would never \
              connect, so the pod would be restarted for ever, and the Service would reach nothing"
         ))
-        .help(format!(
-            "accepted: {image} (or leave `{PORT}` out); to expose another port, set \
-             `{SERVICE_PORT}` (the Service's port, mapped to the container's)"
-        )),
-    );
+        .help(fix),
+    )
 }
 
 /// The folders the image writes belong to its user: another uid cannot write them, and the pod
 /// svcgen renders has no setting that changes their owner (a pod's `fsGroup` changes volumes'
 /// only, and a volume over the app's folder would hide the app).
 fn user(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Diagnostics) {
+    let value = deploy.workload.run_as_user;
     let Some(image) = model_default(reader.model, USER) else {
         return;
     };
-    let value = deploy.workload.run_as_user;
-    if value == image {
-        return;
+    let fix = format!(
+        "accepted: {image} (or leave `{USER}` out), unless the image is rebuilt for another \
+         user"
+    );
+    if let Some(found) = user_refused(reader.model, value, &format!("`{USER}`"), fix) {
+        diags.push(found.at_opt(reader.origin(USER)));
     }
-    diags.push(
+}
+
+/// The one finding of a user other than the image's (`field` as the input names it, `fix` in its
+/// terms); none for the image's own user.
+pub fn user_refused(model: &Model, value: i64, field: &str, fix: String) -> Option<Diagnostic> {
+    let image = model_default(model, USER).filter(|image| *image != value)?;
+    Some(
         Diagnostic::new(
             Code::ImageRefuses,
             format!(
-                "`{USER}` = {value}: the folders the image writes belong to its user {image}: {}",
-                written_paths(reader.model)
+                "{field} = {value}: the folders the image writes belong to its user {image}: {}",
+                written_paths(model)
             ),
         )
-        .at_opt(reader.origin(USER))
         .label(format!("the image runs as {image}"))
         .help(format!(
             "as uid {value} it cannot write {}, and the container stops; a pod's fsGroup changes \
              the owner of volumes only, not of the image's own folders",
-            written_things(reader.model)
+            written_things(model)
         ))
-        .help(format!(
-            "accepted: {image} (or leave `{USER}` out), unless the image is rebuilt for another \
-             user"
-        )),
-    );
+        .help(fix),
+    )
 }
 
 /// Resource limits: below the least memory limit any container starts with (a runtime's fact,

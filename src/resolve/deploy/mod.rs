@@ -12,7 +12,7 @@ mod sources;
 mod workload;
 
 pub use settings::INT32_MAX;
-pub use workload::{Probe, Resources, StartupBudget, Workload, startup_budget};
+pub use workload::{Probe, Resources, StartupBudget, Workload, periods};
 
 use settings::SettingReader;
 use sources::{file_sources, plugin_sources};
@@ -22,6 +22,10 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, FileKind, Model};
 use crate::profile::{Entry, Table, Value};
 use crate::support::suggest::did_you_mean;
+
+/// The setting of the image's repository: its default's last part names the Admin UI's image
+/// in a stream of several workloads (`import::edition::is_admin_ui_image`).
+pub const IMAGE_REPOSITORY_KEY: &str = "deploy.image.repository";
 
 /// The deployment of one profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,7 +210,7 @@ pub fn deploy(
     let text = |key: &str, diags: &mut Diagnostics| reader.text(key, diags);
     let name = text(names::DEPLOYMENT_NAME_KEY, diags).unwrap_or_default();
     let namespace = text(NAMESPACE_KEY, diags);
-    let repository = text("deploy.image.repository", diags).unwrap_or_default();
+    let repository = text(IMAGE_REPOSITORY_KEY, diags).unwrap_or_default();
     let tag =
         text("deploy.image.tag", diags).unwrap_or_else(|| model.edition(edition).image_tag.clone());
     let secret_name =

@@ -1,12 +1,12 @@
 //! The Kubernetes workload of `[deploy]`: port, Service, probes, resources and security context.
-//! Every value is a model setting; the startup probe's budget is derived from the resolved startup
-//! checks (`[container] startup_checks` of the model), so it always covers them.
+//! Every value is a model setting; the startup probe's budget is derived from the start's
+//! timeline (`crate::resolve::timeline`, the model's `[start]`), so it always covers it.
 
 use super::settings::SettingReader;
-use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
-use crate::resolve::{ResolvedVar, Typed};
+use crate::resolve::ResolvedVar;
+use crate::resolve::timeline::{self, Timeline, wait_seconds};
 
 /// The pod's workload settings, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,29 +77,22 @@ pub(super) fn workload(
     }
 }
 
-/// What the startup probe covers, in seconds: the image waits for its dependencies one after
-/// another (config, secret, then each distinct persistence backend), each wait lasting up to
-/// `max_time + sleep`; in an edition that takes a lock after its waits, the lock's connection
-/// check; then the margin, and in an edition that builds its app at start, the build allowance.
-/// Templates receive it as `plan.workload.startup`.
+/// What the startup probe covers, in seconds: the start's timeline (every wait the image runs,
+/// in its order, [`crate::resolve::timeline`]) to its worst case, then the margin. Templates
+/// receive it as `plan.workload.startup`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct StartupBudget {
-    /// Waits one after another: config, secret, then each backend.
-    pub waits: i64,
-    /// The distinct persistence backends waited for, in mapping order.
-    pub backends: Vec<String>,
+    /// The start as a timeline: each wait, its worst-case start and end, its source.
+    pub timeline: Timeline,
     /// wait.max_time, the budget of one wait.
     pub max_time: i64,
     /// wait.sleep_duration.
     pub sleep: i64,
-    /// The lock's connection check after the waits (the edition's `lock_check`); 0 when the
-    /// edition takes no lock.
-    pub lock: i64,
     /// deploy.probes.startup_margin.
     pub margin: i64,
     /// deploy.probes.build_allowance; none when the edition does not build at start.
     pub build_allowance: Option<i64>,
-    /// The whole budget (saturating).
+    /// The whole budget: the timeline's worst case plus the margin (saturating).
     pub seconds: i64,
 }
 
@@ -113,10 +106,10 @@ fn startup_threshold(
     diags: &mut Diagnostics,
 ) -> (i64, StartupBudget) {
     let checks = &model.container.startup_checks;
-    let (max_time, max_time_origin) = seconds(model, vars, &checks.max_time);
-    let (sleep, _) = seconds(model, vars, &checks.sleep);
+    let (max_time, max_time_origin) = wait_seconds(model, vars, &checks.max_time);
+    let (sleep, _) = wait_seconds(model, vars, &checks.sleep);
     const ALLOWANCE: &str = "deploy.probes.build_allowance";
-    let builds = model.edition(edition).builds_at_start;
+    let builds = model.start.builds(edition);
     let build_allowance = builds.then(|| reader.int(ALLOWANCE, diags));
     if let Some(origin) = reader.origin(ALLOWANCE).filter(|_| !builds) {
         diags.push(
@@ -132,28 +125,16 @@ fn startup_threshold(
             .help("remove the setting: only edition A's startup probe allows for a build"),
         );
     }
-    let backends = backends_in_use(model, vars);
-    let waits = (checks.waits).saturating_add(i64::try_from(backends.len()).unwrap_or(i64::MAX));
-    let mut budget = StartupBudget {
-        waits,
-        backends,
+    let timeline = timeline::of_vars(model, edition, vars, build_allowance.unwrap_or(0));
+    let budget = StartupBudget {
+        seconds: timeline.worst_case_s.saturating_add(margin),
+        timeline,
         max_time,
         sleep,
-        lock: model.edition(edition).lock_check,
         margin,
         build_allowance,
-        seconds: 0,
     };
-    budget.seconds = startup_budget(
-        budget.waits,
-        max_time,
-        sleep,
-        (budget.lock)
-            .saturating_add(margin)
-            .saturating_add(build_allowance.unwrap_or(0)),
-    );
-    let period = period.max(1);
-    let threshold = budget.seconds / period + i64::from(budget.seconds % period != 0);
+    let threshold = periods(budget.seconds, period);
     if threshold > i64::from(i32::MAX) {
         // The larger of the two is the one to lower, at the line that set it.
         const MARGIN: &str = "deploy.probes.startup_margin";
@@ -174,8 +155,9 @@ fn startup_threshold(
             .at_opt(origin)
             .label("too long for a startup probe")
             .help(format!(
-                "lower `{culprit}`, or raise deploy.probes.period (the budget is (waits) x (`{}` + \
-                 `{}`) + the lock's check + `{MARGIN}` (+ the build allowance) seconds)",
+                "lower `{culprit}`, or raise deploy.probes.period (the budget is the start's \
+                 worst case, each wait up to `{}` + `{}`, + `{MARGIN}` seconds: `svcgen explain \
+                 --start` shows it)",
                 checks.max_time, checks.sleep
             )),
         );
@@ -184,51 +166,9 @@ fn startup_threshold(
     (threshold.max(1), budget)
 }
 
-/// Seconds the startup probe must allow: `waits` runs of the checks one after another, each up to
-/// `max_time` plus the sleep after its last try, then `extra` (any lock, the margin and any
-/// build).
-pub fn startup_budget(waits: i64, max_time: i64, sleep: i64, extra: i64) -> i64 {
-    waits
-        .saturating_mul(max_time.saturating_add(sleep))
-        .saturating_add(extra)
-}
-
-/// The distinct persistence backends the image waits for: the selector's value, or each distinct
-/// value of the mapping when the selector is mixed (`hybrid`).
-fn backends_in_use(model: &Model, vars: &[ResolvedVar]) -> Vec<String> {
-    let rule = &model.backends;
-    let value = |key: &str| vars.iter().find(|rv| rv.var.key == key).map(|rv| &rv.value);
-    let Some(selected) = value(&rule.selector).and_then(Typed::env_text) else {
-        return Vec::new();
-    };
-    if selected != rule.mixed {
-        return vec![selected];
-    }
-    let mut backends: Vec<String> = Vec::new();
-    if let Some(Typed::Mapping(pairs)) = value(&rule.mapping) {
-        for (_, backend) in pairs {
-            if !backends.contains(backend) {
-                backends.push(backend.clone());
-            }
-        }
-    }
-    backends
-}
-
-/// A startup-check variable's resolved value in seconds (below 1 the container uses 1), with where
-/// it was set; the model's default when the variable is not resolved.
-fn seconds(model: &Model, vars: &[ResolvedVar], key: &str) -> (i64, Option<Origin>) {
-    if let Some(rv) = vars.iter().find(|rv| rv.var.key == key)
-        && let Typed::Int(n) = rv.value
-    {
-        return (n.max(1), rv.origin);
-    }
-    let default = model
-        .vars
-        .iter()
-        .find(|v| v.key == key)
-        .and_then(|v| v.default.value())
-        .and_then(|d| d.parse::<i64>().ok())
-        .unwrap_or(1);
-    (default.max(1), None)
+/// How many probe periods cover `seconds`: the failure threshold of a probe that must not end a
+/// start before then (rounded up; a period below 1 counts as 1).
+pub fn periods(seconds: i64, period: i64) -> i64 {
+    let period = period.max(1);
+    seconds / period + i64::from(seconds % period != 0)
 }
