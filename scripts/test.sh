@@ -28,6 +28,11 @@ fi
 SVCGEN_VENV="$(cd "$venv" && pwd)"
 export SVCGEN_VENV
 
+# The preflight tests' OIDC provider (tests/support/oidc, pinned by its package-lock.json).
+if [ ! -d tests/support/oidc/node_modules ] && command -v npm >/dev/null; then
+  npm ci --prefix tests/support/oidc --no-audit --no-fund --silent || [ "${CI:-}" != true ]
+fi
+
 # Each skipping test appends one line here (tests/support/mod.rs); fresh for every run.
 target_dir="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target_dir"

@@ -36,6 +36,7 @@ mod module_graph;
 mod newcomer;
 mod outputs;
 mod plan;
+mod preflight;
 mod readers;
 mod real_image;
 mod record;
