@@ -60,7 +60,7 @@ consul = {{ {consul}{extra} }}
 
 [secret]
 adapter = "vault"
-vault = {{ addr = "{vault}" }}
+vault = {{ addr = "{vault}", prefix = "jans" }}
 
 [persistence]
 type = "sql"
@@ -345,32 +345,34 @@ fn preflight_says_connection_refused_and_no_such_host() {
     );
 }
 
-/// A self-signed certificate for 127.0.0.1 (PEM files `cert.pem`, `key.pem` in `dir`).
-fn self_signed(dir: &Path) -> bool {
-    let status = std::process::Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"])
-        .args(["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
-        .arg("-keyout")
-        .arg(dir.join("key.pem"))
-        .arg("-out")
-        .arg(dir.join("cert.pem"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
-    if !status.is_ok_and(|s| s.success()) {
+/// A CA (`ca.pem`) and a server certificate for 127.0.0.1 it signed (`cert.pem`, `key.pem`),
+/// in `dir`.
+fn certificates(dir: &Path) -> bool {
+    let openssl = |args: &[&str]| {
+        std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
+    let made = openssl(&["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA", "-keyout", "ca.key", "-out", "ca.pem"])
+        && openssl(&["req", "-new", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "key.pem", "-out", "server.csr"])
+        && openssl(&["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "cert.pem"]);
+    if !made {
         crate::support::skip("openssl", "install it (Debian: apt-get install openssl)");
-        return false;
     }
-    true
+    made
 }
 
 #[test]
 fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
     let dir = tempfile::tempdir().unwrap();
-    if !self_signed(dir.path()) {
+    if !certificates(dir.path()) {
         return;
     }
-    // SAFETY-free: the fake reads its certificate from its environment.
     let consul = {
         let cert = dir.path().join("cert.pem");
         let key = dir.path().join("key.pem");
@@ -389,7 +391,7 @@ fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
     assert!(reason.starts_with("certificate not trusted"), "{reason}");
     services
         .files
-        .push("\"config.consul.cacert_file\" = { host = \"cert.pem\" }".to_string());
+        .push("\"config.consul.cacert_file\" = { host = \"ca.pem\" }".to_string());
     let path = profile(dir.path(), &services);
     let (_, report, ..) = preflight(&path, &[]);
     assert_eq!(status_and_reason(&report, "config").0, "ok", "{report:#}");
@@ -571,7 +573,7 @@ consul = {{ host = "127.0.0.1", port = {consul}, scheme = "http" }}
 
 [secret]
 adapter = "vault"
-vault = {{ addr = "http://127.0.0.1:{vault}" }}
+vault = {{ addr = "http://127.0.0.1:{vault}", prefix = "jans" }}
 
 [persistence]
 type = "ldap"

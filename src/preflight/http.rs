@@ -106,17 +106,37 @@ fn answer(sent: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Result
 
 /// An error in the words the readers look for.
 pub fn reason(error: ureq::Error) -> String {
-    use std::io::ErrorKind;
     match error {
         ureq::Error::HostNotFound => "no such host".to_string(),
-        ureq::Error::Io(e) if e.kind() == ErrorKind::ConnectionRefused => {
-            "connection refused".to_string()
-        }
-        ureq::Error::Io(e) => e.to_string(),
         ureq::Error::Timeout(_) => "no answer in time".to_string(),
         ureq::Error::Rustls(e) => tls_reason(&e),
-        other => other.to_string(),
+        ureq::Error::Io(e) => cause(&e).unwrap_or_else(|| e.to_string()),
+        other => cause(&other).unwrap_or_else(|| other.to_string()),
     }
+}
+
+/// The cause of an error deeper in its chain, in the words: a refused connection, a
+/// name that does not resolve, a TLS refusal (`None` when there is none of these).
+pub fn cause(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+            return Some(tls_reason(tls));
+        }
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if let Some(tls) = io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+                return Some(tls_reason(tls));
+            }
+            return Some(match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => "connection refused".to_string(),
+                // The resolver's words (getaddrinfo): "failed to lookup address information".
+                _ if io.to_string().contains("lookup address") => "no such host".to_string(),
+                _ => io.to_string(),
+            });
+        }
+        source = e.source();
+    }
+    None
 }
 
 /// A TLS error in words: an unknown issuer is "certificate not trusted".
@@ -127,6 +147,9 @@ pub fn tls_reason(error: &rustls::Error) -> String {
             "certificate not trusted (its issuer is not among the trusted roots)".to_string()
         }
         Error::InvalidCertificate(other) => format!("certificate not trusted: {other:?}"),
+        Error::General(text) if text.contains("UnknownIssuer") => {
+            "certificate not trusted (its issuer is not among the trusted roots)".to_string()
+        }
         other => format!("TLS: {other}"),
     }
 }

@@ -148,13 +148,5 @@ fn ldap_reason(error: &ldap3::LdapError) -> String {
         }
         return words(result);
     }
-    let text = error.to_string();
-    let lower = text.to_lowercase();
-    if lower.contains("connection refused") {
-        "connection refused".to_string()
-    } else if lower.contains("lookup address") || lower.contains("name or service not known") {
-        "no such host".to_string()
-    } else {
-        text
-    }
+    super::http::cause(error).unwrap_or_else(|| error.to_string())
 }

@@ -149,23 +149,7 @@ fn pg_reason(error: &postgres::Error) -> String {
         }
         return format!("{} ({code})", db.message());
     }
-    io_reason(error).unwrap_or_else(|| error.to_string())
-}
-
-/// The I/O cause of an error, in the words.
-fn io_reason(error: &(dyn std::error::Error + 'static)) -> Option<String> {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(e) = source {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            return Some(match io.kind() {
-                std::io::ErrorKind::ConnectionRefused => "connection refused".to_string(),
-                _ if io.to_string().contains("lookup address") => "no such host".to_string(),
-                _ => io.to_string(),
-            });
-        }
-        source = e.source();
-    }
-    None
+    super::http::cause(error).unwrap_or_else(|| error.to_string())
 }
 
 fn mysql(server: &Server, password: &str, timeout: Duration) -> Outcome<()> {
@@ -211,6 +195,6 @@ fn mysql_reason(error: &mysql::Error) -> String {
             format!("authentication failed: {}", e.message)
         }
         mysql::Error::MySqlError(e) => format!("{} ({})", e.message, e.code),
-        other => io_reason(other).unwrap_or_else(|| other.to_string()),
+        other => super::http::cause(other).unwrap_or_else(|| other.to_string()),
     }
 }
