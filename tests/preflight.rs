@@ -718,3 +718,76 @@ fn preflight_after_start_checks_the_token_server_s_discovery_and_issuer() {
         )
     );
 }
+
+#[test]
+fn preflight_reads_the_sql_password_file_when_the_profile_gives_it_a_host_source() {
+    let Some(pg) = servers::postgres(READY_SQL) else {
+        return;
+    };
+    // The vault login fails: the password comes from the file, so the SQL step still runs.
+    let Some(vault) = servers::fake("vault", &["denied", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sql_password"), format!("{SQL_PASSWORD}\n")).unwrap();
+    let mut services = Services::new(servers::refused_port(), vault.port, pg.port);
+    services
+        .files
+        .push("\"persistence.sql.password_file\" = { host = \"sql_password\" }".to_string());
+    let path = profile(dir.path(), &services);
+    let (code, report, stdout, stderr) = preflight(&path, &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(status_and_reason(&report, "secret").0, "failed");
+    assert_eq!(status_and_reason(&report, "persistence").0, "ok", "{report:#}");
+    // A wrong password in the file is the server's refusal.
+    std::fs::write(dir.path().join("sql_password"), "wrong\n").unwrap();
+    let (_, report, ..) = preflight(&path, &[]);
+    let (status, reason) = status_and_reason(&report, "persistence");
+    assert_eq!(status, "failed");
+    assert!(reason.starts_with("authentication failed"), "{reason}");
+}
+
+#[test]
+fn preflight_from_env_reads_the_container_s_environment_and_files() {
+    let Some(consul) = servers::fake("consul", &["ready", ""]) else {
+        return;
+    };
+    let Some(vault) = servers::fake("vault", &["missing", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let role = dir.path().join("role_id");
+    let secret = dir.path().join("secret_id");
+    std::fs::write(&role, ROLE_ID).unwrap();
+    std::fs::write(&secret, SECRET_ID).unwrap();
+    let out = svcgen()
+        .args(["preflight", "--from-env", "--edition", "B", "--format", "json"])
+        .env_clear()
+        .env("CN_CONFIG_ADAPTER", "consul")
+        .env("CN_CONFIG_CONSUL_HOST", "127.0.0.1")
+        .env("CN_CONFIG_CONSUL_PORT", consul.port.to_string())
+        .env("CN_CONFIG_CONSUL_SCHEME", "http")
+        .env("CN_SECRET_ADAPTER", "vault")
+        .env("CN_SECRET_VAULT_ADDR", format!("http://127.0.0.1:{}", vault.port))
+        .env("CN_SECRET_VAULT_PREFIX", "jans")
+        .env("CN_SECRET_VAULT_ROLE_ID_FILE", &role)
+        .env("CN_SECRET_VAULT_SECRET_ID_FILE", &secret)
+        .env("CN_PERSISTENCE_TYPE", "sql")
+        .env("CN_SQL_DB_HOST", "127.0.0.1")
+        .env("CN_SQL_DB_PORT", servers::refused_port().to_string())
+        .env("CN_SQL_PASSWORD_FILE", dir.path().join("no-such-file"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(status_and_reason(&report, "config").0, "ok", "{report:#}");
+    assert_eq!(
+        status_and_reason(&report, "secret").1,
+        "key secret/jans/ssl_cert missing"
+    );
+    // The password comes from the secret backend, which lacks it.
+    assert_eq!(
+        status_and_reason(&report, "persistence").1,
+        "key secret/jans/sql_password missing"
+    );
+}

@@ -105,6 +105,14 @@ pub fn tls_of(setting: &Setting, https: bool, [verify, ca, cert, key]: [&str; 4]
 /// query flag, the ACL token (from its file, when the file is there) as `?token=`.
 fn consul(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAccess>) {
     let scheme = setting.text(SCHEME);
+    if scheme.is_empty() {
+        // The spec shows no default scheme: svcgen does not guess the image's.
+        let why = format!("{SCHEME} is not set and the spec shows no default: set it to dial consul");
+        return (
+            StepResult::not_run("config", "consul", String::new(), Status::NotChecked, why),
+            None,
+        );
+    }
     let token = setting
         .read_optional(&setting.text(TOKEN), true)
         .map(|t| String::from_utf8_lossy(&t).trim().to_string())
