@@ -71,6 +71,22 @@ if ! cmp -s web/e2e/package-lock.json "$npm_stamp"; then
   fi
 fi
 
+# The preflight tests' OIDC provider (tests/support/oidc, pinned by its package-lock.json),
+# installed again whenever the lock file changed.
+oidc_stamp=tests/support/oidc/node_modules/.svcgen-package-lock.json
+if ! cmp -s tests/support/oidc/package-lock.json "$oidc_stamp"; then
+  if command -v npm >/dev/null; then
+    echo "installing tests/support/oidc's npm packages (npm ci) ..." >&2
+    if npm ci --prefix tests/support/oidc --no-audit --no-fund >&2; then
+      cp tests/support/oidc/package-lock.json "$oidc_stamp"
+    else
+      cannot "npm ci --prefix tests/support/oidc failed"
+    fi
+  else
+    cannot "no npm: tests/support/oidc's packages (the OIDC provider) are not installed"
+  fi
+fi
+
 # Each skipping test appends one line here (tests/support/mod.rs); fresh for every run.
 target_dir="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$target_dir"

@@ -26,6 +26,8 @@ pub mod model;
 #[cfg(feature = "host")]
 pub mod output;
 pub mod pipeline;
+#[cfg(feature = "live")]
+pub mod preflight;
 pub mod profile;
 pub mod render;
 pub mod resolve;

@@ -41,6 +41,7 @@ mod output_folder;
 mod outputs;
 mod plan;
 mod profile_root;
+mod preflight;
 mod readers;
 mod readme;
 mod real_image;

@@ -301,6 +301,8 @@ fn facts_about_the_image_are_named_only_in_the_model() {
     let mut facts = vec![
         image.ssa_file.env.clone(),
         image.ssa_file.path.clone(),
+        image.sql_password_file.env.clone(),
+        image.sql_password_file.path.clone(),
         image.plugin_path.path.clone(),
     ];
     // `/tmp` is every image's temporary folder, not a fact about this one (the manifests mount

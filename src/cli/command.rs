@@ -95,6 +95,12 @@ pub enum Command {
         after_help = "Examples:\n  kpt fn eval --exec \"svcgen krm\" --fn-config fn-config.yaml .\n  svcgen krm < resource-list.yaml\n\nThe functionConfig is a ConfigMap whose data.profile holds the profile (TOML). Diagnostics\nare the list's results; an invalid profile exits 1. See examples/gitops/."
     )]
     Krm(super::krm::KrmArgs),
+    /// Dial the profile's services as the container's start would, each step bounded
+    #[cfg(feature = "live")]
+    #[command(
+        after_help = "Examples:\n  svcgen preflight profile.toml\n  svcgen preflight profile.toml --timeout 3 --format json\n\nSteps in the image's order: config, secret, one per persistence backend, edition A's ssa;\nthen token-server (after start, never changes the exit code).\nExit codes: 0 every start step passed, 1 a step failed, timed out or was not reached,\n2 usage error or an unreadable or invalid profile (nothing is dialled)."
+    )]
+    Preflight(super::preflight::PreflightArgs),
     /// Print a shell completion script
     #[command(
         after_help = "Examples:\n  svcgen completions bash > /etc/bash_completion.d/svcgen\n  svcgen completions zsh > \"${fpath[1]}/_svcgen\"\n  svcgen completions fish > ~/.config/fish/completions/svcgen.fish"

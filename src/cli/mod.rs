@@ -21,6 +21,8 @@ mod lint;
 mod man;
 mod migrate;
 mod progress;
+#[cfg(feature = "live")]
+mod preflight;
 mod render;
 mod report;
 mod schema;
@@ -150,6 +152,8 @@ fn run(mut cli: Cli) -> u8 {
         Command::Init(args) => init::init(&args),
 
         Command::Krm(args) => krm::run(&args),
+        #[cfg(feature = "live")]
+        Command::Preflight(args) => preflight::run(&args, cli.quiet),
         Command::Completions(args) => completions::completions(&args),
         Command::Man(args) => man::man(&args),
         Command::Lsp => crate::lsp::run(),

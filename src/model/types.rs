@@ -369,6 +369,9 @@ pub struct ContainerFacts {
 pub struct ImageFacts {
     /// The file edition A's wait script refuses to start without, and its variable.
     pub ssa_file: ImageFile,
+    /// The file the SQL client reads its password from (else the secret backend's
+    /// `sql_password`), and its variable.
+    pub sql_password_file: ImageFile,
     /// Where edition A's plugin builder looks for each archive (`<name>` is replaced).
     pub plugin_path: ImagePath,
     /// What the image writes at run time, in order.

@@ -5,6 +5,7 @@ pub mod expect;
 pub mod hostile;
 pub mod lsp;
 pub mod scenario;
+pub mod servers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,6 +64,7 @@ const HOW_TO_GET: &[(&str, &str)] = &[
     ("jsonschema", "check-jsonschema"),
     ("pre-commit", "pre-commit"),
     ("backoff", "backoff"),
+    ("python-consul", "python-consul"),
 ];
 
 /// How a missing tool (or Python module) is installed, for the skip message.

@@ -26,6 +26,8 @@ pub fn section(model: &Model) -> Value {
         .collect();
     // The image's own SSA file (edition A), by its key in the model's `[image]`.
     file_keys.push(&model.image.ssa_file.key);
+    // The SQL client's password file (an image fact), by its key.
+    file_keys.push(&model.image.sql_password_file.key);
     properties.insert(
         "files".into(),
         json!({

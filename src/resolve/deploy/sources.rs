@@ -38,9 +38,22 @@ pub(super) fn file_sources(
         .map(|v| v.key.as_str())
         .collect();
     file_keys.extend(ssa.is_some().then_some(ssa_key));
+    let sql_password = &model.image.sql_password_file;
+    let sql_password_path = image_file_path(sql_password, edition, extras);
+    file_keys.extend(sql_password_path.is_some().then_some(sql_password.key.as_str()));
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
+        if key == sql_password.key
+            && let Some(path) = &sql_password_path
+        {
+            // The SQL client's password file (an image fact): its source is given like a
+            // credential file's, and mounted where `[env]` moves it.
+            let env = Some(sql_password.env.clone());
+            let read = read_source(source, key, env, FileKind::Secret, path.clone(), sources, diags);
+            found.extend(read.map(|file| (usize::MAX, file)));
+            continue;
+        }
         if key == ssa_key {
             let Some((path, _)) = &ssa else {
                 diags.push(ssa_other_edition(model, edition, source));
@@ -111,6 +124,21 @@ pub(super) fn file_sources(
     }
     found.sort_by_key(|(position, _)| *position);
     out.extend(found.into_iter().map(|(_, f)| f));
+}
+
+/// Where the image of `edition` opens one of its own files (a fact of the model's `[image]`):
+/// where `[env]` moves it, else the image's path; `None` in an edition whose image has none.
+fn image_file_path(
+    fact: &crate::model::ImageFile,
+    edition: Edition,
+    extras: &[Extra],
+) -> Option<String> {
+    if !fact.editions.contains(&edition) {
+        return None;
+    }
+    let moved = extras.iter().rev().find(|e| e.name == fact.env);
+    let path = moved.and_then(|e| e.deploy_env.is_none().then(|| e.value.clone()));
+    Some(path.filter(|p| !p.is_empty()).unwrap_or_else(|| fact.path.clone()))
 }
 
 /// `[deploy.files] ssa_file` in an edition whose image reads no SSA file.

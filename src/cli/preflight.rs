@@ -1,0 +1,167 @@
+//! `svcgen preflight`: dial the profile's services as the image's start would, and say in
+//! seconds what the pod finds out in minutes. Arguments and printing; the steps are
+//! `crate::preflight`.
+
+use super::report::{Reporter, io_error};
+use super::{DiagnosticArgs, EXIT_IO, LayerArgs, choice};
+use crate::diag::source::Sources;
+use crate::preflight::{Limits, Report, Setting, Status};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Exit 1: a step failed, timed out or was not reached (2 is a usage error or a bad profile).
+const EXIT_WOULD_NOT_START: u8 = 1;
+
+#[derive(Args, Debug)]
+pub struct PreflightArgs {
+    /// The profile (TOML)
+    #[arg(value_name = "PROFILE", required_unless_present = "from_env")]
+    pub profile: Option<PathBuf>,
+    #[command(flatten)]
+    pub layers: LayerArgs,
+    /// Bound each step to this many seconds (a server that never answers ends it as `timeout`)
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// How to print the steps
+    #[arg(long, value_enum, value_parser = choice::enum_of::<PreflightFormat>(), default_value_t = PreflightFormat::Human)]
+    pub format: PreflightFormat,
+    /// Read the container's own environment and files, as the image does (in the cluster)
+    #[arg(long, conflicts_with = "profile", requires = "edition")]
+    pub from_env: bool,
+    /// The image's edition, with --from-env
+    #[arg(long, value_parser = super::editions(), requires = "from_env")]
+    pub edition: Option<String>,
+}
+
+/// `--format` of preflight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum PreflightFormat {
+    /// a table for people
+    #[default]
+    Human,
+    /// one JSON object: would_start, steps, after_start
+    Json,
+}
+
+pub fn run(args: &PreflightArgs, quiet: bool) -> u8 {
+    let inputs = crate::support::inputs::Inputs::default();
+    let setting = match &args.profile {
+        Some(profile) => match checked_setting(args, profile, quiet, &inputs) {
+            Ok(setting) => setting,
+            Err(code) => return code,
+        },
+        None => {
+            // In the container there is no profile and so no profile root: the files are where
+            // the image opens them, read through the one bounded reader.
+            let reader_inputs = inputs.clone();
+            let reader: crate::preflight::FileReader = Box::new(move |path| {
+                crate::profile::read_input(path, &reader_inputs).map_err(|e| e.0)
+            });
+            let edition = (args.edition.as_deref())
+                .and_then(crate::model::Edition::parse)
+                .unwrap_or(crate::model::Edition::B);
+            Setting::from_env(edition, std::env::vars(), reader)
+        }
+    };
+    let limits = Limits {
+        timeout: Duration::from_secs(args.timeout),
+    };
+    let report = crate::preflight::run(&setting, limits);
+    let text = match args.format {
+        PreflightFormat::Json => format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ),
+        PreflightFormat::Human => human(&report),
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    if report.would_start {
+        0
+    } else {
+        EXIT_WOULD_NOT_START
+    }
+}
+
+/// The profile checked as `validate` checks it (its diagnostics printed as `validate` prints
+/// them); `Err` is the exit code: nothing is dialled for an unreadable or invalid profile.
+fn checked_setting(
+    args: &PreflightArgs,
+    profile: &std::path::Path,
+    quiet: bool,
+    inputs: &crate::support::inputs::Inputs,
+) -> Result<Setting, u8> {
+    let diagnostic_args = DiagnosticArgs {
+        format: super::Format::Human,
+        deny_warnings: false,
+        quiet,
+    };
+    let mut reporter = Reporter::new(&diagnostic_args, false);
+    let mut sources = Sources::with_inputs(inputs.clone());
+    let checked = super::check_layers(&args.layers.layers(profile), &mut sources).map_err(|e| {
+        io_error(&e);
+        EXIT_IO
+    })?;
+    let templates = crate::templates::Templates::load(None).map_err(|e| {
+        io_error(&format!("template {e}"));
+        EXIT_IO
+    })?;
+    // Host files only from inside the profile's root, as `render` reads them.
+    let read = |path: &std::path::Path| super::read_host_file(path, checked.root.as_ref(), inputs);
+    let report = crate::commands::validate::report(&checked, true, &templates, Some(&read));
+    for message in &report.template_errors {
+        reporter.io_error(message);
+    }
+    let code = reporter.add(&report.diagnostics, &sources);
+    reporter.finish();
+    let resolved = match (&checked.resolved, code) {
+        (Some(resolved), 0) => resolved,
+        _ => return Err(EXIT_IO),
+    };
+    let (root, reader_inputs) = (checked.root.clone(), inputs.clone());
+    let reader: crate::preflight::FileReader =
+        Box::new(move |path| super::read_host_file(path, root.as_ref(), &reader_inputs));
+    Setting::from_profile(resolved, reader).map_err(|why| {
+        io_error(&why);
+        EXIT_IO
+    })
+}
+
+/// The steps as a table, then the after-start checks, then the verdict.
+fn human(report: &Report) -> String {
+    let mut out = table(&report.steps);
+    if !report.after_start.is_empty() {
+        out.push_str("after start (never changes the exit code):\n");
+        out.push_str(&table(&report.after_start));
+    }
+    let failed = report.steps.iter().filter(|s| s.status != Status::Ok).count();
+    out.push_str(&if report.would_start {
+        "would start: yes, every start step passed\n".to_string()
+    } else {
+        format!(
+            "would start: no, {failed} of {} start steps did not pass\n",
+            report.steps.len()
+        )
+    });
+    out
+}
+
+/// One line per step: step, backend, status, time, target and reason.
+fn table(rows: &[crate::preflight::StepResult]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let reason = (row.reason.as_deref())
+            .map(|r| format!("  {r}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{:<13} {:<10} {:<12} {:>6} ms  {}{reason}\n",
+            row.step,
+            row.backend,
+            row.status.as_str(),
+            row.ms,
+            row.target,
+        ));
+    }
+    out
+}

@@ -1,0 +1,67 @@
+//! `svcgen preflight`: the waits the image runs at start (config, secret, each persistence
+//! backend, edition A's SSA file), checked live against the profile's own services, each the way
+//! the image checks it (pycloudlib's `wait.py` and its adapters), each bounded by a deadline that
+//! svcgen enforces itself (client libraries do not bound every phase). Then the after-start
+//! checks (the token server's OIDC discovery), which never decide whether the pod would start.
+//!
+//! The library side: what to dial comes from a [`Setting`] (the profile's environment and its
+//! host files, or a container's own environment); nothing here prints. Behind the `live`
+//! feature, never in the pure core.
+
+mod config;
+mod deadline;
+mod http;
+mod ldap;
+mod oidc;
+mod persistence;
+mod report;
+mod secret;
+mod setting;
+mod sql;
+mod ssa;
+
+pub use report::{Report, Status, StepResult};
+pub use setting::{FileReader, Setting};
+
+use secret::SecretAccess;
+use std::time::Duration;
+
+/// How long each step may take, and where the TLS roots come from.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Each step's bound: a server that accepts and never answers ends the step as `timeout`.
+    pub timeout: Duration,
+}
+
+/// What one step hands to the steps after it.
+#[derive(Default)]
+struct Carried {
+    /// The config backend's access, when it answered (the LDAP step reads its bind DN there).
+    config: Option<config::ConfigAccess>,
+    /// The secret backend's session, when its login passed (a missing `ssl_cert` alone keeps it).
+    secret: Option<SecretAccess>,
+}
+
+/// Runs every start step in the image's order, then the after-start checks. Steps that need an
+/// earlier step's result are `not-reached` when it failed; the others still run.
+pub fn run(setting: &Setting, limits: Limits) -> Report {
+    let mut report = Report::default();
+    let mut carried = Carried::default();
+    let (config, access) = config::check(setting, limits);
+    carried.config = access;
+    report.steps.push(config);
+    let (secret, access) = secret::check(setting, limits);
+    carried.secret = access;
+    report.steps.push(secret);
+    for backend in persistence::backends(setting) {
+        report
+            .steps
+            .push(persistence::check(&backend, setting, &carried, limits));
+    }
+    if let Some(step) = ssa::check(setting, limits) {
+        report.steps.push(step);
+    }
+    report.after_start.push(oidc::check(setting, limits));
+    report.redact(&setting.secrets());
+    report
+}

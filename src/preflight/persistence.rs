@@ -1,0 +1,102 @@
+//! The `persistence` steps: one per distinct backend, sorted by backend name (pycloudlib's
+//! `PersistenceMapper` groups the mapping by backend), each waiting as `wait.py` waits for it.
+
+use super::secret::SecretAccess;
+use super::{Carried, Limits, Setting, Status, StepResult};
+use crate::model::{Model, VarType};
+
+const TYPE: &str = "CN_PERSISTENCE_TYPE";
+/// The persistence type that maps each data key to a backend of its own.
+const HYBRID: &str = "hybrid";
+
+/// A backend the image waits for, and the first data key mapped to it (which decides the
+/// entry it looks for).
+#[derive(Debug, Clone)]
+pub struct Backend {
+    pub name: String,
+    pub first_key: String,
+}
+
+/// The backends, sorted by name, each with its first data key in the mapping's key order.
+pub fn backends(setting: &Setting) -> Vec<Backend> {
+    let persistence = setting.text(TYPE);
+    let model = Model::get();
+    let mapping_var = model.var_of_type(setting.edition, VarType::HybridMapping);
+    let keys: Vec<String> = mapping_var.map(|v| v.mapping_keys.clone()).unwrap_or_default();
+    let first = keys.first().cloned().unwrap_or_default();
+    if persistence != HYBRID {
+        return vec![Backend {
+            name: persistence,
+            first_key: first,
+        }];
+    }
+    let mapping: serde_json::Map<String, serde_json::Value> = mapping_var
+        .and_then(|v| setting.get(&v.env))
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let mut out: Vec<Backend> = Vec::new();
+    for key in &keys {
+        let Some(name) = mapping.get(key).and_then(|v| v.as_str()) else {
+            continue;
+        };
+        if !out.iter().any(|b| b.name == name) {
+            out.push(Backend {
+                name: name.to_string(),
+                first_key: key.clone(),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// Checks one backend; `not-reached` when what it needs from an earlier step is missing.
+pub fn check(
+    backend: &Backend,
+    setting: &Setting,
+    carried: &Carried,
+    limits: Limits,
+) -> StepResult {
+    match backend.name.as_str() {
+        "sql" => super::sql::check(backend, setting, carried.secret.as_ref(), limits)
+            .unwrap_or_else(|why| not_reached(backend, why)),
+        "ldap" => super::ldap::check(setting, carried, &backend.first_key, limits)
+            .unwrap_or_else(|why| not_reached(backend, why)),
+        other => StepResult::not_run(
+            "persistence",
+            other,
+            String::new(),
+            Status::NotChecked,
+            format!("svcgen does not check the `{other}` persistence backend yet"),
+        ),
+    }
+}
+
+fn not_reached(backend: &Backend, why: String) -> StepResult {
+    StepResult::not_run(
+        "persistence",
+        &backend.name,
+        String::new(),
+        Status::NotReached,
+        why,
+    )
+}
+
+/// A secret from the secret backend's session, for a step that needs it: `Err` (not reached)
+/// when the secret step gave no session.
+pub fn from_secret_backend(
+    access: Option<&SecretAccess>,
+    key: &str,
+    limits: Limits,
+) -> Result<Result<String, String>, String> {
+    let Some(access) = access else {
+        return Err(format!(
+            "needs the secret backend's `{key}`, and the secret step's login failed"
+        ));
+    };
+    Ok(match access.get(key, limits.timeout) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err(format!("key {} missing", access.key_path(key))),
+        Err(why) => Err(why),
+    })
+}

@@ -1,0 +1,93 @@
+//! What a preflight found: one result per step, in order, as `--format json` prints it.
+
+use serde::Serialize;
+
+/// How a step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The image's check passed.
+    Ok,
+    /// The service answered, and not as the image needs (or could not be dialled).
+    Failed,
+    /// No answer within `--timeout`.
+    Timeout,
+    /// Not run: it needs the result of an earlier step that did not pass.
+    NotReached,
+    /// Not run: svcgen cannot make this check (the reason says why); never counted as passed.
+    NotChecked,
+}
+
+impl Status {
+    /// The word JSON and the human table show.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::Timeout => "timeout",
+            Status::NotReached => "not-reached",
+            Status::NotChecked => "not-checked",
+        }
+    }
+}
+
+/// One step's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepResult {
+    /// `config`, `secret`, `persistence`, `ssa`, `token-server`.
+    pub step: String,
+    /// The adapter or backend: `consul`, `vault`, `sql`, `ldap`, `file`, `oidc`, ...
+    pub backend: String,
+    /// What was dialled or read (an address or a path; never a credential).
+    pub target: String,
+    pub status: Status,
+    /// How long the step took, in milliseconds.
+    pub ms: u64,
+    /// Why it did not pass, in the server's words where it gave any; `null` when it passed.
+    pub reason: Option<String>,
+}
+
+impl StepResult {
+    /// A step that was not run because `why`.
+    pub fn not_run(step: &str, backend: &str, target: String, status: Status, why: String) -> Self {
+        StepResult {
+            step: step.to_string(),
+            backend: backend.to_string(),
+            target,
+            status,
+            ms: 0,
+            reason: Some(why),
+        }
+    }
+}
+
+/// Every step, then the after-start checks.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    /// Every start step passed: the pod's waits would all end.
+    pub would_start: bool,
+    pub steps: Vec<StepResult>,
+    /// Checks of what the started container uses; they never change `would_start`.
+    pub after_start: Vec<StepResult>,
+}
+
+impl Report {
+    /// Sets `would_start` from the steps, and masks every secret value that a server's words
+    /// or an address could carry (a server may echo what it was sent).
+    pub fn redact(&mut self, secrets: &[String]) {
+        self.would_start = self.steps.iter().all(|s| s.status == Status::Ok);
+        let mask = |text: &mut String| {
+            for secret in secrets.iter().filter(|s| !s.is_empty()) {
+                if text.contains(secret.as_str()) {
+                    *text = text.replace(secret.as_str(), "***");
+                }
+            }
+        };
+        for step in self.steps.iter_mut().chain(self.after_start.iter_mut()) {
+            mask(&mut step.target);
+            if let Some(reason) = step.reason.as_mut() {
+                mask(reason);
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! What a preflight dials and reads: the environment the container would see, and its files.
+//! From a profile, the environment is the one `render` writes (secrets read, as
+//! `--include-secrets` reads them) and each file the container opens is the host file of its
+//! `[deploy.files]` source, resolved as `render` resolves it (relative to the profile that writes
+//! it). From a container (`--from-env`), both are the process's own.
+
+use crate::model::{Edition, Model};
+use crate::resolve::Resolved;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Reads one file whole through the one bounded reader; `Err` says why it cannot be read.
+pub type FileReader = Box<dyn Fn(&Path) -> Result<Vec<u8>, String> + Send + Sync>;
+
+/// The container's environment and files, as one preflight sees them.
+pub struct Setting {
+    pub edition: Edition,
+    env: BTreeMap<String, String>,
+    /// From a profile: each container path with a host source, and its host path. `None`:
+    /// the container's own files (`--from-env`).
+    files: Option<HashMap<String, PathBuf>>,
+    reader: FileReader,
+    /// Every secret value read so far (files, secret variables, tokens): no output shows them.
+    secrets: std::sync::Arc<Mutex<Vec<String>>>,
+}
+
+impl Setting {
+    /// The environment `render` writes for a checked profile (secret values read; `Err` when
+    /// one cannot be), with its host files.
+    pub fn from_profile(resolved: &Resolved, reader: FileReader) -> Result<Setting, String> {
+        use crate::render::{EnvOptions, environment};
+        let options = EnvOptions {
+            include_secrets: true,
+            ..EnvOptions::default()
+        };
+        let vars = environment(resolved, options).map_err(|diags| {
+            let words: Vec<String> = diags.items.iter().map(|d| d.message.clone()).collect();
+            words.join("; ")
+        })?;
+        let mut secrets = Vec::new();
+        let mut env = BTreeMap::new();
+        for var in vars {
+            let Some(value) = var.value else { continue };
+            if var.secret {
+                secrets.push(value.clone());
+            }
+            env.insert(var.name, value);
+        }
+        let files = (resolved.deploy.files.iter())
+            .filter_map(|f| Some((f.container_path.clone(), f.host_path.clone()?)))
+            .collect();
+        Ok(Setting {
+            edition: resolved.edition,
+            env,
+            files: Some(files),
+            reader,
+            secrets: std::sync::Arc::new(Mutex::new(secrets)),
+        })
+    }
+
+    /// A container's own environment and files (`--from-env`); every value of a secret
+    /// variable of the model is kept out of the output.
+    pub fn from_env(
+        edition: Edition,
+        vars: impl IntoIterator<Item = (String, String)>,
+        reader: FileReader,
+    ) -> Setting {
+        let model = Model::get();
+        let env: BTreeMap<String, String> = vars.into_iter().collect();
+        let secrets = (env.iter())
+            .filter(|(name, _)| model.entries_by_env(name).any(|v| v.secret))
+            .map(|(_, value)| value.clone())
+            .collect();
+        Setting {
+            edition,
+            env,
+            files: None,
+            reader,
+            secrets: std::sync::Arc::new(Mutex::new(secrets)),
+        }
+    }
+
+    /// The value the image reads for `name`: the environment's, else the model's default (the
+    /// spec's, or the image's own for a variable outside the spec).
+    pub fn get(&self, name: &str) -> Option<String> {
+        if let Some(value) = self.env.get(name) {
+            return Some(value.clone());
+        }
+        let model = Model::get();
+        if let Some(var) = model.entries_by_env(name).find(|v| v.editions.contains(&self.edition)) {
+            return var.default.value().map(str::to_string);
+        }
+        let read = model.image.reads.iter().find(|r| r.env == name)?;
+        Some(read.default.clone())
+    }
+
+    /// `get`, or the empty string.
+    pub fn text(&self, name: &str) -> String {
+        self.get(name).unwrap_or_default()
+    }
+
+    /// A boolean as the image reads it: only its true words are true.
+    pub fn flag(&self, name: &str) -> bool {
+        let value = self.text(name);
+        (Model::get().container.true_words.iter()).any(|w| *w == value)
+    }
+
+    /// Reads the file the container opens at `container_path`. A secret file's content (trimmed,
+    /// as the image strips it) is kept out of every output from now on.
+    pub fn read(&self, container_path: &str, secret: bool) -> Result<Vec<u8>, String> {
+        let path = match &self.files {
+            Some(files) => files.get(container_path).cloned().ok_or_else(|| {
+                format!(
+                    "{container_path}: no host source for it in [deploy.files], so svcgen cannot read it"
+                )
+            })?,
+            None => PathBuf::from(container_path),
+        };
+        let bytes = (self.reader)(&path)?;
+        if secret {
+            self.keep_secret(String::from_utf8_lossy(&bytes).trim());
+        }
+        Ok(bytes)
+    }
+
+    /// The file's content when the container would find it, `None` when it would not (the
+    /// image skips a missing optional file).
+    pub fn read_optional(&self, container_path: &str, secret: bool) -> Option<Vec<u8>> {
+        if container_path.is_empty() {
+            return None;
+        }
+        self.read(container_path, secret).ok()
+    }
+
+    /// A secret file's text, stripped as the image strips it.
+    pub fn read_secret_text(&self, container_path: &str) -> Result<String, String> {
+        let bytes = self.read(container_path, true)?;
+        Ok(String::from_utf8_lossy(&bytes).trim().to_string())
+    }
+
+    /// Keeps `value` out of every output.
+    pub fn keep_secret(&self, value: &str) {
+        if let Ok(mut secrets) = self.secrets.lock()
+            && !value.is_empty()
+        {
+            secrets.push(value.to_string());
+        }
+    }
+
+    /// A function that keeps a value out of every output, for a check's own thread.
+    pub fn secret_keeper(&self) -> impl Fn(&str) + Send + 'static + use<> {
+        let secrets = std::sync::Arc::clone(&self.secrets);
+        move |value: &str| {
+            if let Ok(mut kept) = secrets.lock()
+                && !value.is_empty()
+            {
+                kept.push(value.to_string());
+            }
+        }
+    }
+
+    /// Every secret value seen.
+    pub fn secrets(&self) -> Vec<String> {
+        self.secrets.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}

@@ -1,0 +1,793 @@
+//! `svcgen preflight` against real servers (PostgreSQL) and fakes of Consul and Vault whose
+//! answers are checked, in the same run, against the real Python clients the image uses.
+
+use crate::support::servers::{self, Server};
+use crate::support::svcgen;
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The AppRole credentials the vault fake accepts, the SQL password and the consul token:
+/// distinctive, so that a test can look for them in every output.
+const ROLE_ID: &str = "role-id-7f3a9c";
+const SECRET_ID: &str = "secret-id-0b8e21";
+const SQL_PASSWORD: &str = "password";
+const CONSUL_TOKEN: &str = "consul-token-5d1e";
+const KEY: &str = "jans/config/hostname";
+
+/// The table and row the image's SQL wait looks for.
+const READY_SQL: &str = "CREATE TABLE \"jansAppConf\" (doc_id varchar(64) PRIMARY KEY); \
+                         INSERT INTO \"jansAppConf\" VALUES ('jans-auth')";
+
+/// Where the profile's services are.
+struct Services {
+    consul: String,
+    vault: String,
+    sql_port: u16,
+    /// `pgsql` or `mysql`.
+    dialect: &'static str,
+    /// The token server's base URL.
+    token_server: String,
+    /// Extra lines for `[deploy.files]` and the consul table.
+    files: Vec<String>,
+    consul_extra: String,
+}
+
+impl Services {
+    fn new(consul: u16, vault: u16, sql_port: u16) -> Services {
+        Services {
+            consul: format!("host = \"127.0.0.1\", port = {consul}, scheme = \"http\""),
+            vault: format!("http://127.0.0.1:{vault}"),
+            sql_port,
+            dialect: "pgsql",
+            token_server: format!("https://127.0.0.1:{}", servers::refused_port()),
+            files: Vec::new(),
+            consul_extra: String::new(),
+        }
+    }
+}
+
+/// Writes a profile of edition B (consul, vault, PostgreSQL) and its credential files.
+fn profile(dir: &Path, services: &Services) -> std::path::PathBuf {
+    std::fs::write(dir.join("role_id"), format!("{ROLE_ID}\n")).unwrap();
+    std::fs::write(dir.join("secret_id"), format!("{SECRET_ID}\n")).unwrap();
+    let text = format!(
+        r#"edition = "B"
+
+[config]
+adapter = "consul"
+consul = {{ {consul}{extra} }}
+
+[secret]
+adapter = "vault"
+vault = {{ addr = "{vault}", prefix = "jans" }}
+
+[persistence]
+type = "sql"
+sql = {{ dialect = "{dialect}", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}
+
+[token_server]
+base_url = "{token_server}"
+client_id = "2001.abc"
+
+[auth_server]
+base_url = "https://auth.example.org"
+
+[config_api]
+base_url = "https://config-api.example.org"
+
+[deploy]
+kubernetes = false
+
+[deploy.files]
+"secret.vault.role_id_file" = {{ host = "role_id" }}
+"secret.vault.secret_id_file" = {{ host = "secret_id" }}
+{files}
+"#,
+        consul = services.consul,
+        extra = services.consul_extra,
+        vault = services.vault,
+        sql = services.sql_port,
+        dialect = services.dialect,
+        token_server = services.token_server,
+        files = services.files.join("\n"),
+    );
+    let path = dir.join("profile.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs preflight with JSON output: exit code, the report, stdout and stderr.
+fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
+    let out = svcgen()
+        .arg("preflight")
+        .arg(profile)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .expect("svcgen runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let report = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), report, stdout, stderr)
+}
+
+/// The step named `step` (and `backend`) of a report.
+fn step<'a>(report: &'a Value, step: &str) -> &'a Value {
+    report["steps"]
+        .as_array()
+        .and_then(|steps| steps.iter().find(|s| s["step"] == step))
+        .unwrap_or_else(|| panic!("no step {step} in {report:#}"))
+}
+
+fn status_and_reason(report: &Value, name: &str) -> (String, String) {
+    let s = step(report, name);
+    (
+        s["status"].as_str().unwrap_or_default().to_string(),
+        s["reason"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+/// A ready consul and vault (vault holding `sql_password`), and PostgreSQL with `sql`.
+fn ready(sql: &str, sql_password: &str) -> Option<(Server, Server, Server)> {
+    let consul = servers::fake("consul", &["ready", ""])?;
+    let password = format!("sql_password={sql_password}");
+    let vault = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password])?;
+    let pg = servers::postgres(sql)?;
+    Some((consul, vault, pg))
+}
+
+#[test]
+fn preflight_passes_when_every_service_is_ready_and_after_start_never_changes_the_exit() {
+    let Some((consul, vault, pg)) = ready(READY_SQL, SQL_PASSWORD) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(consul.port, vault.port, pg.port));
+    let (code, report, stdout, stderr) = preflight(&path, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(report["would_start"], true);
+    let names: Vec<&str> = (report["steps"].as_array().unwrap().iter())
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["config", "secret", "persistence"]);
+    for name in names {
+        assert_eq!(status_and_reason(&report, name).0, "ok", "{report:#}");
+    }
+    // The token server is down: said, and the exit code stays 0.
+    let after = &report["after_start"][0];
+    assert_eq!(after["step"], "token-server");
+    assert_eq!(after["status"], "failed");
+    assert_eq!(after["reason"], "connection refused", "{after:#}");
+    for field in ["step", "backend", "target", "status", "ms", "reason"] {
+        assert!(step(&report, "config").get(field).is_some(), "{field}");
+    }
+}
+
+#[test]
+fn preflight_names_the_missing_consul_key_and_still_runs_the_other_steps() {
+    let Some(consul) = servers::fake("consul", &["missing", ""]) else {
+        return;
+    };
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let refused = servers::refused_port();
+    let path = profile(dir.path(), &Services::new(consul.port, vault.port, refused));
+    let (code, report, ..) = preflight(&path, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(report["would_start"], false);
+    assert_eq!(
+        status_and_reason(&report, "config"),
+        ("failed".into(), format!("key {KEY} missing"))
+    );
+    assert_eq!(status_and_reason(&report, "secret").0, "ok");
+    // The secret backend holds no sql_password here: the step ran and says so.
+    let (status, reason) = status_and_reason(&report, "persistence");
+    assert_eq!(status, "failed");
+    assert_eq!(reason, "key secret/jans/sql_password missing");
+}
+
+#[test]
+fn preflight_reports_a_refused_consul_token_as_authentication_failed() {
+    let Some(consul) = servers::fake("consul", &["ready", CONSUL_TOKEN]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("token"), "wrong-token\n").unwrap();
+    let mut services = Services::new(consul.port, servers::refused_port(), 1);
+    services.consul_extra = ", token_file = \"/etc/certs/consul_token\"".to_string();
+    services
+        .files
+        .push("\"config.consul.token_file\" = { host = \"token\" }".to_string());
+    let path = profile(dir.path(), &services);
+    let (code, report, stdout, stderr) = preflight(&path, &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(
+        status_and_reason(&report, "config"),
+        ("failed".into(), "authentication failed: ACL not found".into())
+    );
+    // The right token passes.
+    std::fs::write(dir.path().join("token"), format!("{CONSUL_TOKEN}\n")).unwrap();
+    let (_, report, ..) = preflight(&path, &[]);
+    assert_eq!(status_and_reason(&report, "config").0, "ok", "{report:#}");
+    assert_eq!(status_and_reason(&report, "secret").1, "connection refused");
+}
+
+#[test]
+fn preflight_wrong_approle_fails_the_secret_step_and_leaves_sql_not_reached() {
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, "another-secret-id"]) else {
+        return;
+    };
+    let Some(consul) = servers::fake("consul", &["ready", ""]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(consul.port, vault.port, 1));
+    let (code, report, ..) = preflight(&path, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_and_reason(&report, "secret"),
+        (
+            "failed".into(),
+            "authentication failed: invalid role or secret ID".into()
+        )
+    );
+    let (status, reason) = status_and_reason(&report, "persistence");
+    assert_eq!(status, "not-reached");
+    assert!(reason.contains("sql_password"), "{reason}");
+    assert_eq!(status_and_reason(&report, "config").0, "ok");
+}
+
+#[test]
+fn preflight_missing_ssl_cert_fails_the_secret_step_but_sql_still_runs() {
+    let Some((consul, _, pg)) = ready(READY_SQL, SQL_PASSWORD) else {
+        return;
+    };
+    let password = format!("sql_password={SQL_PASSWORD}");
+    let Some(vault) = servers::fake("vault", &["missing", ROLE_ID, SECRET_ID, &password]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(consul.port, vault.port, pg.port));
+    let (code, report, ..) = preflight(&path, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_and_reason(&report, "secret"),
+        ("failed".into(), "key secret/jans/ssl_cert missing".into())
+    );
+    assert_eq!(status_and_reason(&report, "persistence").0, "ok", "{report:#}");
+}
+
+#[test]
+fn preflight_says_sealed_for_a_sealed_vault() {
+    let Some(vault) = servers::fake("vault", &["sealed", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(1, vault.port, 1));
+    let (code, report, ..) = preflight(&path, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_and_reason(&report, "secret"),
+        ("failed".into(), "sealed: Vault is sealed".into())
+    );
+    assert_eq!(status_and_reason(&report, "persistence").0, "not-reached");
+}
+
+#[test]
+fn preflight_sql_wrong_password_missing_table_and_missing_row() {
+    let cases = [
+        (READY_SQL, "not-the-password", "authentication failed: password authentication failed for user \"svc\""),
+        ("", SQL_PASSWORD, "table jansAppConf missing"),
+        (
+            "CREATE TABLE \"jansAppConf\" (doc_id varchar(64) PRIMARY KEY)",
+            SQL_PASSWORD,
+            "row jans-auth missing in table jansAppConf",
+        ),
+    ];
+    for (sql, password, reason) in cases {
+        let Some((consul, vault, pg)) = ready(sql, password) else {
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = profile(dir.path(), &Services::new(consul.port, vault.port, pg.port));
+        let (code, report, stdout, _) = preflight(&path, &[]);
+        assert_eq!(code, 1, "{stdout}");
+        assert_eq!(
+            status_and_reason(&report, "persistence"),
+            ("failed".into(), reason.to_string()),
+            "{report:#}"
+        );
+        assert!(!stdout.contains("not-the-password"), "{stdout}");
+    }
+}
+
+#[test]
+fn preflight_black_holes_end_as_timeout_within_the_timeout_plus_one_second() {
+    let (consul, _c) = servers::black_hole();
+    let (sql, _s) = servers::black_hole();
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, "sql_password=x"])
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(consul, vault.port, sql));
+    let started = Instant::now();
+    let (code, report, stdout, stderr) = preflight(&path, &["--timeout", "1"]);
+    let elapsed = started.elapsed();
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    for name in ["config", "persistence"] {
+        let s = step(&report, name);
+        assert_eq!(s["status"], "timeout", "{s:#}");
+        assert!(s["ms"].as_u64().unwrap() <= 2000, "{s:#}");
+    }
+    // Four checks (three steps, one after-start), each at most timeout + 1 s.
+    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+}
+
+#[test]
+fn preflight_says_connection_refused_and_no_such_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut services = Services::new(servers::refused_port(), 1, 1);
+    services.vault = "http://nonexistent.invalid:8200".to_string();
+    let path = profile(dir.path(), &services);
+    let (code, report, ..) = preflight(&path, &["--timeout", "5"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        status_and_reason(&report, "config"),
+        ("failed".into(), "connection refused".into())
+    );
+    assert_eq!(
+        status_and_reason(&report, "secret"),
+        ("failed".into(), "no such host".into())
+    );
+}
+
+/// A CA (`ca.pem`) and a server certificate for 127.0.0.1 it signed (`cert.pem`, `key.pem`),
+/// in `dir`.
+fn certificates(dir: &Path) -> bool {
+    let openssl = |args: &[&str]| {
+        std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
+    let made = openssl(&["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA", "-keyout", "ca.key", "-out", "ca.pem"])
+        && openssl(&["req", "-new", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "key.pem", "-out", "server.csr"])
+        && openssl(&["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "cert.pem"]);
+    if !made {
+        crate::support::skip("openssl", "install it (Debian: apt-get install openssl)");
+    }
+    made
+}
+
+#[test]
+fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    if !certificates(dir.path()) {
+        return;
+    }
+    let consul = {
+        let cert = dir.path().join("cert.pem");
+        let key = dir.path().join("key.pem");
+        with_tls(&cert, &key, || servers::fake("consul", &["ready", ""]))
+    };
+    let Some(consul) = consul else { return };
+    let mut services = Services::new(1, servers::refused_port(), 1);
+    services.consul = format!(
+        "host = \"127.0.0.1\", port = {}, scheme = \"https\", verify = true",
+        consul.port
+    );
+    let path = profile(dir.path(), &services);
+    let (_, report, ..) = preflight(&path, &[]);
+    let (status, reason) = status_and_reason(&report, "config");
+    assert_eq!(status, "failed");
+    assert!(reason.starts_with("certificate not trusted"), "{reason}");
+    services
+        .files
+        .push("\"config.consul.cacert_file\" = { host = \"ca.pem\" }".to_string());
+    let path = profile(dir.path(), &services);
+    let (_, report, ..) = preflight(&path, &[]);
+    assert_eq!(status_and_reason(&report, "config").0, "ok", "{report:#}");
+}
+
+/// Starts a fake serving HTTPS with `cert` and `key`.
+fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
+    servers::with_env(
+        &[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)],
+        start,
+    )
+}
+
+#[test]
+fn preflight_never_shows_a_secret_in_any_output() {
+    let Some((consul, vault, pg)) = ready(READY_SQL, "a-wrong-sql-password-93") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(consul.port, vault.port, pg.port));
+    for format in ["json", "human"] {
+        let out = svcgen()
+            .arg("preflight")
+            .arg(&path)
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("authentication failed"), "{text}");
+        for secret in [ROLE_ID, SECRET_ID, "a-wrong-sql-password-93", "hvs."] {
+            assert!(!text.contains(secret), "{secret} shown: {text}");
+        }
+    }
+}
+
+#[test]
+fn preflight_of_an_invalid_profile_exits_2_and_dials_nothing() {
+    let (port, _hole) = servers::black_hole();
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile(dir.path(), &Services::new(port, port, port));
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("type = \"sql\"", "type = \"sqll\"")).unwrap();
+    let started = Instant::now();
+    let (code, report, stdout, stderr) = preflight(&path, &["--timeout", "5"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(report.is_null(), "{stdout}");
+    assert!(stderr.contains("sqll"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(4));
+}
+
+/// What the image's own clients get from a fake, per case (oracle.py's one JSON line).
+fn oracle(python: &Path, args: &[&str]) -> Value {
+    let out = std::process::Command::new(python)
+        .arg(servers::fakes().join("oracle.py"))
+        .args(args)
+        .output()
+        .expect("the oracle runs");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "oracle: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn fakes_answer_the_image_s_python_clients_as_real_servers_do() {
+    let Some(python) = servers::oracle_python() else {
+        return;
+    };
+    // python-consul 1.1.0: a value; None for a missing key (404); ACLPermissionDenied for 403.
+    let consul_cases = [
+        ("ready", CONSUL_TOKEN, r#"{"value":"auth.example.org"}"#),
+        ("missing", CONSUL_TOKEN, r#"{"value":null}"#),
+        ("ready", "wrong", r#"{"error":"ACLPermissionDenied: ACL not found"}"#),
+    ];
+    for (case, token, expected) in consul_cases {
+        let fake = servers::fake("consul", &[case, CONSUL_TOKEN]).unwrap();
+        let got = oracle(&python, &["consul", &fake.port.to_string(), KEY, token]);
+        assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case}");
+    }
+    // hvac: the value; None for a missing key (InvalidPath, caught by pycloudlib); InvalidRequest
+    // "invalid role or secret ID" for a wrong secret_id; VaultDown "Vault is sealed".
+    let vault_cases = [
+        ("ready", SECRET_ID, r#"{"value":"-----BEGIN CERTIFICATE-----"}"#),
+        ("missing", SECRET_ID, r#"{"value":null}"#),
+    ];
+    for (case, secret_id, expected) in vault_cases {
+        let fake = servers::fake("vault", &[case, ROLE_ID, SECRET_ID]).unwrap();
+        let port = fake.port.to_string();
+        let got = oracle(&python, &["vault", &port, ROLE_ID, secret_id, "ssl_cert"]);
+        assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case}");
+    }
+    let error_cases = [
+        ("ready", "wrong", "InvalidRequest: invalid role or secret ID"),
+        ("sealed", SECRET_ID, "VaultDown: Vault is sealed"),
+    ];
+    for (case, secret_id, expected) in error_cases {
+        let fake = servers::fake("vault", &[case, ROLE_ID, SECRET_ID]).unwrap();
+        let port = fake.port.to_string();
+        let got = oracle(&python, &["vault", &port, ROLE_ID, secret_id, "ssl_cert"]);
+        let error = got["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with(expected), "{case}: {got}");
+    }
+}
+
+#[test]
+fn preflight_mysql_ready_wrong_password_missing_table_and_row() {
+    let cases = [
+        (READY_SQL_MYSQL, SQL_PASSWORD, None),
+        (READY_SQL_MYSQL, "not-the-password", Some("authentication failed: Access denied for user 'svc'@'localhost' (using password: YES)")),
+        ("", SQL_PASSWORD, Some("table jansAppConf missing")),
+        (
+            "CREATE TABLE jansAppConf (doc_id varchar(64) PRIMARY KEY)",
+            SQL_PASSWORD,
+            Some("row jans-auth missing in table jansAppConf"),
+        ),
+    ];
+    let Some(consul) = servers::fake("consul", &["ready", ""]) else {
+        return;
+    };
+    for (sql, password, reason) in cases {
+        let Some(db) = servers::mariadb(sql) else {
+            return;
+        };
+        let secret = format!("sql_password={password}");
+        let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &secret]) else {
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut services = Services::new(consul.port, vault.port, db.port);
+        services.dialect = "mysql";
+        let path = profile(dir.path(), &services);
+        let (code, report, stdout, _) = preflight(&path, &[]);
+        let (status, got) = status_and_reason(&report, "persistence");
+        match reason {
+            None => {
+                assert_eq!((code, status.as_str()), (0, "ok"), "{stdout}");
+            }
+            Some(reason) => {
+                assert_eq!(code, 1, "{stdout}");
+                assert_eq!(status, "failed");
+                // MariaDB names the client's address as it saw it.
+                let got = got.replace("'127.0.0.1'", "'localhost'");
+                assert_eq!(got, reason, "{report:#}");
+            }
+        }
+    }
+}
+
+const READY_SQL_MYSQL: &str = "CREATE TABLE jansAppConf (doc_id varchar(64) PRIMARY KEY); \
+                               INSERT INTO jansAppConf VALUES ('jans-auth');";
+
+/// `ldap-pw-4471` (the LDAP password) encoded as the image's `encode_text` encodes it with the salt [`SALT`]: Triple
+/// DES (ECB, PKCS#5 padding), base64 (`openssl enc -des-ede3 -K <salt in hex> -nosalt -a`).
+const SALT: &str = "abcdefghijklmnopqrstuvwx";
+const ENCODED_SECRET: &str = "cXbiNE5OqaWEG90PPkos0w==";
+const ENCODED_WRONG: &str = "EH+5yHz9I/o=";
+/// An SSA with the claims edition A's bootstrap reads, and one without `org_id`.
+const SSA: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2FjY291bnQuZ2x1dS5vcmciLCJvcmdfaWQiOiJvcmctNWMxIn0.c2lnbmF0dXJl";
+const SSA_WITHOUT_ORG: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2FjY291bnQuZ2x1dS5vcmcifQ.c2lnbmF0dXJl";
+
+/// An edition A profile with LDAP on `ldap_host` (the image's port 1389) and its SSA file.
+fn profile_a(dir: &Path, consul: u16, vault: u16, ldap_host: &str, ssa: &str) -> std::path::PathBuf {
+    std::fs::write(dir.join("role_id"), format!("{ROLE_ID}\n")).unwrap();
+    std::fs::write(dir.join("secret_id"), format!("{SECRET_ID}\n")).unwrap();
+    std::fs::write(dir.join("ssa"), ssa).unwrap();
+    let text = format!(
+        r#"edition = "A"
+
+[config]
+adapter = "consul"
+consul = {{ host = "127.0.0.1", port = {consul}, scheme = "http" }}
+
+[secret]
+adapter = "vault"
+vault = {{ addr = "http://127.0.0.1:{vault}", prefix = "jans" }}
+
+[persistence]
+type = "ldap"
+ldap = {{ url = "{ldap_host}:1389", use_ssl = false }}
+
+[token_server]
+base_hostname = "auth.example.org"
+client_id = "1001.abc"
+
+[admin_ui]
+auth_method = "casa"
+
+[scan]
+auth_url = "https://account.example.org"
+api_url = "https://scan.example.org"
+
+[deploy]
+kubernetes = false
+
+[deploy.files]
+"secret.vault.role_id_file" = {{ host = "role_id" }}
+"secret.vault.secret_id_file" = {{ host = "secret_id" }}
+ssa_file = {{ host = "ssa" }}
+"#
+    );
+    let path = dir.join("profile.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A loopback address of this test's own (the image dials LDAP on a fixed port, 1389).
+fn loopback(last: u8) -> String {
+    format!("127.0.{}.{last}", std::process::id() % 250 + 1)
+}
+
+#[test]
+fn preflight_ldap_binds_with_the_decoded_password_and_finds_the_entry() {
+    let host = loopback(11);
+    let entry = "dn: ou=configuration,o=jans\nobjectClass: organizationalUnit\nou: configuration\n\n\
+                 dn: ou=jans-auth,ou=configuration,o=jans\nobjectClass: jansAppConf\nou: jans-auth\n\n\
+                 dn: cn=admin,o=jans\nobjectClass: person\ncn: admin\nsn: admin\nuserPassword: ldap-pw-4471\n";
+    let Some(_ldap) = servers::slapd(&host, 1389, entry) else {
+        return;
+    };
+    let Some(consul) = servers::fake("consul", &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (ENCODED_SECRET, SSA, None, None),
+        (ENCODED_WRONG, SSA, Some("authentication failed: "), None),
+        (ENCODED_SECRET, SSA_WITHOUT_ORG, None, Some("claim org_id missing")),
+        (ENCODED_SECRET, "not a jwt", None, Some("not a JWT: 1 dot-separated parts, where a JWT has 3")),
+    ];
+    for (encoded, ssa, ldap_reason, ssa_reason) in cases {
+        let password = format!("encoded_ox_ldap_pw={encoded}");
+        let salt = format!("encoded_salt={SALT}");
+        let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt]) else {
+            return;
+        };
+        let path = profile_a(dir.path(), consul.port, vault.port, &host, ssa);
+        let (code, report, stdout, stderr) = preflight(&path, &[]);
+        let names: Vec<&str> = (report["steps"].as_array().unwrap().iter())
+            .map(|s| s["step"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["config", "secret", "persistence", "ssa"], "{stdout}{stderr}");
+        let (status, reason) = status_and_reason(&report, "persistence");
+        match ldap_reason {
+            None => assert_eq!(status, "ok", "{report:#}"),
+            Some(start) => assert!(reason.starts_with(start), "{report:#}"),
+        }
+        let (status, reason) = status_and_reason(&report, "ssa");
+        match ssa_reason {
+            None => assert_eq!(status, "ok", "{report:#}"),
+            Some(expected) => assert_eq!(reason, expected, "{report:#}"),
+        }
+        let all_ok = ldap_reason.is_none() && ssa_reason.is_none();
+        assert_eq!(code, if all_ok { 0 } else { 1 }, "{stdout}");
+        for secret in ["ldap-pw-4471", SSA] {
+            assert!(!stdout.contains(secret) && !stderr.contains(secret), "{stdout}{stderr}");
+        }
+    }
+}
+
+#[test]
+fn preflight_ldap_missing_entry_and_not_reached_after_the_config_step_fails() {
+    let host = loopback(12);
+    let entry = "dn: cn=admin,o=jans\nobjectClass: person\ncn: admin\nsn: admin\nuserPassword: ldap-pw-4471\n";
+    let Some(_ldap) = servers::slapd(&host, 1389, entry) else {
+        return;
+    };
+    let password = format!("encoded_ox_ldap_pw={ENCODED_SECRET}");
+    let salt = format!("encoded_salt={SALT}");
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt]) else {
+        return;
+    };
+    let Some(consul) = servers::fake("consul", &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = profile_a(dir.path(), consul.port, vault.port, &host, SSA);
+    let (_, report, ..) = preflight(&path, &[]);
+    assert_eq!(
+        status_and_reason(&report, "persistence"),
+        (
+            "failed".into(),
+            "entry ou=jans-auth,ou=configuration,o=jans (objectClass=jansAppConf) missing".into()
+        )
+    );
+    let path = profile_a(dir.path(), servers::refused_port(), vault.port, &host, SSA);
+    let (_, report, ..) = preflight(&path, &[]);
+    assert_eq!(status_and_reason(&report, "config").1, "connection refused");
+    assert_eq!(status_and_reason(&report, "persistence").0, "not-reached");
+    assert_eq!(status_and_reason(&report, "ssa").0, "ok");
+}
+
+#[test]
+fn preflight_after_start_checks_the_token_server_s_discovery_and_issuer() {
+    let Some(oidc) = servers::oidc(None) else {
+        return;
+    };
+    let Some(other) = servers::oidc(Some("https://elsewhere.example.org")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut services = Services::new(servers::refused_port(), servers::refused_port(), 1);
+    services.token_server = format!("http://127.0.0.1:{}", oidc.port);
+    let path = profile(dir.path(), &services);
+    let (code, report, ..) = preflight(&path, &[]);
+    assert_eq!(code, 1, "the start steps fail: the after-start check does not change that");
+    assert_eq!(report["after_start"][0]["status"], "ok", "{report:#}");
+    services.token_server = format!("http://127.0.0.1:{}", other.port);
+    let path = profile(dir.path(), &services);
+    let (_, report, ..) = preflight(&path, &[]);
+    let after = &report["after_start"][0];
+    assert_eq!(after["status"], "failed");
+    assert_eq!(
+        after["reason"],
+        format!(
+            "the discovery document names issuer \"https://elsewhere.example.org\", not \"http://127.0.0.1:{}\"",
+            other.port
+        )
+    );
+}
+
+#[test]
+fn preflight_reads_the_sql_password_file_when_the_profile_gives_it_a_host_source() {
+    let Some(pg) = servers::postgres(READY_SQL) else {
+        return;
+    };
+    // The vault login fails: the password comes from the file, so the SQL step still runs.
+    let Some(vault) = servers::fake("vault", &["denied", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sql_password"), format!("{SQL_PASSWORD}\n")).unwrap();
+    let mut services = Services::new(servers::refused_port(), vault.port, pg.port);
+    services
+        .files
+        .push("\"persistence.sql.password_file\" = { host = \"sql_password\" }".to_string());
+    let path = profile(dir.path(), &services);
+    let (code, report, stdout, stderr) = preflight(&path, &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(status_and_reason(&report, "secret").0, "failed");
+    assert_eq!(status_and_reason(&report, "persistence").0, "ok", "{report:#}");
+    // A wrong password in the file is the server's refusal.
+    std::fs::write(dir.path().join("sql_password"), "wrong\n").unwrap();
+    let (_, report, ..) = preflight(&path, &[]);
+    let (status, reason) = status_and_reason(&report, "persistence");
+    assert_eq!(status, "failed");
+    assert!(reason.starts_with("authentication failed"), "{reason}");
+}
+
+#[test]
+fn preflight_from_env_reads_the_container_s_environment_and_files() {
+    let Some(consul) = servers::fake("consul", &["ready", ""]) else {
+        return;
+    };
+    let Some(vault) = servers::fake("vault", &["missing", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let role = dir.path().join("role_id");
+    let secret = dir.path().join("secret_id");
+    std::fs::write(&role, ROLE_ID).unwrap();
+    std::fs::write(&secret, SECRET_ID).unwrap();
+    let out = svcgen()
+        .args(["preflight", "--from-env", "--edition", "B", "--format", "json"])
+        .env_clear()
+        .env("CN_CONFIG_ADAPTER", "consul")
+        .env("CN_CONFIG_CONSUL_HOST", "127.0.0.1")
+        .env("CN_CONFIG_CONSUL_PORT", consul.port.to_string())
+        .env("CN_CONFIG_CONSUL_SCHEME", "http")
+        .env("CN_SECRET_ADAPTER", "vault")
+        .env("CN_SECRET_VAULT_ADDR", format!("http://127.0.0.1:{}", vault.port))
+        .env("CN_SECRET_VAULT_PREFIX", "jans")
+        .env("CN_SECRET_VAULT_ROLE_ID_FILE", &role)
+        .env("CN_SECRET_VAULT_SECRET_ID_FILE", &secret)
+        .env("CN_PERSISTENCE_TYPE", "sql")
+        .env("CN_SQL_DB_HOST", "127.0.0.1")
+        .env("CN_SQL_DB_PORT", servers::refused_port().to_string())
+        .env("CN_SQL_PASSWORD_FILE", dir.path().join("no-such-file"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(status_and_reason(&report, "config").0, "ok", "{report:#}");
+    assert_eq!(
+        status_and_reason(&report, "secret").1,
+        "key secret/jans/ssl_cert missing"
+    );
+    // The password comes from the secret backend, which lacks it.
+    assert_eq!(
+        status_and_reason(&report, "persistence").1,
+        "key secret/jans/sql_password missing"
+    );
+}
