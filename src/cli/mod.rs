@@ -25,8 +25,8 @@ mod schema;
 mod validate;
 
 pub use args::{LayerArgs, ProfileArg};
-pub use report::{DiagnosticArgs, Format};
 pub use command::{Cli, ColorWhen, Command};
+pub use report::{DiagnosticArgs, Format};
 
 use crate::render::Target;
 use clap::CommandFactory;

@@ -833,7 +833,8 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
 /// acknowledges them. A profile whose rendering reported only these may be held by its folder's
 /// record (see `output::record`): its replay reports them again without rendering.
 fn replayed(resolved: &crate::resolve::Resolved, targets: &[Target]) -> Diagnostics {
-    let mut found = crate::deployment::checks::deployed(resolved, &crate::render::carriers(targets));
+    let mut found =
+        crate::deployment::checks::deployed(resolved, &crate::render::carriers(targets));
     let rows = || targets.iter().map(|t| crate::render::targets::row(*t));
     if rows().any(|row| row.renders_workload) {
         (found.items).extend(resolved.deploy.image_findings.iter().cloned());

@@ -18,8 +18,8 @@ pub mod paths;
 pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 pub use host_files::{HostRead, HostReader};
 
-use crate::diag::source::Origin;
 use crate::diag::Diagnostics;
+use crate::diag::source::Origin;
 use crate::resolve::Resolved;
 use crate::resolve::deploy::Mounts;
 use std::path::Path;

@@ -69,7 +69,9 @@ mod tests {
         input: &Input,
         templates: &Templates,
     ) -> Option<(String, Option<String>)> {
-        if crate::deployment::checks::target(&target.carrier(), input.resolved, input.env).has_errors() {
+        if crate::deployment::checks::target(&target.carrier(), input.resolved, input.env)
+            .has_errors()
+        {
             return None;
         }
         let (template, context) = crate::render::template_context(target, input)?;
