@@ -76,7 +76,7 @@ pub struct ObjectName {
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
-        plan: &input.plan,
+        plan: input.plan,
         manifests: MANIFESTS,
         image: image_facts(input.resolved),
     })
