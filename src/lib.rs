@@ -1,9 +1,9 @@
 //! svcgen: validate a profile of the Admin UI container against its spec model and render it.
 //!
-//! The pipeline is `profile` (load the layers with spans) -> `resolve` (typed, per edition,
-//! defaults, and every check once, the cross-field rules of `resolve::rules` among them) ->
-//! `render` (per target) -> `output` (atomic writes). `pipeline::check` is the one entry to the
-//! first two. Each stage is a module with one job; data flows one way.
+//! The pipeline is `profile` (load with spans) -> `resolve` (typed, per edition, defaults, every
+//! check of the profile) -> `deployment` (the environment, the Kubernetes plan, the host files
+//! read and the deployment's checks, decided once) -> `render` (formats it per target) ->
+//! `output` (atomic writes). `pipeline::check` is the one entry to the first two. Each stage is a module with one job; data flows one way.
 //!
 //! Around the stages, three folders group modules by role: `support` (text and file helpers
 //! every layer uses, with no dependency on the rest of the crate), `artifacts` (made from the

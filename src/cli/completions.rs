@@ -2,8 +2,7 @@
 //! definition (nothing of it is svcgen's logic, so it has no library side).
 
 use super::EXIT_OK;
-use super::command::Cli;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 use std::io::Write;
 
@@ -22,13 +21,13 @@ pub enum CompletionShell {
     Fish,
 }
 
-pub fn completions(args: &CompletionsArgs) -> u8 {
+/// Prints the completion script of `command` (the whole command line) for the shell asked.
+pub fn completions(args: &CompletionsArgs, mut command: clap::Command) -> u8 {
     let shell = match args.shell {
         CompletionShell::Bash => Shell::Bash,
         CompletionShell::Zsh => Shell::Zsh,
         CompletionShell::Fish => Shell::Fish,
     };
-    let mut command = Cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut command, "svcgen", &mut out);
     let _ = std::io::stdout().write_all(&out);

@@ -57,7 +57,11 @@ impl InputArgs {
 
     /// A profile given to import or lint: one error (E0246) naming what it is and what reads
     /// it, reported as every command reports a wrong file (exit 1).
-    pub(super) fn wrong_file(&self, read: &crate::import::Read, sources: &Sources) -> Option<Diagnostics> {
+    pub(super) fn wrong_file(
+        &self,
+        read: &crate::import::Read,
+        sources: &Sources,
+    ) -> Option<Diagnostics> {
         let source = sources.get(read.source);
         if self.from.is_some() || kind_of(&source.name, &source.text) != Some(Kind::Profile) {
             return None;
@@ -122,11 +126,7 @@ pub fn import_command(args: &ImportArgs) -> u8 {
                 return code;
             }
             // `-o -` is standard output, as for every command.
-            return emit(
-                &imported.profile,
-                args.output.as_ref(),
-                sources.inputs(),
-            );
+            return emit(&imported.profile, args.output.as_ref(), sources.inputs());
         }
         Err(diags) => reporter.add(&diags, &sources).max(EXIT_INVALID),
     };

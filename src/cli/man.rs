@@ -1,10 +1,9 @@
 //! `svcgen man`: the man pages, made by clap_mangen from the command line's own definition (no
 //! library side: the pages are the command line's), printed or written into a folder.
 
-use super::command::Cli;
 use super::{EXIT_IO, EXIT_OK};
 use crate::support::inputs::Inputs;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -17,8 +16,8 @@ pub struct ManArgs {
 }
 
 /// The top page and one page per subcommand (`svcgen-render.1`, ...): (file name, roff text).
-fn man_pages() -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
-    let mut command = Cli::command().disable_help_subcommand(true);
+fn man_pages(command: clap::Command) -> Result<Vec<(String, Vec<u8>)>, std::io::Error> {
+    let mut command = command.disable_help_subcommand(true);
     // Building names each subcommand `svcgen-<name>`, the page's title and file name.
     command.build();
     let subcommands = command.get_subcommands().filter(|s| !s.is_hide_set());
@@ -49,12 +48,14 @@ fn with_usage_synopsis(roff: &str, cmd: &clap::Command) -> String {
     format!("{}{escaped}\n{}", &roff[..body], &roff[end..])
 }
 
-pub fn man(args: &ManArgs) -> u8 {
+/// Prints the top page of `command` (the whole command line), or writes every page into
+/// `--out-dir`.
+pub fn man(args: &ManArgs, command: clap::Command) -> u8 {
     if let Some(Err(problem)) = args.out_dir.as_deref().map(super::refuse_stdio_folder) {
         super::report::io_error(&problem);
         return EXIT_IO;
     }
-    let pages = match man_pages() {
+    let pages = match man_pages(command) {
         Ok(pages) => pages,
         Err(e) => {
             super::report::io_error(&format!("cannot render the man pages: {e}"));

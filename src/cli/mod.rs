@@ -29,10 +29,11 @@ mod schema;
 mod validate;
 
 pub use args::{LayerArgs, ProfileArg};
-pub use report::{DiagnosticArgs, Format};
 pub use command::{Cli, ColorWhen, Command};
+pub use report::{DiagnosticArgs, Format};
 
 use crate::render::Target;
+use clap::CommandFactory;
 use std::process::ExitCode;
 
 /// Exit codes: 0 valid (warnings allowed), 1 a problem found in a file (E0246 the wrong file
@@ -96,7 +97,7 @@ pub fn main() -> ExitCode {
 /// command tree and matches are left to the process's end instead of being freed one node at a
 /// time (about 0.1 M instructions of a one-target render).
 fn parse() -> Cli {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::FromArgMatches;
     let mut command = Cli::command();
     let parsed = command
         .try_get_matches_from_mut(std::env::args_os())
@@ -154,8 +155,8 @@ fn run(mut cli: Cli) -> u8 {
         Command::Krm(args) => krm::run(&args),
         #[cfg(feature = "live")]
         Command::Preflight(args) => preflight::run(&args, cli.quiet),
-        Command::Completions(args) => completions::completions(&args),
-        Command::Man(args) => man::man(&args),
+        Command::Completions(args) => completions::completions(&args, Cli::command()),
+        Command::Man(args) => man::man(&args, Cli::command()),
         Command::Lsp => crate::lsp::run(),
     }
 }

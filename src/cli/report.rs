@@ -3,10 +3,10 @@
 
 use super::command::ColorWhen;
 use super::{EXIT_INVALID, EXIT_OK, choice};
-use clap::{Args, ValueEnum};
 use crate::diag::json::{self, Item};
 use crate::diag::source::Sources;
 use crate::diag::{Diagnostics, gitlab, human, location, sarif};
+use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 
 /// The global `--color` of this run, set once by `cli::main`.

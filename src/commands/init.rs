@@ -84,25 +84,7 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
         }
     }
 
-    let mut out = String::new();
-    let _ = writeln!(out, "#:schema {}", options.schema_ref);
-    let tag = &model.edition(edition).image_tag;
-    comment(
-        &mut out,
-        &format!(
-            "A starting profile for the Admin UI container, edition {edition}, written by `svcgen init`. \
-             Every group that applies to the choices below is listed with each key commented out at its \
-             default: uncomment a key to change it. `svcgen explain KEY` tells more about a key; \
-             `svcgen validate` checks the profile and `svcgen render` writes the artifacts."
-        ),
-    );
-    out.push('\n');
-    let editions = Edition::ALL.map(|e| format!("\"{e}\"")).join(" or ");
-    comment(
-        &mut out,
-        &format!("The edition: {editions}; edition {edition} runs the image tag {tag}."),
-    );
-    let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
+    let mut out = header(options, model);
 
     let mut announced: Vec<&str> = Vec::new();
     for (table, members) in &tables {
@@ -144,6 +126,31 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
         .any(|(_, var, _)| (model.container.api_objects.iter()).any(|o| o.kube_config == var.key));
     deploy_section(&mut out, model, &needed, kube_api);
     Ok(out)
+}
+
+/// The profile's first lines: its `#:schema` line, what it is, and its edition.
+fn header(options: &InitOptions, model: &Model) -> String {
+    let edition = options.edition;
+    let mut out = String::new();
+    let _ = writeln!(out, "#:schema {}", options.schema_ref);
+    let tag = &model.edition(edition).image_tag;
+    comment(
+        &mut out,
+        &format!(
+            "A starting profile for the Admin UI container, edition {edition}, written by `svcgen init`. \
+             Every group that applies to the choices below is listed with each key commented out at its \
+             default: uncomment a key to change it. `svcgen explain KEY` tells more about a key; \
+             `svcgen validate` checks the profile and `svcgen render` writes the artifacts."
+        ),
+    );
+    out.push('\n');
+    let editions = Edition::ALL.map(|e| format!("\"{e}\"")).join(" or ");
+    comment(
+        &mut out,
+        &format!("The edition: {editions}; edition {edition} runs the image tag {tag}."),
+    );
+    let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
+    out
 }
 
 /// The `[deploy]` table: a `[deploy.files]` source for each file the image opens at start

@@ -3,9 +3,9 @@
 //! function giving a checked profile's diagnostics: the command line, the language server and
 //! the browser playground call it, so all report the same.
 
+use crate::deployment::checks;
 use crate::diag::Diagnostics;
 use crate::pipeline::Checked;
-use crate::deployment::checks;
 use crate::render::{EnvOptions, HostReader, Rendered, Target, Templates, render_checked};
 use crate::resolve::{Resolved, Typed};
 

@@ -2,8 +2,8 @@
 //! secret adapters): where the target runs the container, can the adapter's client load an API
 //! configuration at all, and does the RoleBinding svcgen renders bind the account the pods run as.
 
-use super::k8s_plan::{renders_rbac, subject_namespace};
 use super::Carrier;
+use super::k8s_plan::{renders_rbac, subject_namespace};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::resolve::Resolved;

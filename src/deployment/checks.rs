@@ -7,11 +7,11 @@
 
 use super::Carrier;
 use super::env::EnvVar;
-use crate::templates::dotenv_quote;
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::resolve::deploy::Mounts;
 use crate::resolve::Resolved;
+use crate::resolve::deploy::Mounts;
+use crate::templates::dotenv_quote;
 use crate::value_type::formats;
 
 /// Every diagnostic about `env` and the profile's host paths as `target` would carry them

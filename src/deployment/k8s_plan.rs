@@ -3,9 +3,9 @@
 //! svcgen knows the content), labels, volumes, what kustomize generates from host files and what
 //! the operator must create.
 
+use super::env::{EnvOptions, EnvVar};
 use super::host_files::{HostFile, HostReader, base_file, host_files};
 use super::paths::host_reference;
-use super::env::{EnvOptions, EnvVar};
 use crate::resolve::Resolved;
 use crate::resolve::deploy::{Deploy, FileSource, K8sKind, credentials, names};
 use schemars::JsonSchema;

@@ -18,8 +18,8 @@ pub mod paths;
 pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 pub use host_files::{HostRead, HostReader};
 
-use crate::diag::source::Origin;
 use crate::diag::Diagnostics;
+use crate::diag::source::Origin;
 use crate::resolve::Resolved;
 use crate::resolve::deploy::Mounts;
 use std::path::Path;
@@ -154,4 +154,53 @@ pub fn drop_superseded(superseded: &[Origin], earlier: &mut Diagnostics) {
         !(d.code == crate::diag::Code::HostPathMissing
             && d.origin.is_some_and(|o| superseded.contains(&o)))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A target as the `dotenv` row hands it over, and one a cluster reads (as `k8s-env`).
+    fn carriers() -> [Carrier; 2] {
+        let dotenv = Carrier {
+            name: "dotenv",
+            in_cluster: false,
+            runs_container: None,
+            renders_workload: false,
+            checks: Some(checks::dotenv),
+        };
+        let in_cluster = Carrier {
+            name: "k8s-env",
+            in_cluster: true,
+            runs_container: Some(Mounts::ObjectKey),
+            renders_workload: false,
+            checks: None,
+        };
+        [dotenv, in_cluster]
+    }
+
+    #[test]
+    fn decide_gives_each_target_its_verdict_and_its_diagnostics_in_order() {
+        let text = "edition = \"B\"\n[env]\nGREETING = { deploy_env = \"GREETING\" }\n";
+        let mut sources = crate::diag::source::Sources::new();
+        let checked = crate::pipeline::check_text("p.toml", text, None, &mut sources);
+        let resolved = checked.resolved.expect("a valid profile");
+        let options = EnvOptions::default();
+        let deployment = decide(&resolved, options, &carriers(), None, None).unwrap();
+        let [dotenv, in_cluster] = deployment.verdicts[..] else {
+            panic!("one verdict per target: {:?}", deployment.verdicts);
+        };
+        // `.env` carries a deploy-time value; a target a cluster reads refuses it (E0214).
+        assert!(dotenv.renders && !in_cluster.renders);
+        let refused =
+            &deployment.diagnostics.items[dotenv.diagnostics_end..in_cluster.diagnostics_end];
+        assert!(
+            refused
+                .iter()
+                .any(|d| d.code == crate::diag::Code::Unwritable && d.message.contains("GREETING")),
+            "{refused:?}"
+        );
+        // Decided once: the plan and the environment are the ones every target reads.
+        assert!(deployment.env.iter().any(|v| v.name == "GREETING"));
+    }
 }

@@ -3,8 +3,8 @@
 //! (which lists it and generates Secrets and ConfigMaps from host files) and `DEPLOY.md` (what the
 //! operator still creates, and how). The three share one context: the objects' plan.
 
-use crate::deployment::k8s_plan::{MANIFESTS, Plan};
 use super::{Input, to_value};
+use crate::deployment::k8s_plan::{MANIFESTS, Plan};
 use crate::model::Model;
 use crate::resolve::deploy::{credentials, image};
 use minijinja::Value;
@@ -76,7 +76,7 @@ pub struct ObjectName {
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
-        plan: &input.plan,
+        plan: input.plan,
         manifests: MANIFESTS,
         image: image_facts(input.resolved),
     })

@@ -12,11 +12,11 @@ mod k8s;
 mod k8s_env;
 pub mod targets;
 
-pub use crate::templates::yaml_quote::quote as yaml_quote;
-pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
 pub use crate::deployment::{
     DeployEnv, EnvOptions, EnvVar, HostRead, HostReader, environment, host_files, k8s_plan,
 };
+pub use crate::templates::yaml_quote::quote as yaml_quote;
+pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
 pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
 pub use targets::{Target, carriers};

@@ -2,6 +2,7 @@
 //! written: mount paths, two files at one path, names and label values, requests above limits, and
 //! files of one generated object that cannot be generated together.
 
+use super::names::path_identity;
 use super::settings::SettingReader;
 use super::{Deploy, FileSource, K8sKind};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -140,14 +141,6 @@ fn api_object_names(deploy: &Deploy, diags: &mut Diagnostics) {
             );
         }
     }
-}
-
-/// A container path as Docker and Kubernetes see it: whether it is absolute, and its parts
-/// joined by single slashes. Two paths with the same identity name one file: repeated and
-/// trailing slashes do not count (`/etc//certs/x` is `/etc/certs/x`).
-pub(super) fn path_identity(path: &str) -> (bool, String) {
-    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    (path.starts_with('/'), parts.join("/"))
 }
 
 /// A mounted file's container path: an absolute path naming a file (its last part is the

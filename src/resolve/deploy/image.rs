@@ -36,10 +36,10 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
 pub(super) fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
     for file in &deploy.files {
         // Paths as Docker and Kubernetes see them (a mount path with `.` or `..` is refused).
-        let (_, mounted) = super::checks::path_identity(&file.container_path);
+        let (_, mounted) = super::names::path_identity(&file.container_path);
         let written =
             || (model.image.writes.iter()).flat_map(|w| w.paths().map(move |path| (w, path)));
-        let identity = |path: &str| super::checks::path_identity(path).1;
+        let identity = |path: &str| super::names::path_identity(path).1;
         // The path itself first, else the first one below it.
         let hit = (written().find(|(_, path)| identity(path) == mounted)).or_else(|| {
             written().find(|(_, path)| {

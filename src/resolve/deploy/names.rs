@@ -157,6 +157,14 @@ fn hashed_name(base: &str, content: &[(String, String)]) -> String {
     format!("{base}-{suffix}")
 }
 
+/// A container path as Docker and Kubernetes see it: whether it is absolute, and its parts
+/// joined by single slashes. Two paths with the same identity name one file: repeated and
+/// trailing slashes do not count (`/etc//certs/x` is `/etc/certs/x`).
+pub fn path_identity(path: &str) -> (bool, String) {
+    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    (path.starts_with('/'), parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
