@@ -8,6 +8,7 @@
 #   benches/startup.sh                  # 201 rounds; a table on stdout (and $OUT/startup.md)
 #   ROUNDS=101 benches/startup.sh
 #   NO_MUSL=1 benches/startup.sh        # glibc build only
+#   PROFILE=examples/b-hybrid.toml benches/startup.sh   # another profile (an absolute path)
 #   SKIP_PEERS=pkl benches/startup.sh   # without the Pkl row
 #
 # The peer of one target is Pkl evaluating the same environment map to YAML
@@ -23,7 +24,7 @@ ROUNDS=${ROUNDS:-201}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/svcgen-startup.XXXXXX")
 OUT=${OUT:-$WORK}
 mkdir -p "$OUT"
-PROFILE=$ROOT/examples/b-consul-vault-sql.toml
+PROFILE=${PROFILE:-$ROOT/examples/b-consul-vault-sql.toml}
 PKL_VERSION=${PKL_VERSION:-0.30.2}
 SKIP_PEERS=${SKIP_PEERS:-}
 MUSL=x86_64-unknown-linux-musl

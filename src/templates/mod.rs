@@ -44,8 +44,8 @@ pub(crate) fn double_quoted(value: &str, other: impl FnMut(char, &mut String)) -
     out
 }
 
-/// [`double_quoted`] appended to `out` (no text of its own: the plain-Rust renderers write
-/// every value straight into their output). Runs of printable ASCII other than `\\`, `"` and `$`
+/// [`double_quoted`] appended to `out` (a formatter writes a value straight into the
+/// template's output). Runs of printable ASCII other than `\\`, `"` and `$`
 /// are copied as they are, without `other`: every format writes them unchanged.
 pub(crate) fn double_quoted_into(
     out: &mut String,
