@@ -107,3 +107,48 @@ fn the_shipped_gitops_plugin_does_not_widen_the_root() {
     assert!(plugin.contains("svcgen render"), "the plugin runs svcgen");
     assert!(!plugin.contains("--root"), "{plugin}");
 }
+
+/// With `--include-secrets` a secret file the profile names is read into an output: only from
+/// inside its root; a `--set-file` path, named on the command line, may be anywhere.
+#[test]
+fn a_secret_file_outside_the_root_is_not_read_into_an_output() {
+    let profile = "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+                   [google]\nproject_id = \"p\"\nsecret_manager_passphrase = { file = \"../host/pass\" }\n";
+    let ran = Test::new()
+        .file("host/pass", "Zq9-outside-secret\n")
+        .file("tenant/p.toml", profile)
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+        ])
+        .code(1)
+        .stderr_has("outside the profile's root")
+        .stdout_lacks("Zq9-outside-secret")
+        .run();
+    ran.again()
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+            "--root",
+            ".",
+        ])
+        .stdout_has("Zq9-outside-secret")
+        .run()
+        .again()
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+        ])
+        .args(["--set-file", "google.secret_manager_passphrase=host/pass"])
+        .stdout_has("Zq9-outside-secret")
+        .run();
+}

@@ -787,6 +787,9 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
         o.held = held;
         return o;
     };
+    if args.include_secrets {
+        diags.extend(secret_files_outside(&resolved, root.as_ref(), &sources));
+    }
     let options = EnvOptions {
         minimal: args.minimal,
         include_secrets: args.include_secrets,
@@ -826,6 +829,33 @@ fn render_one(job: &Job<'_>, profile: &Path, held_by: Option<(&Record, &str, &Pa
     o.replayable = replayable;
     o.left_out = left_out;
     o
+}
+
+/// With `--include-secrets` a secret's `{ file = PATH }` that a profile writes is read into an
+/// output: only from inside the profile's root, as a host file is (see
+/// [`crate::support::root`]). A `--set-file` path is named on the command line, not by the
+/// profile: it is the operator's own.
+fn secret_files_outside(
+    resolved: &crate::resolve::Resolved,
+    root: Option<&crate::support::root::Root>,
+    sources: &Sources,
+) -> Diagnostics {
+    use crate::value_type::{SecretSource, Typed};
+    let mut diags = Diagnostics::default();
+    let Some(root) = root else {
+        return diags;
+    };
+    for rv in &resolved.vars {
+        let Typed::Secret(SecretSource::File { path, .. }) = &rv.value else {
+            continue;
+        };
+        let on_command_line =
+            (rv.origin).is_some_and(|o| sources.get(o.source).name.starts_with("--"));
+        if let (false, Err(why)) = (on_command_line, root.admit(path, "the secret file")) {
+            diags.push(crate::render::checks::unreadable_secret(rv, &why));
+        }
+    }
+    diags
 }
 
 /// The diagnostics of rendering `targets` that checking the profile alone reproduces: what a
