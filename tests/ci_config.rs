@@ -259,7 +259,10 @@ fn ci_files_pin_third_party_actions_by_commit() {
     for file in ["action.yml", "examples/ci/github-workflow.yml"] {
         let text = std::fs::read_to_string(crate::support::repo().join(file)).unwrap();
         for line in text.lines() {
-            let Some(rest) = line.trim_start().trim_start_matches("- ").strip_prefix("uses:")
+            let Some(rest) = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .strip_prefix("uses:")
             else {
                 continue;
             };
@@ -280,5 +283,8 @@ fn ci_files_pin_third_party_actions_by_commit() {
             pinned += 1;
         }
     }
-    assert!(pinned >= 2, "the upload-sarif and checkout steps are checked");
+    assert!(
+        pinned >= 2,
+        "the upload-sarif and checkout steps are checked"
+    );
 }

@@ -21,7 +21,14 @@ fn a_secret_set_with_a_colon_or_a_blank_is_masked_in_the_usage_error_in_every_fo
         ] {
             Test::new()
                 .profile(&google_profile())
-                .args(["validate", "profile.toml", "--format", format, "--set", &set])
+                .args([
+                    "validate",
+                    "profile.toml",
+                    "--format",
+                    format,
+                    "--set",
+                    &set,
+                ])
                 .code(2)
                 .stderr_has("--set needs KEY=VALUE")
                 .stderr_lacks(PASSPHRASE)
@@ -65,7 +72,10 @@ fn a_url_password_before_a_look_alike_of_at_is_masked_and_refused() {
 
 #[test]
 fn a_masked_secret_s_width_is_not_shown_in_the_machine_formats() {
-    let profile = format!("{}secret_manager_passphrase = \"{PASSPHRASE}\"\n", google_profile());
+    let profile = format!(
+        "{}secret_manager_passphrase = \"{PASSPHRASE}\"\n",
+        google_profile()
+    );
     let ran = Test::new()
         .profile(&profile)
         .args(["validate", "profile.toml", "--format", "json"])
@@ -86,7 +96,10 @@ fn a_masked_secret_s_width_is_not_shown_in_the_machine_formats() {
     let mut sources = svcgen::diag::source::Sources::new();
     let (id, _) = svcgen::profile::parse_text("p.toml".into(), profile.clone(), &mut sources);
     let shown = sources.get(id).shown(0..profile.len());
-    assert!(shown.contains("secret_manager_passphrase = ****\n"), "{shown}");
+    assert!(
+        shown.contains("secret_manager_passphrase = ****\n"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -106,5 +119,8 @@ fn import_defers_a_url_holding_a_password_instead_of_writing_it() {
         written.contains("base_url = { deploy_env = \"CN_TOKEN_SERVER_BASE_URL\" }"),
         "{written}"
     );
-    assert!(written.contains("APP_URL = { deploy_env = \"APP_URL\" }"), "{written}");
+    assert!(
+        written.contains("APP_URL = { deploy_env = \"APP_URL\" }"),
+        "{written}"
+    );
 }

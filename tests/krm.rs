@@ -476,7 +476,11 @@ fn names_of(list: &Value, kind: &str) -> Vec<String> {
 fn a_function_prunes_only_the_objects_of_its_own_config() {
     let (code, first) = run(&step("tenant-a", "deploy.name=tenant-a\n", json!([])));
     assert_eq!(code, 0, "{first:#}");
-    let (code, both) = run(&step("tenant-b", "deploy.name=tenant-b\n", first["items"].clone()));
+    let (code, both) = run(&step(
+        "tenant-b",
+        "deploy.name=tenant-b\n",
+        first["items"].clone(),
+    ));
     assert_eq!(code, 0, "{both:#}");
     let b_objects = names_of(&both, "ConfigMap")
         .into_iter()
@@ -500,17 +504,22 @@ fn a_function_prunes_only_the_objects_of_its_own_config() {
         assert!(maps.contains(b), "tenant b's {b} is kept: {maps:?}");
     }
     let a_maps: Vec<_> = maps.iter().filter(|n| n.starts_with("tenant-a")).collect();
-    assert_eq!(a_maps.len(), 1, "tenant a's old ConfigMap is pruned: {maps:?}");
+    assert_eq!(
+        a_maps.len(),
+        1,
+        "tenant a's old ConfigMap is pruned: {maps:?}"
+    );
     assert_eq!(
         names_of(&again, "Deployment"),
         ["tenant-a", "tenant-b"],
         "{again:#}"
     );
-    let reported = again["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|r| r["message"].as_str().unwrap().contains("function config /tenant-b"));
+    let reported = again["results"].as_array().unwrap().iter().any(|r| {
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains("function config /tenant-b")
+    });
     assert!(reported, "{:#}", again["results"]);
 }
 
@@ -519,7 +528,10 @@ fn a_function_prunes_only_the_objects_of_its_own_config() {
 #[test]
 fn the_list_s_text_form_comes_back_or_a_result_says_what_changed() {
     let items = "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n# between a and b\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n";
-    let input = format!("%YAML 1.2\n---\n{}", raw_list(items, &example("b-hybrid.toml")));
+    let input = format!(
+        "%YAML 1.2\n---\n{}",
+        raw_list(items, &example("b-hybrid.toml"))
+    );
     let (code, text) = run_text(&input);
     assert_eq!(code, 0, "{text}");
     assert!(text.starts_with("%YAML 1.2\n---\n"), "{text}");
@@ -530,11 +542,16 @@ fn the_list_s_text_form_comes_back_or_a_result_says_what_changed() {
         .iter()
         .map(|r| r["message"].as_str().unwrap())
         .collect();
-    let comment_line = input.lines().position(|l| l == "# between a and b").unwrap() + 1;
+    let comment_line = input
+        .lines()
+        .position(|l| l == "# between a and b")
+        .unwrap()
+        + 1;
     assert!(
         messages
             .iter()
-            .any(|m| m.contains("comments between items") && m.contains(&format!("line {comment_line}"))),
+            .any(|m| m.contains("comments between items")
+                && m.contains(&format!("line {comment_line}"))),
         "{messages:?}"
     );
     let (code, crlf) = run_text(&input.replace('\n', "\r\n"));

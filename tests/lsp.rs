@@ -505,9 +505,10 @@ fn same_diagnostic(file: &Path, text: &str, got: &Value, expected: &Value) {
         (Some(line), Some(in_file)) if in_file == file => {
             assert_eq!(got_message, message, "{context}");
             let start = lsp_position(text, line, expected["column"].as_u64().unwrap());
-            let (Some(end_line), Some(end_column)) =
-                (expected["end_line"].as_u64(), expected["end_column"].as_u64())
-            else {
+            let (Some(end_line), Some(end_column)) = (
+                expected["end_line"].as_u64(),
+                expected["end_column"].as_u64(),
+            ) else {
                 // A span over a secret value has no end in the JSON (its width would tell
                 // the value's length); the editor, which holds the text, gets the whole range.
                 assert_eq!(got["range"]["start"], start, "{context}");

@@ -26,10 +26,7 @@ fn a_host_file_outside_the_repository_is_not_copied_into_the_base() {
     std::fs::write(dir.join("repo/tenant-a/linked.toml"), tenant("link.pem")).unwrap();
     // Outside the repository, directly or through a link: an error naming the path and the
     // option that allows it; nothing written.
-    for (profile, named) in [
-        ("outside", "../../host/shadow"),
-        ("linked", "link.pem"),
-    ] {
+    for (profile, named) in [("outside", "../../host/shadow"), ("linked", "link.pem")] {
         let ran = Test::new()
             .current_dir(&dir)
             .args(["render", &format!("repo/tenant-a/{profile}.toml")])
@@ -45,11 +42,15 @@ fn a_host_file_outside_the_repository_is_not_copied_into_the_base() {
     // Inside the repository (the `.git` folder above the profile): copied.
     Test::new()
         .current_dir(&dir)
-        .args(["render", "repo/tenant-a/sibling.toml", "--out-dir", "out-sibling"])
+        .args([
+            "render",
+            "repo/tenant-a/sibling.toml",
+            "--out-dir",
+            "out-sibling",
+        ])
         .run();
     assert_eq!(
-        std::fs::read_to_string(dir.join("out-sibling/files/auth-certs/token_server.crt"))
-            .unwrap(),
+        std::fs::read_to_string(dir.join("out-sibling/files/auth-certs/token_server.crt")).unwrap(),
         "tenant b's key\n"
     );
     // Widened on the command line: copied; `validate` says the same as `render`.
@@ -61,10 +62,18 @@ fn a_host_file_outside_the_repository_is_not_copied_into_the_base() {
         .run();
     Test::new()
         .current_dir(&dir)
-        .args(["render", "repo/tenant-a/outside.toml", "--out-dir", "out-wide"])
+        .args([
+            "render",
+            "repo/tenant-a/outside.toml",
+            "--out-dir",
+            "out-wide",
+        ])
         .args(["--root", "."])
         .run();
-    assert!(dir.join("out-wide/files/auth-certs/token_server.crt").exists());
+    assert!(
+        dir.join("out-wide/files/auth-certs/token_server.crt")
+            .exists()
+    );
 }
 
 #[test]
@@ -97,4 +106,49 @@ fn the_shipped_gitops_plugin_does_not_widen_the_root() {
     .unwrap();
     assert!(plugin.contains("svcgen render"), "the plugin runs svcgen");
     assert!(!plugin.contains("--root"), "{plugin}");
+}
+
+/// With `--include-secrets` a secret file the profile names is read into an output: only from
+/// inside its root; a `--set-file` path, named on the command line, may be anywhere.
+#[test]
+fn a_secret_file_outside_the_root_is_not_read_into_an_output() {
+    let profile = "edition = \"B\"\n[config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+                   [google]\nproject_id = \"p\"\nsecret_manager_passphrase = { file = \"../host/pass\" }\n";
+    let ran = Test::new()
+        .file("host/pass", "Zq9-outside-secret\n")
+        .file("tenant/p.toml", profile)
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+        ])
+        .code(1)
+        .stderr_has("outside the profile's root")
+        .stdout_lacks("Zq9-outside-secret")
+        .run();
+    ran.again()
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+            "--root",
+            ".",
+        ])
+        .stdout_has("Zq9-outside-secret")
+        .run()
+        .again()
+        .args([
+            "render",
+            "tenant/p.toml",
+            "-t",
+            "dotenv",
+            "--include-secrets",
+        ])
+        .args(["--set-file", "google.secret_manager_passphrase=host/pass"])
+        .stdout_has("Zq9-outside-secret")
+        .run();
 }

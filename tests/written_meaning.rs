@@ -9,7 +9,11 @@ use std::os::unix::ffi::OsStrExt;
 fn a_sarif_uri_of_a_file_name_that_is_not_utf8_encodes_its_bytes() {
     let test = Test::new().file(".git/HEAD", "ref: refs/heads/main\n");
     let name = std::ffi::OsStr::from_bytes(b"p\xff.toml");
-    std::fs::write(test.path().join(name), "edition = \"B\"\n[config]\ncolour = 1\n").unwrap();
+    std::fs::write(
+        test.path().join(name),
+        "edition = \"B\"\n[config]\ncolour = 1\n",
+    )
+    .unwrap();
     let ran = test
         .args(["validate", "--format", "sarif"])
         .arg(name)
@@ -32,8 +36,8 @@ fn a_sarif_uri_of_a_file_name_that_is_not_utf8_encodes_its_bytes() {
 
 #[test]
 fn a_krm_result_about_a_set_line_gives_its_line_in_data_set() {
-    let profile = std::fs::read_to_string(crate::support::repo().join("examples/b-hybrid.toml"))
-        .unwrap();
+    let profile =
+        std::fs::read_to_string(crate::support::repo().join("examples/b-hybrid.toml")).unwrap();
     let list = serde_json::json!({
         "apiVersion": "config.kubernetes.io/v1",
         "kind": "ResourceList",

@@ -46,8 +46,7 @@ pub fn run(args: &ValidateArgs) -> u8 {
         };
         // The checks of rendering, for every deployable target: validate == render.
         let root = checked.root.clone();
-        let reader =
-            |path: &std::path::Path| super::read_host_file(path, root.as_ref(), &inputs);
+        let reader = |path: &std::path::Path| super::read_host_file(path, root.as_ref(), &inputs);
         let report = crate::commands::validate::report(
             &checked,
             args.include_secrets,

@@ -126,7 +126,7 @@ pub fn environment(resolved: &Resolved, options: EnvOptions) -> Result<Vec<EnvVa
 }
 
 /// A secret that `--include-secrets` asks for and that cannot be read.
-fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
+pub fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
     Diagnostic::new(
         Code::SecretUnavailable,
         format!("cannot read `{}`: {why}", var.var.key),

@@ -10,7 +10,7 @@
 
 mod api_access;
 pub mod checks;
-mod env;
+pub mod env;
 pub mod host_files;
 pub mod k8s_plan;
 pub mod paths;

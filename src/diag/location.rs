@@ -41,7 +41,9 @@ impl Place {
     /// The URI of the file: relative (to `%SRCROOT%`) in the root, `file://` outside it.
     pub fn uri(&self) -> Option<String> {
         match self {
-            Place::InRoot(relative) => Some(percent_encode(relative.as_os_str().as_encoded_bytes())),
+            Place::InRoot(relative) => {
+                Some(percent_encode(relative.as_os_str().as_encoded_bytes()))
+            }
             Place::Outside(path) => Some(format!(
                 "file://{}",
                 percent_encode(path.as_os_str().as_encoded_bytes())

@@ -324,7 +324,10 @@ pub fn mask_echo(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let body = line.trim_end_matches(['\n', '\r']);
-        let named = first_needle_end(body).into_iter().chain(near_secret_word_end(body)).min();
+        let named = first_needle_end(body)
+            .into_iter()
+            .chain(near_secret_word_end(body))
+            .min();
         let value_at = named.map(|end| {
             let rest = &body[end..];
             end + rest.len() - rest.trim_start_matches([' ', '\t', '=', ':']).len()

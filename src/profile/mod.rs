@@ -13,7 +13,8 @@ mod overlay;
 mod set;
 
 pub use layers::{
-    EXTENDS, Extends, Layer, MAX_EXTENDS_DEPTH, Layers, Loaded, Stack, extends_entries, load_layers, load_stack,
+    EXTENDS, Extends, Layer, Layers, Loaded, MAX_EXTENDS_DEPTH, Stack, extends_entries,
+    load_layers, load_stack,
 };
 pub use load::{
     MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, check_stdin_size, is_stdio, load_file,

@@ -101,7 +101,10 @@ mod tests {
         let root = Root::of(&repo.join("tenant"), None);
         assert!(root.admit(&repo.join("tenant/../shared.pem"), "f").is_ok());
         let err = root.admit(&repo.join("tenant/link"), "f").unwrap_err();
-        assert!(err.contains("--root DIR") && err.contains("tenant/link"), "{err}");
+        assert!(
+            err.contains("--root DIR") && err.contains("tenant/link"),
+            "{err}"
+        );
         assert!(root.admit(&dir.path().join("secret"), "f").is_err());
         let wide = Root::of(&repo.join("tenant"), Some(dir.path()));
         assert!(wide.admit(&repo.join("tenant/link"), "f").is_ok());

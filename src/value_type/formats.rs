@@ -20,7 +20,10 @@ pub fn url(value: &str, base: bool) -> Result<(), Problem> {
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if let Some(userinfo) = userinfo(rest, authority) {
         // After the `@` (or its look-alike, several bytes long).
-        let at = rest[userinfo.len()..].chars().next().map_or(0, char::len_utf8);
+        let at = rest[userinfo.len()..]
+            .chars()
+            .next()
+            .map_or(0, char::len_utf8);
         let after = &rest[userinfo.len() + at..];
         return Err(problem_with(
             format!(

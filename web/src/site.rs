@@ -386,7 +386,10 @@ mod tests {
             );
             assert_eq!(styles.len(), 1);
             assert_eq!(scripts.len(), if wasm { 2 } else { 0 });
-            assert!(!html.contains(" style=\""), "no style attribute: the policy allows none");
+            assert!(
+                !html.contains(" style=\""),
+                "no style attribute: the policy allows none"
+            );
         }
     }
 
