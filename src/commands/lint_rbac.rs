@@ -39,23 +39,7 @@ pub(super) fn grants(
         .filter(|o| kind(o).is_some_and(|k| RBAC_KINDS.contains(&k)))
         .collect();
     if rbac.is_empty() {
-        let named: Vec<String> = uses
-            .iter()
-            .map(|u| format!("{} `{}`", u.resource, object_name(u)))
-            .collect();
-        diags.push(
-            Diagnostic::new(
-                Code::NoRbacObjects,
-                format!(
-                    "the stream has no Role, ClusterRole or binding: whether the pod may use {} \
-                     through the Kubernetes API is not checked",
-                    named.join(" and ")
-                ),
-            )
-            .at(container.origin)
-            .label("RBAC not judged")
-            .help("include the Roles and RoleBindings (kubectl get deploy,cm,role,rolebinding -o yaml) to have it checked"),
-        );
+        diags.push(no_rbac(uses, container.origin));
         return;
     }
     let field = pod
@@ -106,6 +90,27 @@ pub(super) fn grants(
             )),
         );
     }
+}
+
+/// The note of a stream with no RBAC objects at all: what the pod may do is not judged.
+fn no_rbac(uses: &[ApiUse], at: Origin) -> Diagnostic {
+    let named: Vec<String> = (uses.iter())
+        .map(|u| format!("{} `{}`", u.resource, object_name(u)))
+        .collect();
+    Diagnostic::new(
+        Code::NoRbacObjects,
+        format!(
+            "the stream has no Role, ClusterRole or binding: whether the pod may use {} \
+             through the Kubernetes API is not checked",
+            named.join(" and ")
+        ),
+    )
+    .at(at)
+    .label("RBAC not judged")
+    .help(
+        "include the Roles and RoleBindings (kubectl get deploy,cm,role,rolebinding -o yaml) to \
+         have it checked",
+    )
 }
 
 /// The name the image uses for the object.

@@ -106,7 +106,7 @@ pub(super) fn int(node: &Node, key: &str) -> Option<(i64, Origin)> {
 /// a liveness or readiness probe. A probe ends a start at initialDelaySeconds +
 /// failureThreshold × periodSeconds (Kubernetes' defaults 0, 3 and 10).
 fn probes(workload: &Workload<'_>, resolved: &Resolved, model: &Model, diags: &mut Diagnostics) {
-    let build = build_allowance(model);
+    let build = crate::resolve::deploy::default_build_allowance(model);
     let worst = timeline::of_vars(model, resolved.edition, &resolved.vars, build).worst_case_s;
     let container = workload.container;
     let judged: Vec<&str> = if container.get("startupProbe").is_some() {
@@ -151,20 +151,13 @@ fn probes(workload: &Workload<'_>, resolved: &Resolved, model: &Model, diags: &m
             } else {
                 "no startup probe: this one ends the start"
             })
-            .help(format!(
+            .help(
                 "the image waits for each backend and lock one after another \
-                 (`svcgen explain --start` with a profile of these values lists the waits)"
-            ))
+                 (`svcgen explain --start` with a profile of these values lists the waits)",
+            )
             .help(fix),
         );
     }
-}
-
-/// What an edition that builds at start allows for the build: the setting's default (a stream
-/// says nothing of it).
-fn build_allowance(model: &Model) -> i64 {
-    crate::resolve::deploy::image::model_default(model, "deploy.probes.build_allowance")
-        .unwrap_or(0)
 }
 
 /// The container's security context against the image: a user other than the image's (the
@@ -197,10 +190,7 @@ fn security(workload: &Workload<'_>, model: &Model, diags: &mut Diagnostics) {
         return;
     }
     let writable = writable_mounts(workload.container);
-    let covered = |path: &str| {
-        (writable.iter())
-            .any(|m| path == m || path.starts_with(&format!("{}/", m.trim_end_matches('/'))))
-    };
+    let covered = |path: &str| mounted_at(path, &writable);
     let uncovered: Vec<String> = (model.image.writes.iter())
         .map(|w| w.path.clone())
         .filter(|p| !covered(p))
@@ -224,6 +214,11 @@ fn writable_mounts(container: &Node) -> Vec<String> {
         .filter(|m| m.get("readOnly").and_then(Node::scalar_text) != Some("true"))
         .filter_map(|m| m.get("mountPath")?.scalar_text().map(str::to_string))
         .collect()
+}
+
+/// Whether one of the mount paths is `path` or a folder above it.
+fn mounted_at(path: &str, mounts: &[String]) -> bool {
+    (mounts.iter()).any(|m| path == m || path.starts_with(&format!("{}/", m.trim_end_matches('/'))))
 }
 
 fn mounts(container: &Node) -> impl Iterator<Item = &Node> {
@@ -266,10 +261,7 @@ fn files(workload: &Workload<'_>, resolved: &Resolved, diags: &mut Diagnostics) 
     let mounted: Vec<String> = mounts(workload.container)
         .filter_map(|m| m.get("mountPath")?.scalar_text().map(str::to_string))
         .collect();
-    let covered = |path: &str| {
-        (mounted.iter())
-            .any(|m| path == m || path.starts_with(&format!("{}/", m.trim_end_matches('/'))))
-    };
+    let covered = |path: &str| mounted_at(path, &mounted);
     let at = workload
         .container
         .get("volumeMounts")

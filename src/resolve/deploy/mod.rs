@@ -12,7 +12,7 @@ mod sources;
 mod workload;
 
 pub use settings::INT32_MAX;
-pub use workload::{Probe, Resources, StartupBudget, Workload, periods};
+pub use workload::{Probe, Resources, StartupBudget, Workload, default_build_allowance, periods};
 
 use settings::SettingReader;
 use sources::{file_sources, plugin_sources};

@@ -108,7 +108,7 @@ fn startup_threshold(
     let checks = &model.container.startup_checks;
     let (max_time, max_time_origin) = wait_seconds(model, vars, &checks.max_time);
     let (sleep, _) = wait_seconds(model, vars, &checks.sleep);
-    const ALLOWANCE: &str = "deploy.probes.build_allowance";
+    const ALLOWANCE: &str = BUILD_ALLOWANCE_KEY;
     let builds = model.start.builds(edition);
     let build_allowance = builds.then(|| reader.int(ALLOWANCE, diags));
     if let Some(origin) = reader.origin(ALLOWANCE).filter(|_| !builds) {
@@ -164,6 +164,15 @@ fn startup_threshold(
         return (i64::from(i32::MAX), budget);
     }
     (threshold.max(1), budget)
+}
+
+/// The setting of what an edition that builds at start allows for its build.
+pub const BUILD_ALLOWANCE_KEY: &str = "deploy.probes.build_allowance";
+
+/// The build allowance a deployment that does not say gets: the setting's default (a foreign
+/// manifest says nothing of it).
+pub fn default_build_allowance(model: &Model) -> i64 {
+    super::image::model_default(model, BUILD_ALLOWANCE_KEY).unwrap_or(0)
 }
 
 /// How many probe periods cover `seconds`: the failure threshold of a probe that must not end a
