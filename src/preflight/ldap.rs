@@ -11,8 +11,16 @@ use std::time::Duration;
 
 /// The base and filter `wait_for_ldap` searches, by the first data key mapped to LDAP.
 const LOOKED_FOR: [(&str, &str, &str); 6] = [
-    ("default", "ou=jans-auth,ou=configuration,o=jans", "(objectClass=jansAppConf)"),
-    ("user", "inum=60B7,ou=groups,o=jans", "(objectClass=jansGrp)"),
+    (
+        "default",
+        "ou=jans-auth,ou=configuration,o=jans",
+        "(objectClass=jansAppConf)",
+    ),
+    (
+        "user",
+        "inum=60B7,ou=groups,o=jans",
+        "(objectClass=jansGrp)",
+    ),
     ("site", "ou=cache-refresh,o=site", "(ou=cache-refresh)"),
     ("cache", "ou=cache,o=jans", "(ou=cache)"),
     ("token", "ou=tokens,o=jans", "(ou=tokens)"),
@@ -51,25 +59,36 @@ pub fn check(
     let use_ssl = setting.flag(&env_of(&rule.switch));
     let url = setting.text(&env_of(&rule.address));
     let host = url.split(':').next().unwrap_or_default().to_string();
-    let port = if use_ssl { rule.when_true } else { rule.when_false };
+    let port = if use_ssl {
+        rule.when_true
+    } else {
+        rule.when_false
+    };
     let scheme = if use_ssl { "ldaps" } else { "ldap" };
     let address = format!("{scheme}://{host}:{port}");
-    let search = LOOKED_FOR.iter().find(|(key, ..)| *key == first_key).copied();
+    let search = LOOKED_FOR
+        .iter()
+        .find(|(key, ..)| *key == first_key)
+        .copied();
     let timeout = limits.timeout;
     let secrets = setting.secret_keeper();
-    let (result, _) = bounded(("persistence", "ldap", &address.clone()), timeout, move || {
-        let dn = config
-            .get(BIND_DN, timeout)?
-            .ok_or_else(|| format!("key {} missing", config.key_path(BIND_DN)))?;
-        let read = |key: &str| {
-            secret
-                .get(key, timeout)?
-                .ok_or_else(|| format!("key {} missing", secret.key_path(key)))
-        };
-        let password = decode(&read(PASSWORD)?, &read(SALT)?)?;
-        secrets(&password);
-        search_entry(&address, &dn, &password, search, timeout)
-    });
+    let (result, _) = bounded(
+        ("persistence", "ldap", &address.clone()),
+        timeout,
+        move || {
+            let dn = config
+                .get(BIND_DN, timeout)?
+                .ok_or_else(|| format!("key {} missing", config.key_path(BIND_DN)))?;
+            let read = |key: &str| {
+                secret
+                    .get(key, timeout)?
+                    .ok_or_else(|| format!("key {} missing", secret.key_path(key)))
+            };
+            let password = decode(&read(PASSWORD)?, &read(SALT)?)?;
+            secrets(&password);
+            search_entry(&address, &dn, &password, search, timeout)
+        },
+    );
     Ok(result)
 }
 
@@ -111,7 +130,9 @@ fn search_entry(
         .set_no_tls_verify(true);
     let mut conn = LdapConn::with_settings(settings, address).map_err(|e| ldap_reason(&e))?;
     conn.with_timeout(timeout);
-    let bound = conn.simple_bind(dn, password).map_err(|e| ldap_reason(&e))?;
+    let bound = conn
+        .simple_bind(dn, password)
+        .map_err(|e| ldap_reason(&e))?;
     if bound.rc == INVALID_CREDENTIALS {
         return Err(format!("authentication failed: {}", words(&bound)));
     }

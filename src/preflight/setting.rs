@@ -88,7 +88,10 @@ impl Setting {
             return Some(value.clone());
         }
         let model = Model::get();
-        if let Some(var) = model.entries_by_env(name).find(|v| v.editions.contains(&self.edition)) {
+        if let Some(var) = model
+            .entries_by_env(name)
+            .find(|v| v.editions.contains(&self.edition))
+        {
             return var.default.value().map(str::to_string);
         }
         let read = model.image.reads.iter().find(|r| r.env == name)?;

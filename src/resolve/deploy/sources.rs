@@ -40,7 +40,11 @@ pub(super) fn file_sources(
     file_keys.extend(ssa.is_some().then_some(ssa_key));
     let sql_password = &model.image.sql_password_file;
     let sql_password_path = image_file_path(sql_password, edition, extras);
-    file_keys.extend(sql_password_path.is_some().then_some(sql_password.key.as_str()));
+    file_keys.extend(
+        sql_password_path
+            .is_some()
+            .then_some(sql_password.key.as_str()),
+    );
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
@@ -50,7 +54,15 @@ pub(super) fn file_sources(
             // The SQL client's password file (an image fact): its source is given like a
             // credential file's, and mounted where `[env]` moves it.
             let env = Some(sql_password.env.clone());
-            let read = read_source(source, key, env, FileKind::Secret, path.clone(), sources, diags);
+            let read = read_source(
+                source,
+                key,
+                env,
+                FileKind::Secret,
+                path.clone(),
+                sources,
+                diags,
+            );
             found.extend(read.map(|file| (usize::MAX, file)));
             continue;
         }
@@ -138,7 +150,10 @@ fn image_file_path(
     }
     let moved = extras.iter().rev().find(|e| e.name == fact.env);
     let path = moved.and_then(|e| e.deploy_env.is_none().then(|| e.value.clone()));
-    Some(path.filter(|p| !p.is_empty()).unwrap_or_else(|| fact.path.clone()))
+    Some(
+        path.filter(|p| !p.is_empty())
+            .unwrap_or_else(|| fact.path.clone()),
+    )
 }
 
 /// `[deploy.files] ssa_file` in an edition whose image reads no SSA file.
