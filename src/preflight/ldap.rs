@@ -109,7 +109,12 @@ fn decode(encoded: &str, salt: &str) -> Outcome<String> {
         cipher.decrypt_block(block.into());
     }
     let pad = usize::from(*bytes.last().unwrap_or(&0));
-    if pad == 0 || pad > 8 || pad > bytes.len() {
+    let padded = (1..=8).contains(&pad) && pad <= bytes.len();
+    if !padded
+        || bytes[bytes.len() - pad..]
+            .iter()
+            .any(|b| usize::from(*b) != pad)
+    {
         return Err(refused());
     }
     bytes.truncate(bytes.len() - pad);
@@ -170,4 +175,32 @@ fn ldap_reason(error: &ldap3::LdapError) -> String {
         return words(result);
     }
     super::http::cause(error).unwrap_or_else(|| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    #[test]
+    fn decode_reads_what_the_image_s_encode_text_writes() {
+        // `printf ldap-pw-4471 | openssl enc -des-ede3 -K <salt as hex> -nosalt -a`: Triple DES
+        // in ECB mode with PKCS#5 padding, as pyDes/pycryptodome encode it for the image.
+        let salt = "abcdefghijklmnopqrstuvwx";
+        assert_eq!(
+            decode("cXbiNE5OqaWEG90PPkos0w==", salt).unwrap(),
+            "ldap-pw-4471"
+        );
+        // A wrong salt, broken base64 and a short salt are refused, with no value in the words.
+        for (encoded, salt) in [
+            ("cXbiNE5OqaWEG90PPkos0w==", "xbcdefghijklmnopqrstuvwx"),
+            ("not base64!", salt),
+            ("cXbiNE5OqaWEG90PPkos0w==", "short"),
+        ] {
+            let refused = decode(encoded, salt).unwrap_err();
+            assert_eq!(
+                refused,
+                "encoded_ox_ldap_pw cannot be decoded with encoded_salt"
+            );
+        }
+    }
 }

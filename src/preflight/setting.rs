@@ -106,7 +106,7 @@ impl Setting {
     /// A boolean as the image reads it: only its true words are true.
     pub fn flag(&self, name: &str) -> bool {
         let value = self.text(name);
-        (Model::get().container.true_words.iter()).any(|w| *w == value)
+        Model::get().container.true_words.contains(&value)
     }
 
     /// Reads the file the container opens at `container_path`. A secret file's content (trimmed,

@@ -53,17 +53,7 @@ pub(super) fn file_sources(
         {
             // The SQL client's password file (an image fact): its source is given like a
             // credential file's, and mounted where `[env]` moves it.
-            let env = Some(sql_password.env.clone());
-            let read = read_source(
-                source,
-                key,
-                env,
-                FileKind::Secret,
-                path.clone(),
-                sources,
-                diags,
-            );
-            found.extend(read.map(|file| (usize::MAX, file)));
+            found.extend(image_source(source, sql_password, path, sources, diags));
             continue;
         }
         if key == ssa_key {
@@ -71,18 +61,13 @@ pub(super) fn file_sources(
                 diags.push(ssa_other_edition(model, edition, source));
                 continue;
             };
-            let env = Some(model.image.ssa_file.env.clone());
-            let read = read_source(
+            found.extend(image_source(
                 source,
-                key,
-                env,
-                FileKind::Secret,
-                path.clone(),
+                &model.image.ssa_file,
+                path,
                 sources,
                 diags,
-            );
-            // After every variable's file, as the image reads it after its waits.
-            found.extend(read.map(|file| (usize::MAX, file)));
+            ));
             continue;
         }
         let Some(var) = model
@@ -136,6 +121,28 @@ pub(super) fn file_sources(
     }
     found.sort_by_key(|(position, _)| *position);
     out.extend(found.into_iter().map(|(_, f)| f));
+}
+
+/// The source of one of the image's own files (a secret one), at `path`: after every
+/// variable's file, as the image reads it after its waits.
+fn image_source(
+    source: &Entry,
+    fact: &crate::model::ImageFile,
+    path: &str,
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Option<(usize, FileSource)> {
+    let env = Some(fact.env.clone());
+    let read = read_source(
+        source,
+        &fact.key,
+        env,
+        FileKind::Secret,
+        path.to_string(),
+        sources,
+        diags,
+    );
+    read.map(|file| (usize::MAX, file))
 }
 
 /// Where the image of `edition` opens one of its own files (a fact of the model's `[image]`):
