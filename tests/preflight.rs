@@ -206,7 +206,10 @@ fn preflight_reports_a_refused_consul_token_as_authentication_failed() {
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert_eq!(
         status_and_reason(&report, "config"),
-        ("failed".into(), "authentication failed: ACL not found".into())
+        (
+            "failed".into(),
+            "authentication failed: ACL not found".into()
+        )
     );
     // The right token passes.
     std::fs::write(dir.path().join("token"), format!("{CONSUL_TOKEN}\n")).unwrap();
@@ -257,7 +260,11 @@ fn preflight_missing_ssl_cert_fails_the_secret_step_but_sql_still_runs() {
         status_and_reason(&report, "secret"),
         ("failed".into(), "key secret/jans/ssl_cert missing".into())
     );
-    assert_eq!(status_and_reason(&report, "persistence").0, "ok", "{report:#}");
+    assert_eq!(
+        status_and_reason(&report, "persistence").0,
+        "ok",
+        "{report:#}"
+    );
 }
 
 #[test]
@@ -279,7 +286,11 @@ fn preflight_says_sealed_for_a_sealed_vault() {
 #[test]
 fn preflight_sql_wrong_password_missing_table_and_missing_row() {
     let cases = [
-        (READY_SQL, "not-the-password", "authentication failed: password authentication failed for user \"svc\""),
+        (
+            READY_SQL,
+            "not-the-password",
+            "authentication failed: password authentication failed for user \"svc\"",
+        ),
         ("", SQL_PASSWORD, "table jansAppConf missing"),
         (
             "CREATE TABLE \"jansAppConf\" (doc_id varchar(64) PRIMARY KEY)",
@@ -357,10 +368,54 @@ fn certificates(dir: &Path) -> bool {
             .status()
             .is_ok_and(|s| s.success())
     };
-    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
-    let made = openssl(&["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA", "-keyout", "ca.key", "-out", "ca.pem"])
-        && openssl(&["req", "-new", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "key.pem", "-out", "server.csr"])
-        && openssl(&["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "cert.pem"]);
+    std::fs::write(
+        dir.join("san.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    let made = openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=test CA",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+    ]) && openssl(&[
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "server.csr",
+    ]) && openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+        "-out",
+        "cert.pem",
+    ]);
     if !made {
         crate::support::skip("openssl", "install it (Debian: apt-get install openssl)");
     }
@@ -399,10 +454,7 @@ fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
 
 /// Starts a fake serving HTTPS with `cert` and `key`.
 fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
-    servers::with_env(
-        &[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)],
-        start,
-    )
+    servers::with_env(&[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)], start)
 }
 
 #[test]
@@ -471,27 +523,47 @@ fn fakes_answer_the_image_s_python_clients_as_real_servers_do() {
     let consul_cases = [
         ("ready", CONSUL_TOKEN, r#"{"value":"auth.example.org"}"#),
         ("missing", CONSUL_TOKEN, r#"{"value":null}"#),
-        ("ready", "wrong", r#"{"error":"ACLPermissionDenied: ACL not found"}"#),
+        (
+            "ready",
+            "wrong",
+            r#"{"error":"ACLPermissionDenied: ACL not found"}"#,
+        ),
     ];
     for (case, token, expected) in consul_cases {
         let fake = servers::fake("consul", &[case, CONSUL_TOKEN]).unwrap();
         let got = oracle(&python, &["consul", &fake.port.to_string(), KEY, token]);
-        assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case}");
+        assert_eq!(
+            got,
+            serde_json::from_str::<Value>(expected).unwrap(),
+            "{case}"
+        );
     }
     // hvac: the value; None for a missing key (InvalidPath, caught by pycloudlib); InvalidRequest
     // "invalid role or secret ID" for a wrong secret_id; VaultDown "Vault is sealed".
     let vault_cases = [
-        ("ready", SECRET_ID, r#"{"value":"-----BEGIN CERTIFICATE-----"}"#),
+        (
+            "ready",
+            SECRET_ID,
+            r#"{"value":"-----BEGIN CERTIFICATE-----"}"#,
+        ),
         ("missing", SECRET_ID, r#"{"value":null}"#),
     ];
     for (case, secret_id, expected) in vault_cases {
         let fake = servers::fake("vault", &[case, ROLE_ID, SECRET_ID]).unwrap();
         let port = fake.port.to_string();
         let got = oracle(&python, &["vault", &port, ROLE_ID, secret_id, "ssl_cert"]);
-        assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case}");
+        assert_eq!(
+            got,
+            serde_json::from_str::<Value>(expected).unwrap(),
+            "{case}"
+        );
     }
     let error_cases = [
-        ("ready", "wrong", "InvalidRequest: invalid role or secret ID"),
+        (
+            "ready",
+            "wrong",
+            "InvalidRequest: invalid role or secret ID",
+        ),
         ("sealed", SECRET_ID, "VaultDown: Vault is sealed"),
     ];
     for (case, secret_id, expected) in error_cases {
@@ -507,7 +579,13 @@ fn fakes_answer_the_image_s_python_clients_as_real_servers_do() {
 fn preflight_mysql_ready_wrong_password_missing_table_and_row() {
     let cases = [
         (READY_SQL_MYSQL, SQL_PASSWORD, None),
-        (READY_SQL_MYSQL, "not-the-password", Some("authentication failed: Access denied for user 'svc'@'localhost' (using password: YES)")),
+        (
+            READY_SQL_MYSQL,
+            "not-the-password",
+            Some(
+                "authentication failed: Access denied for user 'svc'@'localhost' (using password: YES)",
+            ),
+        ),
         ("", SQL_PASSWORD, Some("table jansAppConf missing")),
         (
             "CREATE TABLE jansAppConf (doc_id varchar(64) PRIMARY KEY)",
@@ -560,7 +638,13 @@ const SSA: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2Fj
 const SSA_WITHOUT_ORG: &str = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2FjY291bnQuZ2x1dS5vcmcifQ.c2lnbmF0dXJl";
 
 /// An edition A profile with LDAP on `ldap_host` (the image's port 1389) and its SSA file.
-fn profile_a(dir: &Path, consul: u16, vault: u16, ldap_host: &str, ssa: &str) -> std::path::PathBuf {
+fn profile_a(
+    dir: &Path,
+    consul: u16,
+    vault: u16,
+    ldap_host: &str,
+    ssa: &str,
+) -> std::path::PathBuf {
     std::fs::write(dir.join("role_id"), format!("{ROLE_ID}\n")).unwrap();
     std::fs::write(dir.join("secret_id"), format!("{SECRET_ID}\n")).unwrap();
     std::fs::write(dir.join("ssa"), ssa).unwrap();
@@ -618,20 +702,34 @@ fn preflight_ldap_binds_with_the_decoded_password_and_finds_the_entry() {
     let Some(_ldap) = servers::slapd(&host, 1389, entry) else {
         return;
     };
-    let Some(consul) = servers::fake("consul", &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"]) else {
+    let Some(consul) = servers::fake(
+        "consul",
+        &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"],
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         (ENCODED_SECRET, SSA, None, None),
         (ENCODED_WRONG, SSA, Some("authentication failed: "), None),
-        (ENCODED_SECRET, SSA_WITHOUT_ORG, None, Some("claim org_id missing")),
-        (ENCODED_SECRET, "not a jwt", None, Some("not a JWT: 1 dot-separated parts, where a JWT has 3")),
+        (
+            ENCODED_SECRET,
+            SSA_WITHOUT_ORG,
+            None,
+            Some("claim org_id missing"),
+        ),
+        (
+            ENCODED_SECRET,
+            "not a jwt",
+            None,
+            Some("not a JWT: 1 dot-separated parts, where a JWT has 3"),
+        ),
     ];
     for (encoded, ssa, ldap_reason, ssa_reason) in cases {
         let password = format!("encoded_ox_ldap_pw={encoded}");
         let salt = format!("encoded_salt={SALT}");
-        let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt]) else {
+        let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt])
+        else {
             return;
         };
         let path = profile_a(dir.path(), consul.port, vault.port, &host, ssa);
@@ -639,7 +737,11 @@ fn preflight_ldap_binds_with_the_decoded_password_and_finds_the_entry() {
         let names: Vec<&str> = (report["steps"].as_array().unwrap().iter())
             .map(|s| s["step"].as_str().unwrap())
             .collect();
-        assert_eq!(names, ["config", "secret", "persistence", "ssa"], "{stdout}{stderr}");
+        assert_eq!(
+            names,
+            ["config", "secret", "persistence", "ssa"],
+            "{stdout}{stderr}"
+        );
         let (status, reason) = status_and_reason(&report, "persistence");
         match ldap_reason {
             None => assert_eq!(status, "ok", "{report:#}"),
@@ -653,7 +755,10 @@ fn preflight_ldap_binds_with_the_decoded_password_and_finds_the_entry() {
         let all_ok = ldap_reason.is_none() && ssa_reason.is_none();
         assert_eq!(code, if all_ok { 0 } else { 1 }, "{stdout}");
         for secret in ["ldap-pw-4471", SSA] {
-            assert!(!stdout.contains(secret) && !stderr.contains(secret), "{stdout}{stderr}");
+            assert!(
+                !stdout.contains(secret) && !stderr.contains(secret),
+                "{stdout}{stderr}"
+            );
         }
     }
 }
@@ -667,10 +772,14 @@ fn preflight_ldap_missing_entry_and_not_reached_after_the_config_step_fails() {
     };
     let password = format!("encoded_ox_ldap_pw={ENCODED_SECRET}");
     let salt = format!("encoded_salt={SALT}");
-    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt]) else {
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password, &salt])
+    else {
         return;
     };
-    let Some(consul) = servers::fake("consul", &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"]) else {
+    let Some(consul) = servers::fake(
+        "consul",
+        &["ready", "", "jans/config/ldap_binddn=cn=admin,o=jans"],
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -703,7 +812,10 @@ fn preflight_after_start_checks_the_token_server_s_discovery_and_issuer() {
     services.token_server = format!("http://127.0.0.1:{}", oidc.port);
     let path = profile(dir.path(), &services);
     let (code, report, ..) = preflight(&path, &[]);
-    assert_eq!(code, 1, "the start steps fail: the after-start check does not change that");
+    assert_eq!(
+        code, 1,
+        "the start steps fail: the after-start check does not change that"
+    );
     assert_eq!(report["after_start"][0]["status"], "ok", "{report:#}");
     services.token_server = format!("http://127.0.0.1:{}", other.port);
     let path = profile(dir.path(), &services);
@@ -738,7 +850,11 @@ fn preflight_reads_the_sql_password_file_when_the_profile_gives_it_a_host_source
     let (code, report, stdout, stderr) = preflight(&path, &[]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert_eq!(status_and_reason(&report, "secret").0, "failed");
-    assert_eq!(status_and_reason(&report, "persistence").0, "ok", "{report:#}");
+    assert_eq!(
+        status_and_reason(&report, "persistence").0,
+        "ok",
+        "{report:#}"
+    );
     // A wrong password in the file is the server's refusal.
     std::fs::write(dir.path().join("sql_password"), "wrong\n").unwrap();
     let (_, report, ..) = preflight(&path, &[]);
@@ -761,14 +877,24 @@ fn preflight_from_env_reads_the_container_s_environment_and_files() {
     std::fs::write(&role, ROLE_ID).unwrap();
     std::fs::write(&secret, SECRET_ID).unwrap();
     let out = svcgen()
-        .args(["preflight", "--from-env", "--edition", "B", "--format", "json"])
+        .args([
+            "preflight",
+            "--from-env",
+            "--edition",
+            "B",
+            "--format",
+            "json",
+        ])
         .env_clear()
         .env("CN_CONFIG_ADAPTER", "consul")
         .env("CN_CONFIG_CONSUL_HOST", "127.0.0.1")
         .env("CN_CONFIG_CONSUL_PORT", consul.port.to_string())
         .env("CN_CONFIG_CONSUL_SCHEME", "http")
         .env("CN_SECRET_ADAPTER", "vault")
-        .env("CN_SECRET_VAULT_ADDR", format!("http://127.0.0.1:{}", vault.port))
+        .env(
+            "CN_SECRET_VAULT_ADDR",
+            format!("http://127.0.0.1:{}", vault.port),
+        )
         .env("CN_SECRET_VAULT_PREFIX", "jans")
         .env("CN_SECRET_VAULT_ROLE_ID_FILE", &role)
         .env("CN_SECRET_VAULT_SECRET_ID_FILE", &secret)

@@ -135,7 +135,11 @@ fn human(report: &Report) -> String {
         out.push_str("after start (never changes the exit code):\n");
         out.push_str(&table(&report.after_start));
     }
-    let failed = report.steps.iter().filter(|s| s.status != Status::Ok).count();
+    let failed = report
+        .steps
+        .iter()
+        .filter(|s| s.status != Status::Ok)
+        .count();
     out.push_str(&if report.would_start {
         "would start: yes, every start step passed\n".to_string()
     } else {

@@ -107,7 +107,8 @@ fn consul(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAccess
     let scheme = setting.text(SCHEME);
     if scheme.is_empty() {
         // The spec shows no default scheme: svcgen does not guess the image's.
-        let why = format!("{SCHEME} is not set and the spec shows no default: set it to dial consul");
+        let why =
+            format!("{SCHEME} is not set and the spec shows no default: set it to dial consul");
         return (
             StepResult::not_run("config", "consul", String::new(), Status::NotChecked, why),
             None,
@@ -127,7 +128,11 @@ fn consul(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAccess
         query.push(format!("token={}", percent(&token)));
     }
     let access = ConfigAccess {
-        tls: tls_of(setting, scheme == "https", [VERIFY, CACERT, CERT, CLIENT_KEY]),
+        tls: tls_of(
+            setting,
+            scheme == "https",
+            [VERIFY, CACERT, CERT, CLIENT_KEY],
+        ),
         base: format!(
             "{scheme}://{}",
             http::host_port(&setting.text(HOST), &setting.text(PORT))

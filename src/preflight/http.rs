@@ -41,7 +41,7 @@ pub fn agent(tls: &Tls, timeout: Duration) -> Result<ureq::Agent, String> {
     if let Some((cert, key)) = &tls.client {
         let chain = certificates(cert)?;
         let key = PrivateKey::from_pem(key)
-            .map_err(|e| format!("the client key file cannot be read as PEM: {e}"))?;
+            .map_err(|_| "the client key file is not a PEM private key".to_string())?;
         builder = builder.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
     }
     let config = ureq::Agent::config_builder()
@@ -60,7 +60,13 @@ fn certificates(pem: &[u8]) -> Result<Vec<Certificate<'static>>, String> {
         match item {
             Ok(ureq::tls::PemItem::Certificate(cert)) => out.push(cert),
             Ok(_) => {}
-            Err(e) => return Err(format!("the CA file cannot be read as PEM: {e}")),
+            Err(_) => {
+                return Err(
+                    "the CA file is not PEM (a certificate without its END line, or \
+                            other text)"
+                        .to_string(),
+                );
+            }
         }
     }
     if out.is_empty() {

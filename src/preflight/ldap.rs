@@ -11,8 +11,16 @@ use std::time::Duration;
 
 /// The base and filter `wait_for_ldap` searches, by the first data key mapped to LDAP.
 const LOOKED_FOR: [(&str, &str, &str); 6] = [
-    ("default", "ou=jans-auth,ou=configuration,o=jans", "(objectClass=jansAppConf)"),
-    ("user", "inum=60B7,ou=groups,o=jans", "(objectClass=jansGrp)"),
+    (
+        "default",
+        "ou=jans-auth,ou=configuration,o=jans",
+        "(objectClass=jansAppConf)",
+    ),
+    (
+        "user",
+        "inum=60B7,ou=groups,o=jans",
+        "(objectClass=jansGrp)",
+    ),
     ("site", "ou=cache-refresh,o=site", "(ou=cache-refresh)"),
     ("cache", "ou=cache,o=jans", "(ou=cache)"),
     ("token", "ou=tokens,o=jans", "(ou=tokens)"),
@@ -51,25 +59,36 @@ pub fn check(
     let use_ssl = setting.flag(&env_of(&rule.switch));
     let url = setting.text(&env_of(&rule.address));
     let host = url.split(':').next().unwrap_or_default().to_string();
-    let port = if use_ssl { rule.when_true } else { rule.when_false };
+    let port = if use_ssl {
+        rule.when_true
+    } else {
+        rule.when_false
+    };
     let scheme = if use_ssl { "ldaps" } else { "ldap" };
     let address = format!("{scheme}://{host}:{port}");
-    let search = LOOKED_FOR.iter().find(|(key, ..)| *key == first_key).copied();
+    let search = LOOKED_FOR
+        .iter()
+        .find(|(key, ..)| *key == first_key)
+        .copied();
     let timeout = limits.timeout;
     let secrets = setting.secret_keeper();
-    let (result, _) = bounded(("persistence", "ldap", &address.clone()), timeout, move || {
-        let dn = config
-            .get(BIND_DN, timeout)?
-            .ok_or_else(|| format!("key {} missing", config.key_path(BIND_DN)))?;
-        let read = |key: &str| {
-            secret
-                .get(key, timeout)?
-                .ok_or_else(|| format!("key {} missing", secret.key_path(key)))
-        };
-        let password = decode(&read(PASSWORD)?, &read(SALT)?)?;
-        secrets(&password);
-        search_entry(&address, &dn, &password, search, timeout)
-    });
+    let (result, _) = bounded(
+        ("persistence", "ldap", &address.clone()),
+        timeout,
+        move || {
+            let dn = config
+                .get(BIND_DN, timeout)?
+                .ok_or_else(|| format!("key {} missing", config.key_path(BIND_DN)))?;
+            let read = |key: &str| {
+                secret
+                    .get(key, timeout)?
+                    .ok_or_else(|| format!("key {} missing", secret.key_path(key)))
+            };
+            let password = decode(&read(PASSWORD)?, &read(SALT)?)?;
+            secrets(&password);
+            search_entry(&address, &dn, &password, search, timeout)
+        },
+    );
     Ok(result)
 }
 
@@ -90,7 +109,12 @@ fn decode(encoded: &str, salt: &str) -> Outcome<String> {
         cipher.decrypt_block(block.into());
     }
     let pad = usize::from(*bytes.last().unwrap_or(&0));
-    if pad == 0 || pad > 8 || pad > bytes.len() {
+    let padded = (1..=8).contains(&pad) && pad <= bytes.len();
+    if !padded
+        || bytes[bytes.len() - pad..]
+            .iter()
+            .any(|b| usize::from(*b) != pad)
+    {
         return Err(refused());
     }
     bytes.truncate(bytes.len() - pad);
@@ -111,7 +135,9 @@ fn search_entry(
         .set_no_tls_verify(true);
     let mut conn = LdapConn::with_settings(settings, address).map_err(|e| ldap_reason(&e))?;
     conn.with_timeout(timeout);
-    let bound = conn.simple_bind(dn, password).map_err(|e| ldap_reason(&e))?;
+    let bound = conn
+        .simple_bind(dn, password)
+        .map_err(|e| ldap_reason(&e))?;
     if bound.rc == INVALID_CREDENTIALS {
         return Err(format!("authentication failed: {}", words(&bound)));
     }
@@ -149,4 +175,32 @@ fn ldap_reason(error: &ldap3::LdapError) -> String {
         return words(result);
     }
     super::http::cause(error).unwrap_or_else(|| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    #[test]
+    fn decode_reads_what_the_image_s_encode_text_writes() {
+        // `printf ldap-pw-4471 | openssl enc -des-ede3 -K <salt as hex> -nosalt -a`: Triple DES
+        // in ECB mode with PKCS#5 padding, as pyDes/pycryptodome encode it for the image.
+        let salt = "abcdefghijklmnopqrstuvwx";
+        assert_eq!(
+            decode("cXbiNE5OqaWEG90PPkos0w==", salt).unwrap(),
+            "ldap-pw-4471"
+        );
+        // A wrong salt, broken base64 and a short salt are refused, with no value in the words.
+        for (encoded, salt) in [
+            ("cXbiNE5OqaWEG90PPkos0w==", "xbcdefghijklmnopqrstuvwx"),
+            ("not base64!", salt),
+            ("cXbiNE5OqaWEG90PPkos0w==", "short"),
+        ] {
+            let refused = decode(encoded, salt).unwrap_err();
+            assert_eq!(
+                refused,
+                "encoded_ox_ldap_pw cannot be decoded with encoded_salt"
+            );
+        }
+    }
 }

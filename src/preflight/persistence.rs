@@ -22,7 +22,9 @@ pub fn backends(setting: &Setting) -> Vec<Backend> {
     let persistence = setting.text(TYPE);
     let model = Model::get();
     let mapping_var = model.var_of_type(setting.edition, VarType::HybridMapping);
-    let keys: Vec<String> = mapping_var.map(|v| v.mapping_keys.clone()).unwrap_or_default();
+    let keys: Vec<String> = mapping_var
+        .map(|v| v.mapping_keys.clone())
+        .unwrap_or_default();
     let first = keys.first().cloned().unwrap_or_default();
     if persistence != HYBRID {
         return vec![Backend {

@@ -104,7 +104,11 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAcc
 /// AppRole login with the role_id and secret_id files, then `ssl_cert`.
 fn vault(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAccess>) {
     let base = setting.text(ADDR).trim_end_matches('/').to_string();
-    let target = format!("{base} (key {}/{}/{KEY})", setting.text(KV_PATH), setting.text(PREFIX));
+    let target = format!(
+        "{base} (key {}/{}/{KEY})",
+        setting.text(KV_PATH),
+        setting.text(PREFIX)
+    );
     let credentials = setting
         .read_secret_text(&setting.text(ROLE_ID))
         .and_then(|role| Ok((role, setting.read_secret_text(&setting.text(SECRET_ID))?)));
@@ -116,7 +120,11 @@ fn vault(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAccess>
         }
     };
     let session = SecretAccess {
-        tls: tls_of(setting, base.starts_with("https:"), [VERIFY, CACERT, CERT, CLIENT_KEY]),
+        tls: tls_of(
+            setting,
+            base.starts_with("https:"),
+            [VERIFY, CACERT, CERT, CLIENT_KEY],
+        ),
         base,
         token: String::new(),
         namespace: setting.text(NAMESPACE),

@@ -88,7 +88,10 @@ impl Setting {
             return Some(value.clone());
         }
         let model = Model::get();
-        if let Some(var) = model.entries_by_env(name).find(|v| v.editions.contains(&self.edition)) {
+        if let Some(var) = model
+            .entries_by_env(name)
+            .find(|v| v.editions.contains(&self.edition))
+        {
             return var.default.value().map(str::to_string);
         }
         let read = model.image.reads.iter().find(|r| r.env == name)?;
@@ -103,7 +106,7 @@ impl Setting {
     /// A boolean as the image reads it: only its true words are true.
     pub fn flag(&self, name: &str) -> bool {
         let value = self.text(name);
-        (Model::get().container.true_words.iter()).any(|w| *w == value)
+        Model::get().container.true_words.contains(&value)
     }
 
     /// Reads the file the container opens at `container_path`. A secret file's content (trimmed,

@@ -96,7 +96,9 @@ fn password(setting: &Setting, access: Option<&SecretAccess>) -> Result<Password
     let fact = &Model::get().image.sql_password_file;
     let path = setting.get(&fact.env).unwrap_or_else(|| fact.path.clone());
     if let Some(bytes) = setting.read_optional(&path, true) {
-        return Ok(Password::File(String::from_utf8_lossy(&bytes).trim().to_string()));
+        return Ok(Password::File(
+            String::from_utf8_lossy(&bytes).trim().to_string(),
+        ));
     }
     match access {
         Some(access) => Ok(Password::Secret(access.clone())),

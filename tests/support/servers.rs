@@ -65,7 +65,10 @@ thread_local! {
 /// Runs `start` with `vars` given to the fakes it starts (not to this process).
 pub fn with_env<T>(vars: &[(&str, &Path)], start: impl FnOnce() -> T) -> T {
     FAKE_ENV.with(|env| {
-        *env.borrow_mut() = vars.iter().map(|(k, v)| (k.to_string(), v.to_path_buf())).collect()
+        *env.borrow_mut() = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_path_buf()))
+            .collect()
     });
     let out = start();
     FAKE_ENV.with(|env| env.borrow_mut().clear());
@@ -87,7 +90,9 @@ pub fn fake(service: &str, args: &[&str]) -> Option<Server> {
         .expect("the fake starts");
     let mut line = String::new();
     let stdout = child.stdout.take().expect("its stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("its port");
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("its port");
     let port = line.trim().parse().expect("a port number");
     Some(Server {
         child: Some(child),
@@ -103,7 +108,10 @@ fn python3() -> Option<PathBuf> {
         .map(PathBuf::from)
         .find(|p| p.is_file());
     if found.is_none() {
-        super::skip("python3", "install Python 3 (Debian: apt-get install python3)");
+        super::skip(
+            "python3",
+            "install Python 3 (Debian: apt-get install python3)",
+        );
     }
     found
 }
@@ -208,7 +216,16 @@ pub fn postgres(setup: &str) -> Option<Server> {
     wait_for_port(port);
     let psql = |user: &str, db: &str, password: &str, sql: &str| {
         let out = Command::new(bin.join("psql"))
-            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-U", user, "-d", db])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-U",
+                user,
+                "-d",
+                db,
+            ])
             .args(["-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
             .env("PGPASSWORD", password)
             .output()
@@ -232,8 +249,18 @@ pub fn postgres(setup: &str) -> Option<Server> {
         std::thread::sleep(Duration::from_millis(100));
     }
     let superuser = "postgres-superuser";
-    psql("postgres", "postgres", superuser, "CREATE ROLE svc LOGIN PASSWORD 'password'");
-    psql("postgres", "postgres", superuser, "CREATE DATABASE svc OWNER svc");
+    psql(
+        "postgres",
+        "postgres",
+        superuser,
+        "CREATE ROLE svc LOGIN PASSWORD 'password'",
+    );
+    psql(
+        "postgres",
+        "postgres",
+        superuser,
+        "CREATE DATABASE svc OWNER svc",
+    );
     if !setup.is_empty() {
         psql("svc", "svc", "password", setup);
     }
@@ -253,7 +280,8 @@ fn is_root() -> bool {
 pub fn mariadb(setup: &str) -> Option<Server> {
     let (Some(install), Some(server), Some(client)) = (
         which("mariadb-install-db"),
-        which("mariadbd").or_else(|| Some(PathBuf::from("/usr/sbin/mariadbd")).filter(|p| p.is_file())),
+        which("mariadbd")
+            .or_else(|| Some(PathBuf::from("/usr/sbin/mariadbd")).filter(|p| p.is_file())),
         which("mariadb"),
     ) else {
         super::skip(
@@ -266,7 +294,10 @@ pub fn mariadb(setup: &str) -> Option<Server> {
     let data = dir.path().join("data");
     let user = if is_root() { "mysql" } else { "" };
     if is_root() {
-        let _ = Command::new("chown").args(["-R", "mysql:mysql"]).arg(dir.path()).status();
+        let _ = Command::new("chown")
+            .args(["-R", "mysql:mysql"])
+            .arg(dir.path())
+            .status();
     }
     let mut command = Command::new(install);
     command
@@ -383,12 +414,23 @@ pub fn slapd(address: &str, port: u16, ldif: &str) -> Option<Server> {
     };
     let started = Instant::now();
     while std::net::TcpStream::connect((address, port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "slapd did not listen");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "slapd did not listen"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let entries = format!("dn: o=jans\nobjectClass: organization\no: jans\n\n{ldif}");
     let mut child = Command::new(add)
-        .args(["-x", "-H", &url, "-D", "cn=directory manager,o=jans", "-w", "secret"])
+        .args([
+            "-x",
+            "-H",
+            &url,
+            "-D",
+            "cn=directory manager,o=jans",
+            "-w",
+            "secret",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -415,7 +457,10 @@ pub fn slapd(address: &str, port: u16, ldif: &str) -> Option<Server> {
 pub fn oidc(issuer: Option<&str>) -> Option<Server> {
     let folder = super::repo().join("tests/support/oidc");
     let node = which("node");
-    let (Some(node), true) = (node, folder.join("node_modules/oauth2-mock-server").is_dir()) else {
+    let (Some(node), true) = (
+        node,
+        folder.join("node_modules/oauth2-mock-server").is_dir(),
+    ) else {
         super::skip(
             "oauth2-mock-server",
             "install Node and run `npm ci --prefix tests/support/oidc` (scripts/test.sh does)",
@@ -433,7 +478,9 @@ pub fn oidc(issuer: Option<&str>) -> Option<Server> {
         .expect("node starts");
     let mut line = String::new();
     let stdout = child.stdout.take().expect("its stdout");
-    BufReader::new(stdout).read_line(&mut line).expect("its port");
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("its port");
     let port = line.trim().parse().expect("a port number");
     Some(Server {
         child: Some(child),

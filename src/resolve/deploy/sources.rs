@@ -40,7 +40,11 @@ pub(super) fn file_sources(
     file_keys.extend(ssa.is_some().then_some(ssa_key));
     let sql_password = &model.image.sql_password_file;
     let sql_password_path = image_file_path(sql_password, edition, extras);
-    file_keys.extend(sql_password_path.is_some().then_some(sql_password.key.as_str()));
+    file_keys.extend(
+        sql_password_path
+            .is_some()
+            .then_some(sql_password.key.as_str()),
+    );
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
@@ -49,9 +53,7 @@ pub(super) fn file_sources(
         {
             // The SQL client's password file (an image fact): its source is given like a
             // credential file's, and mounted where `[env]` moves it.
-            let env = Some(sql_password.env.clone());
-            let read = read_source(source, key, env, FileKind::Secret, path.clone(), sources, diags);
-            found.extend(read.map(|file| (usize::MAX, file)));
+            found.extend(image_source(source, sql_password, path, sources, diags));
             continue;
         }
         if key == ssa_key {
@@ -59,18 +61,13 @@ pub(super) fn file_sources(
                 diags.push(ssa_other_edition(model, edition, source));
                 continue;
             };
-            let env = Some(model.image.ssa_file.env.clone());
-            let read = read_source(
+            found.extend(image_source(
                 source,
-                key,
-                env,
-                FileKind::Secret,
-                path.clone(),
+                &model.image.ssa_file,
+                path,
                 sources,
                 diags,
-            );
-            // After every variable's file, as the image reads it after its waits.
-            found.extend(read.map(|file| (usize::MAX, file)));
+            ));
             continue;
         }
         let Some(var) = model
@@ -126,6 +123,28 @@ pub(super) fn file_sources(
     out.extend(found.into_iter().map(|(_, f)| f));
 }
 
+/// The source of one of the image's own files (a secret one), at `path`: after every
+/// variable's file, as the image reads it after its waits.
+fn image_source(
+    source: &Entry,
+    fact: &crate::model::ImageFile,
+    path: &str,
+    sources: &Sources,
+    diags: &mut Diagnostics,
+) -> Option<(usize, FileSource)> {
+    let env = Some(fact.env.clone());
+    let read = read_source(
+        source,
+        &fact.key,
+        env,
+        FileKind::Secret,
+        path.to_string(),
+        sources,
+        diags,
+    );
+    read.map(|file| (usize::MAX, file))
+}
+
 /// Where the image of `edition` opens one of its own files (a fact of the model's `[image]`):
 /// where `[env]` moves it, else the image's path; `None` in an edition whose image has none.
 fn image_file_path(
@@ -138,7 +157,10 @@ fn image_file_path(
     }
     let moved = extras.iter().rev().find(|e| e.name == fact.env);
     let path = moved.and_then(|e| e.deploy_env.is_none().then(|| e.value.clone()));
-    Some(path.filter(|p| !p.is_empty()).unwrap_or_else(|| fact.path.clone()))
+    Some(
+        path.filter(|p| !p.is_empty())
+            .unwrap_or_else(|| fact.path.clone()),
+    )
 }
 
 /// `[deploy.files] ssa_file` in an edition whose image reads no SSA file.
