@@ -23,6 +23,7 @@ mod docs;
 mod dotenv;
 mod generated_text;
 mod hostile_inputs;
+mod image_beyond_spec;
 mod import;
 mod import_compose;
 mod init;

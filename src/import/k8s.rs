@@ -30,6 +30,8 @@ struct Container<'a> {
     name: String,
     namespace: Option<String>,
     node: &'a Node,
+    /// The workload's `spec.replicas`, when it has one.
+    replicas: Option<&'a Node>,
 }
 
 /// A ConfigMap found in the file.
@@ -105,6 +107,10 @@ pub fn read(
         .node
         .get("image")
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
+    super::left_out::container(container.node, diags);
+    if let Some(replicas) = container.replicas {
+        deploy.replicas = (replicas.scalar_text()).map(|t| (t.to_string(), replicas.origin));
+    }
     let mut entries = Vec::new();
     if let Some(env_from) = container.node.get("envFrom") {
         read_env_from(env_from, &configmaps, &mut entries, diags);
@@ -202,6 +208,7 @@ fn containers_of<'a>(object: &'a Node, out: &mut Vec<Container<'a>>) {
                 name: String::new(),
                 namespace: None,
                 node: object,
+                replicas: None,
             });
         }
         return;
@@ -227,6 +234,7 @@ fn containers_of<'a>(object: &'a Node, out: &mut Vec<Container<'a>>) {
                 .to_string(),
             namespace: meta(object, "namespace"),
             node,
+            replicas: object.get("spec").and_then(|s| s.get("replicas")),
         });
     }
 }

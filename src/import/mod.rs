@@ -14,6 +14,7 @@ pub mod formats;
 mod interpolate;
 mod k8s;
 pub mod kind;
+mod left_out;
 mod names;
 mod profile;
 mod unread;
@@ -98,6 +99,9 @@ pub struct DeployHints {
     /// The container's image as written (`ghcr.io/…/admin-ui:1.0.0_dev`), and where: its tag
     /// names the edition when the variables do not (`edition::from_image`).
     pub image: Option<(String, Origin)>,
+    /// The workload's replica count as written (a Deployment's `spec.replicas`, compose's
+    /// `deploy.replicas`): carried into `deploy.replicas` when that setting takes it.
+    pub replicas: Option<(String, Origin)>,
 }
 
 /// How to read a file.

@@ -10,6 +10,9 @@ pub mod deferred;
 pub mod deploy;
 mod extras;
 mod groups;
+mod fitting;
+mod image_env;
+mod moving_tag;
 pub(crate) mod rules;
 mod walk;
 
@@ -17,6 +20,7 @@ mod walk;
 pub use crate::value_type::{SecretSource, Typed};
 pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
+pub use moving_tag::moving_tag_in_use;
 pub use groups::not_applied;
 pub use walk::{children, next_segments};
 
@@ -217,6 +221,11 @@ pub fn resolve(
         emptied,
     };
     rules::check(&resolved, &mut diags);
+    fitting::check(&resolved, &mut diags);
+    // The tag an environment runs is not in it (import and lint): only a profile's is known.
+    if matches!(options.mode, Mode::Profile) {
+        moving_tag::check(&resolved, &mut diags);
+    }
     allow::acknowledge(&mut diags, &resolved.allow);
     diags.sort();
     if diags.has_errors() {

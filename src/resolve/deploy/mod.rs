@@ -4,12 +4,15 @@
 
 pub mod checks;
 pub mod credentials;
+#[cfg(feature = "host")]
+mod host_checks;
 pub mod image;
 pub mod names;
 mod settings;
 mod source;
 mod sources;
 mod workload;
+pub(crate) use workload::backends_in_use;
 
 pub use settings::INT32_MAX;
 pub use workload::{Probe, Resources, StartupBudget, Workload, startup_budget};
@@ -244,6 +247,8 @@ pub fn deploy(
         image_findings: Vec::new(),
     };
     checks::check(&deploy, vars, &reader, diags);
+    #[cfg(feature = "host")]
+    host_checks::check(model, edition, &deploy, diags);
     let mut findings = Diagnostics::default();
     image::check(&deploy, &reader, &mut findings);
     deploy.image_findings = findings.items;

@@ -195,7 +195,7 @@ pub fn startup_budget(waits: i64, max_time: i64, sleep: i64, extra: i64) -> i64 
 
 /// The distinct persistence backends the image waits for: the selector's value, or each distinct
 /// value of the mapping when the selector is mixed (`hybrid`).
-fn backends_in_use(model: &Model, vars: &[ResolvedVar]) -> Vec<String> {
+pub(crate) fn backends_in_use(model: &Model, vars: &[ResolvedVar]) -> Vec<String> {
     let rule = &model.backends;
     let value = |key: &str| vars.iter().find(|rv| rv.var.key == key).map(|rv| &rv.value);
     let Some(selected) = value(&rule.selector).and_then(Typed::env_text) else {
