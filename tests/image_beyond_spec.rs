@@ -162,7 +162,10 @@ fn import_keeps_the_image_and_replicas_and_names_what_it_leaves_out() {
         .run();
     let profile: toml::Table = toml::from_str(&ran.stdout()).unwrap();
     let deploy = &profile["deploy"];
-    assert_eq!(deploy["image"]["repository"].as_str(), Some("ghcr.io/acme/admin-ui"));
+    assert_eq!(
+        deploy["image"]["repository"].as_str(),
+        Some("ghcr.io/acme/admin-ui")
+    );
     assert_eq!(deploy.get("replicas").and_then(|r| r.as_integer()), Some(2));
     // The edition's own tag is the default: not written.
     assert!(deploy["image"].get("tag").is_none(), "{deploy:?}");
@@ -207,9 +210,21 @@ fn a_compose_host_file_the_images_user_cannot_read_is_a_warning() {
         use std::os::unix::fs::MetadataExt;
         m.uid()
     });
-    let private = if owner.ok() == Some(1000) { 0o000 } else { 0o600 };
-    std::fs::set_permissions(dir.join("role_id"), std::fs::Permissions::from_mode(private)).unwrap();
-    std::fs::set_permissions(dir.join("secret_id"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let private = if owner.ok() == Some(1000) {
+        0o000
+    } else {
+        0o600
+    };
+    std::fs::set_permissions(
+        dir.join("role_id"),
+        std::fs::Permissions::from_mode(private),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        dir.join("secret_id"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
     let ran = test.args(["validate", "profile.toml"]).run();
     let stderr = ran.stderr();
     assert!(stderr.contains("W0345"), "{stderr}");
@@ -231,5 +246,9 @@ fn an_ssa_file_that_is_no_jwt_with_iss_and_org_id_is_a_warning_without_its_conte
         .stderr_has("W0345")
         .stderr_has("is not a JWT")
         .run();
-    assert!(!ran.stderr().contains("top-secret-statement"), "{}", ran.stderr());
+    assert!(
+        !ran.stderr().contains("top-secret-statement"),
+        "{}",
+        ran.stderr()
+    );
 }

@@ -9,20 +9,47 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 
 /// Fields of a Kubernetes container svcgen renders from `[deploy]` settings instead.
 const CONTAINER: &[(&str, &str)] = &[
-    ("ports", "svcgen renders the image's port from `deploy.port` (8080) and the Service's from `deploy.service.port`"),
-    ("resources", "set `deploy.resources.requests.cpu`/`.memory` and `deploy.resources.limits.cpu`/`.memory`"),
-    ("livenessProbe", "svcgen renders TCP probes from `deploy.probes.period`, `.timeout` and `.failure_threshold`"),
-    ("readinessProbe", "svcgen renders TCP probes from `deploy.probes.period`, `.timeout` and `.failure_threshold`"),
-    ("startupProbe", "svcgen sizes the startup probe from the startup checks' budget and `deploy.probes.startup_margin`"),
-    ("securityContext", "svcgen renders the image's user from `deploy.security.run_as_user` and `deploy.security.read_only_root_filesystem`"),
+    (
+        "ports",
+        "svcgen renders the image's port from `deploy.port` (8080) and the Service's from `deploy.service.port`",
+    ),
+    (
+        "resources",
+        "set `deploy.resources.requests.cpu`/`.memory` and `deploy.resources.limits.cpu`/`.memory`",
+    ),
+    (
+        "livenessProbe",
+        "svcgen renders TCP probes from `deploy.probes.period`, `.timeout` and `.failure_threshold`",
+    ),
+    (
+        "readinessProbe",
+        "svcgen renders TCP probes from `deploy.probes.period`, `.timeout` and `.failure_threshold`",
+    ),
+    (
+        "startupProbe",
+        "svcgen sizes the startup probe from the startup checks' budget and `deploy.probes.startup_margin`",
+    ),
+    (
+        "securityContext",
+        "svcgen renders the image's user from `deploy.security.run_as_user` and `deploy.security.read_only_root_filesystem`",
+    ),
 ];
 
 /// Fields of a compose service svcgen renders from `[deploy]` settings instead (`deploy` is
 /// looked into: its `replicas` is carried).
 const SERVICE: &[(&str, &str)] = &[
-    ("ports", "svcgen renders the image's port from `deploy.port` (8080); publish it from the rendered compose file"),
-    ("healthcheck", "svcgen's compose file relies on the image's start-up checks; the probes are `deploy.probes.*`"),
-    ("user", "svcgen renders the image's user from `deploy.security.run_as_user`"),
+    (
+        "ports",
+        "svcgen renders the image's port from `deploy.port` (8080); publish it from the rendered compose file",
+    ),
+    (
+        "healthcheck",
+        "svcgen's compose file relies on the image's start-up checks; the probes are `deploy.probes.*`",
+    ),
+    (
+        "user",
+        "svcgen renders the image's user from `deploy.security.run_as_user`",
+    ),
 ];
 
 /// Fields of compose's `deploy` other than `replicas` (which is carried).
@@ -39,7 +66,9 @@ fn name_left_out(node: &Node, fields: &[(&str, &str)], of: &str, diags: &mut Dia
         diags.push(
             Diagnostic::new(
                 Code::NotImported,
-                format!("`{field}` of the {of} is not imported: the profile does not take it as written"),
+                format!(
+                    "`{field}` of the {of} is not imported: the profile does not take it as written"
+                ),
             )
             .at(value.origin)
             .label("left out")

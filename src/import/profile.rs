@@ -261,8 +261,8 @@ fn carried(hints: &super::DeployHints, edition: Edition, out: &mut Vec<DeploySet
             out.push(("image.repository", Value::String(repository)));
         }
         let edition_tag = Model::get().editions.iter().find(|e| e.id == edition);
-        if let Some(tag) = accepted("image.tag", tag)
-            .filter(|t| Some(t) != edition_tag.map(|e| &e.image_tag))
+        if let Some(tag) =
+            accepted("image.tag", tag).filter(|t| Some(t) != edition_tag.map(|e| &e.image_tag))
         {
             out.push(("image.tag", Value::String(tag)));
         }
@@ -270,7 +270,11 @@ fn carried(hints: &super::DeployHints, edition: Edition, out: &mut Vec<DeploySet
     let replicas = (hints.replicas.as_ref()).and_then(|(text, _)| text.parse::<i64>().ok());
     let setting = Model::get().setting("deploy.replicas");
     if let (Some(n), Some(setting)) = (replicas, setting)
-        && setting.ty.rules().setting_text(setting, &Value::Integer(n)).is_ok()
+        && setting
+            .ty
+            .rules()
+            .setting_text(setting, &Value::Integer(n))
+            .is_ok()
         && Some(n.to_string()) != default_of("replicas")
     {
         out.push(("replicas", Value::Integer(n)));

@@ -13,8 +13,8 @@ mod types;
 pub use condition::{Applies, Condition, Lookup};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
-    FileKind, Group, ImageFacts, MisfitDefault, MovingTag, ImageFile, ImagePath, ImageVar, Setting, StartupChecks, Unit, UserGroups, Var,
-    VarType, WrittenPath,
+    FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, MisfitDefault, MovingTag, Setting,
+    StartupChecks, Unit, UserGroups, Var, VarType, WrittenPath,
 };
 
 use std::sync::OnceLock;

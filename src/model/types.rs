@@ -80,8 +80,9 @@ pub struct MovingTag {
     pub dropped_backends: Vec<String>,
     /// What shows it upstream (files and lines, pull requests).
     pub why: String,
-    /// The tag that matches the model's facts, to pin instead.
+    /// The tag that matches the model's facts, to pin instead, and what it is.
     pub pin: String,
+    pub pin_note: String,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -374,8 +375,13 @@ impl Consumer {
                 ));
             }
         }
-        let mut chars = (self.forbid.iter().copied())
-            .chain(self.only.iter().chain(&self.first).chain(&self.last).flat_map(|s| s.chars()));
+        let mut chars = (self.forbid.iter().copied()).chain(
+            self.only
+                .iter()
+                .chain(&self.first)
+                .chain(&self.last)
+                .flat_map(|s| s.chars()),
+        );
         if let Some(c) = chars.find(|c| u32::from(*c) > 0xFFFF) {
             // Patterns write characters as `\uHHHH`, which every engine reads alike.
             return Err(format!("consumer {}: {c:?} is beyond U+FFFF", self.id));
@@ -854,14 +860,23 @@ fn check_across(model: &super::Model) -> Result<(), String> {
     for read in &model.image.reads {
         let rule = read.not_empty || !read.works.is_empty();
         if rule == read.why.trim().is_empty() {
-            return Err(format!("image reads {}: `why` goes with `works` or `not_empty`", read.env));
+            return Err(format!(
+                "image reads {}: `why` goes with `works` or `not_empty`",
+                read.env
+            ));
         }
         if let Some(key) = &read.replaces
             && !vars.iter().any(|v| &v.key == key)
         {
-            return Err(format!("image reads {}: it replaces no key `{key}`", read.env));
+            return Err(format!(
+                "image reads {}: it replaces no key `{key}`",
+                read.env
+            ));
         }
-        if vars.iter().any(|v| v.env == read.env || v.legacy.contains(&read.env)) {
+        if vars
+            .iter()
+            .any(|v| v.env == read.env || v.legacy.contains(&read.env))
+        {
             return Err(format!("image reads {}: a variable of the spec", read.env));
         }
     }

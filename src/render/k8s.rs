@@ -72,6 +72,8 @@ pub struct MovingTagNote {
     pub why: String,
     /// The tag that matches the model's facts.
     pub pin: String,
+    /// What that tag is.
+    pub pin_note: String,
 }
 
 /// A file the image reads, and the variable that moves it.
@@ -142,6 +144,7 @@ fn image_facts(resolved: &crate::resolve::Resolved) -> ImageFacts {
                 used,
                 why: moving.why.clone(),
                 pin: moving.pin.clone(),
+                pin_note: moving.pin_note.clone(),
             }
         }),
     }

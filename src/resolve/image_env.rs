@@ -35,7 +35,11 @@ fn refused(read: &ImageVar, extra: &Extra, why: &str) -> Diagnostic {
         ),
         works => format!(
             "write {} or remove it (the image's default is `{}`)",
-            works.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(" or "),
+            works
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(" or "),
             read.default
         ),
     };

@@ -16,7 +16,13 @@ fn tag_of(image: &str) -> Option<&str> {
 /// The edition's moving tag when the deployment runs it, with the dropped backends the profile
 /// uses (each with a variable of its group, for where a warning points): one rule for the
 /// warning and DEPLOY.md.
-fn in_use(resolved: &Resolved) -> Option<(&'static EditionInfo, &'static MovingTag, Vec<(String, &ResolvedVar)>)> {
+fn in_use(
+    resolved: &Resolved,
+) -> Option<(
+    &'static EditionInfo,
+    &'static MovingTag,
+    Vec<(String, &ResolvedVar)>,
+)> {
     let model = Model::get();
     let info = model.editions.iter().find(|e| e.id == resolved.edition)?;
     let moving = info.moving_tag.as_ref()?;
@@ -24,7 +30,10 @@ fn in_use(resolved: &Resolved) -> Option<(&'static EditionInfo, &'static MovingT
         return None;
     }
     let in_use = super::deploy::backends_in_use(model, &resolved.vars);
-    let selector = resolved.vars.iter().find(|v| v.var.key == model.backends.selector)?;
+    let selector = resolved
+        .vars
+        .iter()
+        .find(|v| v.var.key == model.backends.selector)?;
     let used = (moving.dropped_backends.iter())
         .filter(|backend| in_use.contains(backend))
         .map(|backend| (backend.clone(), selector));
@@ -58,9 +67,10 @@ pub fn check(resolved: &Resolved, diags: &mut Diagnostics) {
             .label(format!("{backend} is gone from the current `{}`", info.image_tag))
             .help(format!("upstream: {}", moving.why))
             .help(format!(
-                "pin `deploy.image.tag` to {}, the image svcgen's facts about edition {} come from",
+                "pin `deploy.image.tag` = \"{}\", the image svcgen's facts about edition {} come from ({})",
                 moving.pin,
-                info.id.as_str()
+                info.id.as_str(),
+                moving.pin_note
             )),
         );
     }

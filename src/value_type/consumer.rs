@@ -68,10 +68,16 @@ pub fn check(consumer: &Consumer, value: &str) -> Result<(), Problem> {
     }
     let count = value.chars().count();
     if let Some(min) = consumer.min_len.filter(|min| count < *min) {
-        return Err(bad(format!("{count} characters are fewer than the {min} {} takes", consumer.what)));
+        return Err(bad(format!(
+            "{count} characters are fewer than the {min} {} takes",
+            consumer.what
+        )));
     }
     if let Some(max) = consumer.max_len.filter(|max| count > *max) {
-        return Err(bad(format!("{count} characters are more than the {max} {} takes", consumer.what)));
+        return Err(bad(format!(
+            "{count} characters are more than the {max} {} takes",
+            consumer.what
+        )));
     }
     let only = Consumer::ranges(&consumer.only).unwrap_or_default();
     let first = Consumer::ranges(&consumer.first).unwrap_or_default();
@@ -144,7 +150,11 @@ pub fn allowed(consumer: &Consumer) -> String {
         (None, None) => {}
     }
     if !consumer.not_prefix.is_empty() {
-        let starts: Vec<String> = consumer.not_prefix.iter().map(|p| format!("`{p}`")).collect();
+        let starts: Vec<String> = consumer
+            .not_prefix
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect();
         parts.push(format!("not starting with {}", starts.join(" or ")));
     }
     if consumer.trimmed {

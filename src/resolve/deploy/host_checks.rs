@@ -180,7 +180,8 @@ mod tests {
             let bytes = s.as_bytes();
             let mut out = String::new();
             for chunk in bytes.chunks(3) {
-                let n = chunk.iter().fold(0u32, |a, b| (a << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+                let n = chunk.iter().fold(0u32, |a, b| (a << 8) | u32::from(*b))
+                    << (8 * (3 - chunk.len()));
                 for i in 0..=chunk.len() {
                     out.push(table[((n >> (18 - 6 * i)) & 63) as usize] as char);
                 }
@@ -192,7 +193,10 @@ mod tests {
 
     #[test]
     fn an_ssa_needs_iss_and_org_id_in_a_jwt_payload() {
-        assert_eq!(ssa_problem(&jwt(r#"{"iss":"https://a","org_id":"o"}"#)), None);
+        assert_eq!(
+            ssa_problem(&jwt(r#"{"iss":"https://a","org_id":"o"}"#)),
+            None
+        );
         let missing = ssa_problem(&jwt(r#"{"iss":"https://a"}"#)).unwrap();
         assert!(missing.contains("`org_id`"), "{missing}");
         assert!(ssa_problem(b"not a token").unwrap().contains("1 part"));
