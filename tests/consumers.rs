@@ -142,7 +142,7 @@ const CASES: &[Case] = &[
         line: "persistence = { type = \"spanner\", spanner = { instance_id = \"i/x\", database_id = \"d\" } }\ngoogle = { project_id = \"p\" }",
         key: "persistence.spanner.instance_id",
         written: "\"i/x\"",
-        names: "Google Cloud resource name",
+        names: "a Cloud Spanner instance id",
     },
     Case {
         head: B,
@@ -289,7 +289,7 @@ fn lint_of_env_compose_and_kubernetes_files_reports_them() {
             "7:24",
             "the database of the SQL URL",
         ),
-        ("cm.yaml", configmap, "8:34", "Google Cloud resource name"),
+        ("cm.yaml", configmap, "8:34", "Secret Manager secret id"),
     ] {
         Test::new()
             .file(name, text)

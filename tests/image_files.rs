@@ -15,7 +15,8 @@ use support::{build_and_validate, objects, of_kind};
 const COUCHBASE: &str = "edition = \"B\"\n\
     [config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n\
     [persistence]\ntype = \"couchbase\"\ncouchbase = { url = \"cb.example.org\" }\n\
-    [token_server]\nbase_url = \"https://auth.example.org\"\n";
+    [token_server]\nbase_url = \"https://auth.example.org\"\n\
+    [deploy.image]\ntag = \"5.1.6\"\n";
 
 /// Edition A with kubernetes adapters and LDAP (the services written): it reads no credential
 /// file, only the image's SSA file.
@@ -24,7 +25,19 @@ const EDITION_A: &str = "edition = \"A\"\n\
     [persistence.ldap]\nurl = \"ldap.example.org:1636\"\n\
     [token_server]\nbase_hostname = \"auth.example.org\"\n";
 
-const PASSWORD_FILE: &str = "`persistence.couchbase.password_file` (CN_COUCHBASE_PASSWORD_FILE) names /etc/jans/conf/couchbase_password";
+/// Edition B with a kubernetes config adapter and the vault secret adapter, its secret id file
+/// given both sources: what it deploys needs only the AppRole role id file. (Edition B's image
+/// reads the couchbase password from its secret backend when the file is missing, so that file
+/// is no longer one it needs.)
+const VAULT_ROLE: &str = "edition = \"B\"\n\
+    [config]\nadapter = \"kubernetes\"\n\
+    [secret]\nadapter = \"vault\"\nvault = { addr = \"https://vault.example.org:8200\", verify = true }\n\
+    [persistence.sql]\nhost = \"db.example.org\"\n\
+    [token_server]\nbase_url = \"https://auth.example.org\"\n\
+    [deploy.files.\"secret.vault.secret_id_file\"]\nhost = \"pw\"\nsecret = \"approle\"\nkey = \"secret_id\"\n";
+
+const ROLE_FILE: &str =
+    "`secret.vault.role_id_file` (CN_SECRET_VAULT_ROLE_ID_FILE) names /etc/certs/vault_role_id";
 
 /// Every target that starts the container, rendered alone.
 const STARTING: [&str; 5] = ["compose", "k8s-env", "k8s", "kustomization", "deploy-notes"];
@@ -57,26 +70,26 @@ fn credential_warnings(ran: &Ran) -> usize {
 #[test]
 fn a_source_reaches_only_the_deployment_that_mounts_it() {
     let secret_only = format!(
-        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
+        "{VAULT_ROLE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
     );
     let ran = validate(&secret_only)
-        .stderr_has(PASSWORD_FILE)
+        .stderr_has(ROLE_FILE)
         .stderr_has("has no `host`, which compose (-t compose) mounts")
-        .stderr_has("p.toml:12:1")
+        .stderr_has("p.toml:16:1")
         .stderr_has("`deploy.compose = false`")
         .run();
     assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
     render(&secret_only, "compose")
         .stderr_has("warning[W0331]")
-        .stderr_has(PASSWORD_FILE)
-        .stdout_lacks("volumes:")
+        .stderr_has(ROLE_FILE)
+        .stdout_lacks(":/etc/certs/vault_role_id")
         .run();
     for target in KUBERNETES {
         render(&secret_only, target).stderr_lacks("W0331").run();
     }
 
     let host_only = format!(
-        "{COUCHBASE}[deploy.files]\n\"persistence.couchbase.password_file\" = {{ host = \"pw\" }}\n"
+        "{VAULT_ROLE}[deploy.files]\n\"secret.vault.role_id_file\" = {{ host = \"pw\" }}\n"
     );
     let ran = validate(&host_only)
         .stderr_has(
@@ -87,13 +100,17 @@ fn a_source_reaches_only_the_deployment_that_mounts_it() {
     for target in KUBERNETES {
         render(&host_only, target)
             .stderr_has("warning[W0331]")
-            .stderr_has(PASSWORD_FILE)
+            .stderr_has(ROLE_FILE)
             .run();
     }
     let k8s = render(&host_only, "k8s").run();
     let deployment = objects(&k8s.stdout());
     let pod = &of_kind(&deployment, "Deployment")[0]["spec"]["template"]["spec"];
-    assert!(pod["volumes"].is_null(), "no volume for a host file: {pod}");
+    assert!(
+        !pod.to_string()
+            .contains("\"mountPath\":\"/etc/certs/vault_role_id\""),
+        "no volume for a host file: {pod}"
+    );
     render(&host_only, "compose").stderr_lacks("W0331").run();
     // DEPLOY.md says the host file reaches compose only ("the the" is gone).
     render(&host_only, "deploy-notes")
@@ -110,17 +127,18 @@ fn a_source_reaches_only_the_deployment_that_mounts_it() {
 /// `render -t compose` of it does not ask either; saying neither is refused.
 #[test]
 fn one_warning_per_file_naming_every_deployment_without_a_source() {
-    let ran = validate(COUCHBASE)
+    let ran = validate(VAULT_ROLE)
         .stderr_has(
             "(without a source in compose (-t compose) nor Kubernetes (-t k8s-env,k8s,kustomization,deploy-notes))",
         )
         .run();
     assert_eq!(credential_warnings(&ran), 1, "{}", ran.stderr());
     let kubernetes_only = format!(
-        "{COUCHBASE}[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
+        "{VAULT_ROLE}[deploy]\ncompose = false\n[deploy.files]\n\"secret.vault.role_id_file\" = {{ secret = \"cb\", key = \"password\" }}\n"
     );
     Test::new()
         .file("p.toml", &kubernetes_only)
+        .file("pw", "secret")
         .args(["validate", "--deny-warnings", "p.toml"])
         .stderr_lacks("warning")
         .run();
@@ -132,7 +150,7 @@ fn one_warning_per_file_naming_every_deployment_without_a_source() {
         .stdout_lacks("services:")
         .run();
     // It still warns of what Kubernetes lacks.
-    let without = format!("{COUCHBASE}[deploy]\ncompose = false\n");
+    let without = format!("{VAULT_ROLE}[deploy]\ncompose = false\n");
     let ran = validate(&without)
         .stderr_has("(without a source in Kubernetes (")
         .stderr_lacks("compose (-t compose)")
@@ -141,7 +159,7 @@ fn one_warning_per_file_naming_every_deployment_without_a_source() {
     Test::new()
         .file(
             "p.toml",
-            &format!("{COUCHBASE}[deploy]\ncompose = false\nkubernetes = false\n"),
+            &format!("{VAULT_ROLE}[deploy]\ncompose = false\nkubernetes = false\n"),
         )
         .args(["validate", "p.toml"])
         .code(1)
@@ -214,14 +232,11 @@ fn an_empty_credential_path_is_refused_naming_the_default() {
     Test::new()
         .file(
             "p.toml",
-            &COUCHBASE.replace(
-                "url = \"cb.example.org\"",
-                "url = \"cb.example.org\", password_file = \"\"",
-            ),
+            &VAULT_ROLE.replace("verify = true", "verify = true, role_id_file = \"\""),
         )
         .args(["validate", "p.toml"])
         .code(1)
-        .stderr_has("opens its default /etc/jans/conf/couchbase_password")
+        .stderr_has("opens its default /etc/certs/vault_role_id")
         .run();
 }
 
@@ -428,6 +443,7 @@ fn compose_only() -> String {
      [secret.vault]\naddr = \"https://vault.example.org:8200\"\nverify = true\n\
      [persistence]\ntype = \"couchbase\"\ncouchbase = { url = \"cb.example.org\" }\n\
      [token_server]\nbase_url = \"https://auth.example.org\"\n\
+     [deploy.image]\ntag = \"5.1.6\"\n\
      [deploy]\nkubernetes = false\n\
      [deploy.files]\n\"persistence.couchbase.password_file\" = { host = \"pw\" }\n\
      \"secret.vault.secret_id_file\" = { host = \"pw\" }\n\

@@ -24,6 +24,7 @@ mod generated_text;
 mod hostile_inputs;
 mod image_files;
 mod image_start;
+mod image_beyond_spec;
 mod import;
 mod import_compose;
 mod init;

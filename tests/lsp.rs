@@ -42,7 +42,7 @@ fn at(uri: &str, line: u64, character: u64) -> Value {
 /// A profile with one error (the dialect); its adapters read no credential file and its database
 /// is a service of its own, so once fixed it is clean for a deployment too (no W0331 for the
 /// default vault adapter's files, no W0333 for a service left at `localhost`).
-const POSTGRES: &str = "edition = \"B\"\nallow = [\"kube-api-config\"]\n[persistence]\ntype = \"sql\"\nsql = { name = \"né😀\", dialect = \"postgres\", host = \"db\" }\n[secret]\nadapter = \"kubernetes\"\n[config]\nadapter = \"kubernetes\"\n";
+const POSTGRES: &str = "edition = \"B\"\nallow = [\"kube-api-config\"]\n[persistence]\ntype = \"sql\"\nsql = { name = \"né😀\", dialect = \"postgres\", host = \"db\", port = 5432 }\n[secret]\nadapter = \"kubernetes\"\n[config]\nadapter = \"kubernetes\"\n";
 
 #[test]
 fn initialize_advertises_the_features_and_shutdown_exits_cleanly() {

@@ -526,7 +526,7 @@ fn a_service_address_left_at_loopback_warns() {
         ),
         (
             "B",
-            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n",
+            "[config]\nadapter = \"kubernetes\"\n[secret]\nadapter = \"kubernetes\"\n[persistence]\ntype = \"couchbase\"\n[deploy]\ncompose = false\n[deploy.files]\n\"persistence.couchbase.password_file\" = { secret = \"cb\", key = \"password\" }\n[deploy.image]\ntag = \"5.1.6\"\n",
             "persistence.couchbase.url",
             "CN_COUCHBASE_URL",
         ),

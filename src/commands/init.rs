@@ -125,6 +125,7 @@ pub fn starting_profile(options: &InitOptions) -> Result<String, String> {
     let kube_api = (entries.iter())
         .any(|(_, var, _)| (model.container.api_objects.iter()).any(|o| o.kube_config == var.key));
     deploy_section(&mut out, model, &needed, kube_api);
+    pinned_tag(&mut out, model, edition, &choices.backends);
     Ok(out)
 }
 
@@ -151,6 +152,31 @@ fn header(options: &InitOptions, model: &Model) -> String {
     );
     let _ = writeln!(out, "edition = {}", toml::Value::from(edition.as_str()));
     out
+}
+
+/// `[deploy.image] tag` pinned to the build the model's facts come from, when the edition's tag
+/// moves and its current build no longer has a backend chosen (W0344 otherwise).
+fn pinned_tag(out: &mut String, model: &Model, edition: Edition, backends: &[String]) {
+    let Some(moving) = model.edition(edition).moving_tag.as_ref() else {
+        return;
+    };
+    let Some(dropped) = (moving.dropped_backends.iter()).find(|b| backends.contains(b)) else {
+        return;
+    };
+    out.push('\n');
+    comment(
+        out,
+        &format!(
+            "The edition's tag `{}` moves, and its build at {} no longer has the {dropped} backend: \
+             the tag is pinned to {} ({}).",
+            model.edition(edition).image_tag,
+            moving.checked_at,
+            moving.pin,
+            moving.pin_note
+        ),
+    );
+    out.push_str("[deploy.image]\n");
+    let _ = writeln!(out, "tag = {}", toml::Value::from(moving.pin.as_str()));
 }
 
 /// The `[deploy]` table: a `[deploy.files]` source for each file the image opens at start

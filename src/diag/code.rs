@@ -187,6 +187,17 @@ codes! {
     NoRbacObjects = "N0400", "no-rbac-objects";
     /// A file of another kind (a compose file, a `.env`, manifests) where a profile is read.
     WrongFile = "E0246", "wrong-file";
+    /// A variable outside the spec that the image's client reads ahead of a spec setting: set,
+    /// it replaces the setting's value (or, without the variables it needs, is ignored).
+    ImageReplaces = "W0342", "image-replaces";
+    /// A spec default left unset that does not fit another choice of the profile (MySQL's port
+    /// with the PostgreSQL dialect, an adapter's namespace other than `deploy.namespace`).
+    DefaultMisfits = "W0343", "default-misfits";
+    /// An image tag that moves, with a backend or variable its current build no longer has.
+    MovingTag = "W0344", "moving-tag";
+    /// A host file the image cannot use: one its user cannot read through a compose bind mount,
+    /// or an SSA file that is not a JWT with `iss` and `org_id` in its payload.
+    ImageFileUnusable = "W0345", "image-file-unusable";
 }
 
 impl Code {

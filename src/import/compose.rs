@@ -37,6 +37,9 @@ pub fn read(
     deploy.image = (chain.iter().rev())
         .find_map(|s| s.get("image"))
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
+    for service in &chain {
+        super::left_out::service(service, deploy, diags);
+    }
     // As compose merges `extends`: the env_files of the whole chain (the base's first, each file
     // once), then the environments of the chain (a later one winning), which win over every
     // env_file.

@@ -30,6 +30,8 @@ struct Container<'a> {
     name: String,
     namespace: Option<String>,
     node: &'a Node,
+    /// The workload's `spec.replicas`, when it has one.
+    replicas: Option<&'a Node>,
 }
 
 /// A ConfigMap found in the file.
@@ -107,6 +109,10 @@ pub fn read(
         .node
         .get("image")
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
+    super::left_out::container(container.node, diags);
+    if let Some(replicas) = container.replicas {
+        deploy.replicas = (replicas.scalar_text()).map(|t| (t.to_string(), replicas.origin));
+    }
     let mut entries = Vec::new();
     // A null `env` or `envFrom` (the chart renders `env:` empty) is an empty list.
     if let Some(env_from) = container.node.get("envFrom").filter(|n| !n.is_null()) {
@@ -219,6 +225,7 @@ fn containers_of<'a>(object: &'a Node, out: &mut Vec<Container<'a>>) {
                 name: String::new(),
                 namespace: None,
                 node: object,
+                replicas: None,
             });
         }
         return;
@@ -244,6 +251,7 @@ fn containers_of<'a>(object: &'a Node, out: &mut Vec<Container<'a>>) {
                 .to_string(),
             namespace: meta(object, "namespace"),
             node,
+            replicas: object.get("spec").and_then(|s| s.get("replicas")),
         });
     }
 }

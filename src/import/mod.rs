@@ -14,6 +14,7 @@ pub mod formats;
 mod interpolate;
 pub(crate) mod k8s;
 pub mod kind;
+mod left_out;
 mod names;
 mod profile;
 mod unread;
@@ -82,6 +83,9 @@ pub struct DeployHints {
     pub image: Option<(String, Origin)>,
     /// The Kubernetes container read (its node in the stream), for the workload lint.
     pub container: Option<Origin>,
+    /// The workload's replica count as written (a Deployment's `spec.replicas`, compose's
+    /// `deploy.replicas`): carried into `deploy.replicas` when that setting takes it.
+    pub replicas: Option<(String, Origin)>,
 }
 
 /// How to read a file.

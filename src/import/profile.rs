@@ -155,8 +155,8 @@ fn with_deploy_names(
     analysis: &Analysis,
     edition: Edition,
     sources: &Sources,
-) -> (Vec<(&'static str, String)>, Checked) {
-    let deploy = deploy_settings(read);
+) -> (Vec<DeploySetting>, Checked) {
+    let deploy = deploy_settings(read, edition);
     let checked = check(read, analysis, (edition, true), &deploy, sources);
     (deploy, checked)
 }
@@ -189,7 +189,7 @@ fn check(
     read: &Read,
     analysis: &Analysis,
     (edition, writes_profile): (Edition, bool),
-    deploy: &[(&str, String)],
+    deploy: &[DeploySetting],
     sources: &Sources,
 ) -> Checked {
     let table = profile_table(read, analysis, edition, deploy);
@@ -214,26 +214,74 @@ fn check(
 /// deployment's name and namespace, and the Secret of secret references (whose default follows
 /// the name). A name is taken only when its setting accepts it, by the setting's own rule (and
 /// the Service's, for the deployment's name), so that it never makes the profile invalid.
-fn deploy_settings(read: &Read) -> Vec<(&'static str, String)> {
+fn deploy_settings(read: &Read, edition: Edition) -> Vec<DeploySetting> {
     let hints = &read.deploy;
     let mut out = Vec::new();
+    carried(hints, edition, &mut out);
     let name = accepted("name", hints.name.as_deref()).filter(|n| names::is_service_name(n));
     let default_name = names::default_deployment_name(Model::get()).to_string();
     let effective_name = name.clone().unwrap_or_else(|| default_name.clone());
     if let Some(name) = name.filter(|n| *n != default_name) {
-        out.push(("name", name));
+        out.push(("name", Value::String(name)));
     }
     if let Some(namespace) = accepted("namespace", hints.namespace.as_deref())
         .filter(|n| Some(n) != default_of("namespace").as_ref())
     {
-        out.push(("namespace", namespace));
+        out.push(("namespace", Value::String(namespace)));
     }
     if let Some(secret) = accepted("secret_name", hints.secret_name.as_deref())
         .filter(|s| *s != names::default_secret_name(&effective_name))
     {
-        out.push(("secret_name", secret));
+        out.push(("secret_name", Value::String(secret)));
     }
     out
+}
+
+/// A `[deploy]` setting read along from the file: its key under `deploy.` and its value.
+type DeploySetting = (&'static str, Value);
+
+/// The table path and leaf of the `[deploy]` setting `key` (`image.tag`: `deploy.image`, `tag`).
+fn deploy_path(key: &str) -> (String, &str) {
+    match key.rsplit_once('.') {
+        Some((path, leaf)) => (format!("deploy.{path}"), leaf),
+        None => ("deploy".to_string(), key),
+    }
+}
+
+/// The image's repository and tag, and the replica count, read along (a compose service's or
+/// a workload's), where they differ from what the profile gives without them and their
+/// settings accept them: an import keeps what it read.
+fn carried(hints: &super::DeployHints, edition: Edition, out: &mut Vec<DeploySetting>) {
+    if let Some((image, _)) = &hints.image {
+        let last = image.rsplit('/').next().unwrap_or(image);
+        let (repository, tag) = match last.rsplit_once(':') {
+            Some((_, tag)) => (&image[..image.len() - tag.len() - 1], Some(tag)),
+            None => (image.as_str(), None),
+        };
+        if let Some(repository) = accepted("image.repository", Some(repository))
+            .filter(|r| Some(r) != default_of("image.repository").as_ref())
+        {
+            out.push(("image.repository", Value::String(repository)));
+        }
+        let edition_tag = Model::get().editions.iter().find(|e| e.id == edition);
+        if let Some(tag) =
+            accepted("image.tag", tag).filter(|t| Some(t) != edition_tag.map(|e| &e.image_tag))
+        {
+            out.push(("image.tag", Value::String(tag)));
+        }
+    }
+    let replicas = (hints.replicas.as_ref()).and_then(|(text, _)| text.parse::<i64>().ok());
+    let setting = Model::get().setting("deploy.replicas");
+    if let (Some(n), Some(setting)) = (replicas, setting)
+        && setting
+            .ty
+            .rules()
+            .setting_text(setting, &Value::Integer(n))
+            .is_ok()
+        && Some(n.to_string()) != default_of("replicas")
+    {
+        out.push(("replicas", Value::Integer(n)));
+    }
 }
 
 /// `text` as the `[deploy]` setting `key` reads it, when the setting's type accepts it.
@@ -255,7 +303,7 @@ fn profile_table(
     read: &Read,
     analysis: &Analysis,
     edition: Edition,
-    deploy: &[(&str, String)],
+    deploy: &[DeploySetting],
 ) -> Table {
     let file = Origin::new(read.source, 0..0);
     let mut table = Table::default();
@@ -291,8 +339,13 @@ fn profile_table(
         table_at(&mut table, "env", file).entries = env;
     }
     for (key, value) in deploy {
-        let at = table_at(&mut table, "deploy", file);
-        at.entries.push(entry(key, file, text(value)));
+        let (path, leaf) = deploy_path(key);
+        let at = table_at(&mut table, &path, file);
+        let node = Node {
+            value: value.clone(),
+            origin: file,
+        };
+        at.entries.push(entry(leaf, file, node));
     }
     table
 }
@@ -358,7 +411,7 @@ fn table_at<'t>(mut table: &'t mut Table, path: &str, origin: Origin) -> &'t mut
 /// How the profile text is written.
 struct Written<'a> {
     header: &'a str,
-    deploy: &'a [(&'a str, String)],
+    deploy: &'a [DeploySetting],
     keep_defaults: bool,
 }
 
@@ -421,10 +474,11 @@ impl Written<'_> {
         }
         if !self.deploy.is_empty() {
             let model = Model::get();
-            let table = doc_table_at(&mut doc, "deploy", &mut position);
             for (key, value) in self.deploy {
                 debug_assert!(model.setting(&format!("deploy.{key}")).is_some());
-                table.insert(key, toml_edit::value(value.as_str()));
+                let (path, leaf) = deploy_path(key);
+                let table = doc_table_at(&mut doc, &path, &mut position);
+                table.insert(leaf, Item::Value(toml_value(value)));
             }
         }
         doc.to_string()

@@ -15,8 +15,8 @@ pub use condition::{Applies, Condition, Lookup};
 pub use start::{Lasts, LockCheck, StartFacts, StartWait};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
-    FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, Setting, StartupChecks, Unit, Var,
-    VarType, WrittenPath,
+    FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, MisfitDefault, MovingTag, Setting,
+    StartupChecks, Unit, UserGroups, Var, VarType, WrittenPath,
 };
 
 use std::sync::OnceLock;
@@ -152,7 +152,10 @@ impl Model {
         if let Some(read) =
             (self.image.reads.iter()).find(|r| r.env == env && r.editions.contains(&edition))
         {
-            return Some(format!("{} (image default `{}`)", read.what, read.default));
+            return Some(match read.default.is_empty() {
+                true => format!("{} (not set in the image)", read.what),
+                false => format!("{} (image default `{}`)", read.what, read.default),
+            });
         }
         self.container.api_objects.iter().find_map(|object| {
             let image = object.image_name.as_ref().filter(|i| i.env == env)?;

@@ -52,6 +52,29 @@ pub struct EditionInfo {
     pub id: Edition,
     /// The unstable image tag the spec names for this edition.
     pub image_tag: String,
+    /// Where the model's facts about this edition's image were read (upstream repository,
+    /// commit and image version): DEPLOY.md names it.
+    pub facts_from: String,
+    /// `image_tag` moves (a nightly): what its current build no longer has.
+    #[serde(default)]
+    pub moving_tag: Option<MovingTag>,
+}
+
+/// An edition's tag that moves (upstream behaviour): the build it points at changes, and at the
+/// commit the model last checked it no longer has some backends the spec (and the model's
+/// facts) still list for the edition.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovingTag {
+    /// The upstream commit (and date) of the build last checked.
+    pub checked_at: String,
+    /// The persistence backends that build no longer has.
+    pub dropped_backends: Vec<String>,
+    /// What shows it upstream (files and lines, pull requests).
+    pub why: String,
+    /// The tag that matches the model's facts, to pin instead, and what it is.
+    pub pin: String,
+    pub pin_note: String,
 }
 
 /// Which keys decide the persistence backends in use (`{ backend = "x" }` conditions).
@@ -97,6 +120,8 @@ pub enum VarType {
     Hostname,
     /// `host:port`.
     HostPort,
+    /// A host name or IP address with an optional `:port` (the image joins `https://<value>`).
+    Authority,
     /// A URL path starting with `/`.
     UrlPath,
     /// The path of a file the container reads.
@@ -299,6 +324,20 @@ pub struct Consumer {
     /// Words it reads as keywords, in any case.
     #[serde(default)]
     pub reserved: Vec<String>,
+    /// When not empty, what its last character must be (as `only`).
+    #[serde(default)]
+    pub last: Vec<String>,
+    /// The fewest and most characters it takes (a server's documented length).
+    #[serde(default)]
+    pub min_len: Option<usize>,
+    #[serde(default)]
+    pub max_len: Option<usize>,
+    /// Beginnings that break it (hvac puts an AppRole mount after `auth/` itself).
+    #[serde(default)]
+    pub not_prefix: Vec<String>,
+    /// Where the rule is documented (the server's reference): documentation of the model.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 impl Consumer {
@@ -320,7 +359,7 @@ impl Consumer {
 
     /// The model's own checks of the row: its character sets can be read and it says what it is.
     fn check(&self) -> Result<(), String> {
-        for items in [&self.only, &self.first] {
+        for items in [&self.only, &self.first, &self.last] {
             if Self::ranges(items).is_none() {
                 return Err(format!(
                     "consumer {}: `only` and `first` take single characters or ranges such as \"A-Z\"",
@@ -328,8 +367,13 @@ impl Consumer {
                 ));
             }
         }
-        let mut chars = (self.forbid.iter().copied())
-            .chain(self.only.iter().chain(&self.first).flat_map(|s| s.chars()));
+        let mut chars = (self.forbid.iter().copied()).chain(
+            self.only
+                .iter()
+                .chain(&self.first)
+                .chain(&self.last)
+                .flat_map(|s| s.chars()),
+        );
         if let Some(c) = chars.find(|c| u32::from(*c) > 0xFFFF) {
             // Patterns write characters as `\uHHHH`, which every engine reads alike.
             return Err(format!("consumer {}: {c:?} is beyond U+FFFF", self.id));
@@ -359,6 +403,26 @@ pub struct ContainerFacts {
     pub api_objects: Vec<ApiObject>,
     /// An address whose port the client ignores for the one its TLS switch implies.
     pub ignored_port: IgnoredPort,
+    /// Spec defaults that do not fit another choice of the profile: the image uses the
+    /// default whatever the choice (a warning when the variable is left unset).
+    #[serde(default)]
+    pub misfit_defaults: Vec<MisfitDefault>,
+}
+
+/// A spec default that does not fit when another variable has a value (`persistence.sql.port`'s
+/// 3306 with the `pgsql` dialect): the value that fits then, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MisfitDefault {
+    /// The profile key of the variable whose default misfits.
+    pub key: String,
+    /// The profile key of the choice, and its value with which the default misfits.
+    pub when: String,
+    pub equals: String,
+    /// The value that fits the choice.
+    pub fits: String,
+    /// Why the default does not fit.
+    pub why: String,
 }
 
 /// Facts about the real image, not the spec (the model's `[image]`, upstream behaviour): what it
@@ -382,6 +446,17 @@ pub struct ImageFacts {
     /// The least memory limit any container starts with (a Kubernetes quantity): below it the
     /// runtime refuses the container or fails to start it, whatever the image.
     pub least_memory_limit: String,
+    /// The groups the image's user (`deploy.security.run_as_user`'s default) is in, per edition:
+    /// a bind-mounted host file keeps its owner and mode, and the user reads it as one of them.
+    pub user_groups: Vec<UserGroups>,
+}
+
+/// The group ids of the image's user in the image of `editions`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserGroups {
+    pub editions: Vec<Edition>,
+    pub gids: Vec<u32>,
 }
 
 /// A variable outside the spec that the image reads, what it reads from it and its default there.
@@ -393,6 +468,34 @@ pub struct ImageVar {
     pub default: String,
     /// The editions whose image reads it.
     pub editions: Vec<Edition>,
+    /// The only values the image works with (its code compares the text); empty: any.
+    #[serde(default)]
+    pub works: Vec<String>,
+    /// The empty string stops the image (`works` cannot list "anything but empty").
+    #[serde(default)]
+    pub not_empty: bool,
+    /// Why another value (or the empty one) stops or breaks the image: said with the refusal.
+    #[serde(default)]
+    pub why: String,
+    /// The profile key whose value the image stops using when this variable is set (a name its
+    /// client still honours ahead of the spec's): a warning names the key it replaces.
+    #[serde(default)]
+    pub replaces: Option<String>,
+    /// Other variables (outside the spec) that must be set with this one for it to replace
+    /// `replaces` (the vault client uses its host, port and scheme only when all three are set).
+    #[serde(default)]
+    pub together: Vec<String>,
+    /// Where the fact was read (upstream file, line and commit): documentation of the model.
+    pub source: String,
+}
+
+impl ImageVar {
+    /// Why `value` stops or breaks the image, when it does (`works`, `not_empty`).
+    pub fn refuses(&self, value: &str) -> Option<&str> {
+        let refused = (self.not_empty && value.is_empty())
+            || (!self.works.is_empty() && !self.works.iter().any(|w| w == value));
+        refused.then_some(self.why.as_str())
+    }
 }
 
 /// A file the image reads, at `path` unless the variable `env` (outside the spec) moves it.
@@ -741,6 +844,36 @@ fn check_across(model: &super::Model) -> Result<(), String> {
                 var.env,
                 var.ty.name()
             ));
+        }
+    }
+    for misfit in &model.container.misfit_defaults {
+        for key in [&misfit.key, &misfit.when] {
+            if !vars.iter().any(|v| &v.key == key) {
+                return Err(format!("misfit_defaults: no variable has the key `{key}`"));
+            }
+        }
+    }
+    for read in &model.image.reads {
+        let rule = read.not_empty || !read.works.is_empty();
+        if rule == read.why.trim().is_empty() {
+            return Err(format!(
+                "image reads {}: `why` goes with `works` or `not_empty`",
+                read.env
+            ));
+        }
+        if let Some(key) = &read.replaces
+            && !vars.iter().any(|v| &v.key == key)
+        {
+            return Err(format!(
+                "image reads {}: it replaces no key `{key}`",
+                read.env
+            ));
+        }
+        if vars
+            .iter()
+            .any(|v| v.env == read.env || v.legacy.contains(&read.env))
+        {
+            return Err(format!("image reads {}: a variable of the spec", read.env));
         }
     }
     for key in [&model.backends.selector, &model.backends.mapping] {

@@ -51,6 +51,29 @@ pub struct ImageFacts {
     pub port: i64,
     /// The user it runs as (`deploy.security.run_as_user`'s default).
     pub user: i64,
+    /// Where the model's facts about this edition's image were read (upstream commit).
+    pub facts_from: String,
+    /// The deployment runs the edition's tag, which moves: what its current build dropped.
+    pub moving_tag: Option<MovingTagNote>,
+}
+
+/// The edition's moving tag, when the deployment runs it.
+#[derive(Serialize, JsonSchema)]
+pub struct MovingTagNote {
+    /// The tag.
+    pub tag: String,
+    /// The upstream commit (and date) of the build last checked.
+    pub checked_at: String,
+    /// The persistence backends that build no longer has.
+    pub dropped: Vec<String>,
+    /// Those of `dropped` this profile uses (its groups apply).
+    pub used: Vec<String>,
+    /// What shows it upstream.
+    pub why: String,
+    /// The tag that matches the model's facts.
+    pub pin: String,
+    /// What that tag is.
+    pub pin_note: String,
 }
 
 /// A file the image reads, and the variable that moves it.
@@ -110,6 +133,20 @@ fn image_facts(resolved: &crate::resolve::Resolved) -> ImageFacts {
         writes: facts.writes.iter().map(|w| w.path.clone()).collect(),
         port: default(image::PORT),
         user: default(image::USER),
+        facts_from: (model.editions.iter().find(|e| e.id == edition))
+            .map(|e| e.facts_from.clone())
+            .unwrap_or_default(),
+        moving_tag: crate::resolve::moving_tag_in_use(resolved).map(|(info, moving, used)| {
+            MovingTagNote {
+                tag: info.image_tag.clone(),
+                checked_at: moving.checked_at.clone(),
+                dropped: moving.dropped_backends.clone(),
+                used,
+                why: moving.why.clone(),
+                pin: moving.pin.clone(),
+                pin_note: moving.pin_note.clone(),
+            }
+        }),
     }
 }
 

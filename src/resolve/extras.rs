@@ -85,6 +85,7 @@ pub fn extras(
             origin: entry.node.origin,
         });
     }
+    super::image_env::check(model, edition, &out, diags);
     out
 }
 

@@ -9,7 +9,10 @@ mod convert;
 pub mod deferred;
 pub mod deploy;
 mod extras;
+mod fitting;
 mod groups;
+mod image_env;
+mod moving_tag;
 pub(crate) mod rules;
 pub mod timeline;
 mod walk;
@@ -19,6 +22,7 @@ pub use crate::value_type::{SecretSource, Typed};
 pub use convert::{backend_not_a_string, is_env_name};
 pub use extras::Extra;
 pub use groups::not_applied;
+pub use moving_tag::moving_tag_in_use;
 pub use walk::{children, next_segments};
 
 use crate::diag::source::{Origin, SourceId, Sources};
@@ -218,6 +222,11 @@ pub fn resolve(
         emptied,
     };
     rules::check(&resolved, &mut diags);
+    fitting::check(&resolved, &mut diags);
+    // The tag an environment runs is not in it (import and lint): only a profile's is known.
+    if matches!(options.mode, Mode::Profile) {
+        moving_tag::check(&resolved, &mut diags);
+    }
     allow::acknowledge(&mut diags, &resolved.allow);
     diags.sort();
     if diags.has_errors() {

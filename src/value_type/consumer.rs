@@ -60,8 +60,28 @@ pub fn check(consumer: &Consumer, value: &str) -> Result<(), Problem> {
             consumer.what
         )));
     }
+    if let Some(prefix) = (consumer.not_prefix.iter()).find(|p| value.starts_with(p.as_str())) {
+        return Err(bad(format!(
+            "a value starting with `{prefix}` breaks {}",
+            consumer.what
+        )));
+    }
+    let count = value.chars().count();
+    if let Some(min) = consumer.min_len.filter(|min| count < *min) {
+        return Err(bad(format!(
+            "{count} characters are fewer than the {min} {} takes",
+            consumer.what
+        )));
+    }
+    if let Some(max) = consumer.max_len.filter(|max| count > *max) {
+        return Err(bad(format!(
+            "{count} characters are more than the {max} {} takes",
+            consumer.what
+        )));
+    }
     let only = Consumer::ranges(&consumer.only).unwrap_or_default();
     let first = Consumer::ranges(&consumer.first).unwrap_or_default();
+    let last = Consumer::ranges(&consumer.last).unwrap_or_default();
     for (i, c) in value.chars().enumerate() {
         let outside = |ranges: &[(char, char)]| {
             !ranges.is_empty() && !ranges.iter().any(|(low, high)| (*low..=*high).contains(&c))
@@ -71,7 +91,8 @@ pub fn check(consumer: &Consumer, value: &str) -> Result<(), Problem> {
             || (consumer.white_space && c.is_whitespace())
             || (consumer.latin1 && u32::from(c) > 0xFF)
             || outside(&only)
-            || (i == 0 && outside(&first));
+            || (i == 0 && outside(&first))
+            || (i + 1 == count && outside(&last));
         if breaks {
             return Err(bad(format!("{c:?} breaks {}", consumer.what)));
         }
@@ -114,7 +135,27 @@ pub fn allowed(consumer: &Consumer) -> String {
                 ranges_shown(&consumer.first)
             ));
         }
+        if !consumer.last.is_empty() {
+            only.push_str(&format!(
+                ", the last one of {}",
+                ranges_shown(&consumer.last)
+            ));
+        }
         parts.push(only);
+    }
+    match (consumer.min_len, consumer.max_len) {
+        (Some(min), Some(max)) => parts.push(format!("{min} to {max} characters")),
+        (None, Some(max)) => parts.push(format!("at most {max} characters")),
+        (Some(min), None) => parts.push(format!("at least {min} characters")),
+        (None, None) => {}
+    }
+    if !consumer.not_prefix.is_empty() {
+        let starts: Vec<String> = consumer
+            .not_prefix
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect();
+        parts.push(format!("not starting with {}", starts.join(" or ")));
     }
     if consumer.trimmed {
         parts.push("no white space at either end".into());
@@ -198,6 +239,20 @@ fn patterns(consumer: &Consumer) -> Vec<Json> {
             format!("^([{}][{only}]*)?$", class_of(&consumer.first))
         };
         out.push(json!({ "pattern": pattern }));
+    }
+    if !consumer.last.is_empty() {
+        let last = class_of(&consumer.last);
+        out.push(json!({ "pattern": format!(r"^([\s\S]*[{last}])?$") }));
+    }
+    if let Some(min) = consumer.min_len {
+        out.push(json!({ "pattern": format!(r"^([\s\S]{{{min},}})?$") }));
+    }
+    if let Some(max) = consumer.max_len {
+        out.push(json!({ "maxLength": max }));
+    }
+    for prefix in &consumer.not_prefix {
+        let escaped: String = prefix.chars().map(escaped).collect();
+        out.push(json!({ "not": { "pattern": format!("^{escaped}") } }));
     }
     if consumer.trimmed {
         out.push(json!({ "pattern": format!(r"^([^{SPACE}]([\s\S]*[^{SPACE}])?)?$") }));

@@ -293,6 +293,31 @@ pub fn host_port(value: &str) -> Result<(), Problem> {
     Ok(())
 }
 
+/// A host with an optional `:port`, as the authority of the URL the image builds from it
+/// (`https://<value><endpoint>`): a host name or IPv4 address, or an IPv6 address in brackets
+/// (bare, its colons would read as a port).
+pub fn authority(value: &str) -> Result<(), Problem> {
+    if value.contains("://") {
+        return hostname(value);
+    }
+    if let Some(literal) = super::ipv6::ipv6_literal(value)
+        && !literal.bracketed
+    {
+        return Err(problem_with(
+            "the image writes this host into https://<host>/…: an IPv6 address needs brackets",
+            format!("[{}]", literal.address),
+        ));
+    }
+    match split_port(value) {
+        (host, Some(port)) if value.starts_with('[') || !host.contains(':') => {
+            let host_text = &value[..value.len() - port.len() - 1];
+            hostname(host_text)?;
+            port_text(port).map(|_| ())
+        }
+        _ => hostname(value),
+    }
+}
+
 /// `value` (a host without a port) with the port of `default` (`host:port`), when it has one.
 pub fn with_port_of(value: &str, default: &str) -> Option<String> {
     let (_, None) = split_port(value) else {

@@ -212,6 +212,28 @@ fn whole_number(text: &str, signed: bool) -> Option<i64> {
     all_digits.then(|| text.parse().ok()).flatten()
 }
 
+/// The integer Python's `int()` makes of `text`, as the image reads its wait times (upstream
+/// behaviour): white space around it, a `+` or `-` sign, and single `_` between digits are
+/// taken (`" +3_000 "` is 3000); `None` where `int()` raises. Digits of other scripts, which
+/// `int()` also takes, are not read here (they count as not an integer).
+fn python_int(text: &str) -> Option<i64> {
+    let text = text.trim_matches(is_python_space);
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let grouped = !digits.starts_with('_') && !digits.ends_with('_') && !digits.contains("__");
+    let plain: String = digits.chars().filter(|&c| c != '_').collect();
+    let n: i64 = whole_number(&plain, false).filter(|_| grouped)?;
+    Some(if negative { -n } else { n })
+}
+
+/// White space as Python's `str.strip()` (and so `int()`) sees it: Unicode white space and the
+/// separators U+001C to U+001F.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
 /// An environment text as a number: an integer when it writes one, else the text.
 fn number(env: &EnvText, signed: bool) -> Node {
     match whole_number(env.text, signed) {
@@ -229,8 +251,11 @@ fn falling_back(var: &Var, env: &EnvText, diags: &mut Diagnostics) -> Option<Nod
     let (name, text, at) = (env.name, env.text, env.origin);
     let min = var.min.unwrap_or(1);
     let unit = var.unit.map_or("", |u| u.words());
-    match whole_number(text, true) {
-        Some(n) if n >= min => Some(number(env, true)),
+    match python_int(text) {
+        Some(n) if n >= min => Some(Node {
+            value: Value::Integer(n),
+            origin: at,
+        }),
         Some(n) => {
             let d = Diagnostic::new(
                 Code::FallsBack,
@@ -270,6 +295,24 @@ mod tests {
         assert_eq!(as_count("8500", None), Some(8500));
         assert_eq!(as_count("1500ms", Some(Unit::Seconds)), None);
         assert_eq!(as_count("abc", None), None);
+    }
+
+    #[test]
+    fn wait_times_are_read_as_pythons_int_reads_them() {
+        assert_eq!(python_int("3_000"), Some(3000));
+        assert_eq!(python_int("+15"), Some(15));
+        assert_eq!(python_int(" 42\t\n"), Some(42));
+        assert_eq!(python_int("\u{1f}7\u{a0}"), Some(7));
+        assert_eq!(python_int("-5"), Some(-5));
+        assert_eq!(python_int("1__0"), None);
+        assert_eq!(python_int("_10"), None);
+        assert_eq!(python_int("10_"), None);
+        assert_eq!(python_int("+-1"), None);
+        assert_eq!(python_int("+"), None);
+        assert_eq!(python_int("1 0"), None);
+        assert_eq!(python_int("0x10"), None);
+        assert_eq!(python_int("10s"), None);
+        assert_eq!(python_int(""), None);
     }
 
     #[test]

@@ -211,6 +211,7 @@ impl VarType {
             VarType::BaseUrl => &text::BASE_URL,
             VarType::Hostname => &text::HOSTNAME,
             VarType::HostPort => &text::HOST_PORT,
+            VarType::Authority => &text::AUTHORITY,
             VarType::UrlPath => &text::URL_PATH,
             VarType::File => &text::FILE,
             VarType::K8sName => &text::K8S_NAME,

@@ -71,6 +71,9 @@ pub const HOSTNAME_IPV6_BARE: &str = concat!(r"^(", name!(), "|", ipv6!(), r")?$
 /// `host:port`, the host a name or an IPv4 address, or an IPv6 address in brackets.
 pub const HOST_PORT: &str = concat!(r"^((", name!(), r"|\[[0-9A-Fa-f:.]+\]):[0-9]+)?$");
 
+/// A host with an optional port (a URL's authority): an IPv6 address only in brackets.
+pub const AUTHORITY: &str = concat!(r"^((", name!(), r"|\[", ipv6!(), r"\])(:[0-9]+)?)?$");
+
 /// `host:port` whose client cannot read an IPv6 address (`address = "no-ipv6"`).
 pub const HOST_PORT_NO_IPV6: &str = concat!(r"^(", name!(), r":[0-9]+)?$");
 
@@ -137,6 +140,7 @@ mod tests {
             (BASE_URL, |s| formats::url(s, true)),
             (HOSTNAME, formats::hostname),
             (HOST_PORT, formats::host_port),
+            (AUTHORITY, formats::authority),
             (URL_PATH, formats::url_path),
             (FILE, formats::file_path),
             (PLUGIN_NAME, formats::plugin_name),

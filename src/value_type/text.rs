@@ -91,6 +91,16 @@ pub(super) const HOST_PORT: Form = Form {
     ..PLAIN
 };
 
+/// A host with an optional port, as a URL's authority: the image builds `https://<value>/…`.
+pub(super) const AUTHORITY: Form = Form {
+    name: "host[:port]",
+    describe: "a host name or IP address, optionally with :port (no scheme, no path; an IPv6 address in brackets)",
+    check: formats::authority,
+    pattern: Some(patterns::AUTHORITY),
+    placeholder: Some(|word| format!("{word}.example.org")),
+    ..PLAIN
+};
+
 pub(super) const URL_PATH: Form = Form {
     name: "URL path",
     describe: "a URL path starting with /",

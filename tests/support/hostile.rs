@@ -82,19 +82,19 @@ pub fn any_length() -> BoxedStrategy<String> {
     prop_oneof![3 => value(), 1 => long_value()].boxed()
 }
 
-/// A valid edition B profile with hostile values in the three string variables that take any
+/// A valid edition B profile with hostile values in the two string variables that take any
 /// string and every value in `[env]` (`values` needs at least three). Not the kubernetes adapters'
 /// object names (Kubernetes names, in a Role) nor a variable the image puts into another text
 /// as it is (the model's `consumers`: the client id in JSON and an LDAP DN, the SQL user and
-/// database in a URL, the vault namespace in an HTTP header), which refuse what breaks that text.
+/// database in a URL, the vault namespace in an HTTP header, the AppRole mount in hvac's login
+/// path), which refuse what breaks that text.
 pub fn profile(values: &[String]) -> String {
     let s = |v: &String| toml::Value::String(v.clone()).to_string();
     let mut text = format!(
         "edition = \"B\"\n\
-         [secret]\nvault = {{ prefix = {}, kv_path = {}, approle_path = {} }}\n[env]\n",
+         [secret]\nvault = {{ prefix = {}, kv_path = {} }}\n[env]\n",
         s(&values[0]),
         s(&values[1]),
-        s(&values[2]),
     );
     for (i, v) in values.iter().enumerate() {
         text.push_str(&format!("HOSTILE_{i} = {}\n", s(v)));

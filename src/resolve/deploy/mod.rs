@@ -4,6 +4,8 @@
 
 pub mod checks;
 pub mod credentials;
+#[cfg(feature = "host")]
+mod host_checks;
 pub mod image;
 pub mod names;
 mod settings;
@@ -248,6 +250,8 @@ pub fn deploy(
         image_findings: Vec::new(),
     };
     checks::check(&deploy, vars, &reader, diags);
+    #[cfg(feature = "host")]
+    host_checks::check(model, edition, &deploy, diags);
     let mut findings = Diagnostics::default();
     image::check(&deploy, &reader, &mut findings);
     deploy.image_findings = findings.items;
