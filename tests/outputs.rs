@@ -1,7 +1,6 @@
-//! Where svcgen writes (issue 10, class 2; issue 13): every output stays inside what the user
-//! named, never replaces an input (by identity, not spelling), honours the umask, is not
-//! rewritten when unchanged, is locked against a concurrent run, and leaves no temporary file
-//! behind on a signal.
+//! Where svcgen writes: every output stays inside what the user named, never replaces an input (by
+//! identity, not spelling), honours the umask, is not rewritten when unchanged, is locked against a
+//! concurrent run, and leaves no temporary file behind on a signal.
 
 use crate::support;
 
@@ -469,10 +468,10 @@ fn many_file_profile(dir: &Path, count: usize, version: &str, max_time: u32) -> 
     write(dir, "p.toml", profile)
 }
 
-/// Class 3: SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
+/// SIGTERM or SIGINT at many points of a commit of 120 files: each time the folder
 /// holds the old set or the new one, file for file, and nothing else.
 #[test]
-fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
+fn a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() {
     let dir = tempfile::tempdir().unwrap();
     let profile = many_file_profile(dir.path(), 120, "v1", 300);
     let (old, new) = (dir.path().join("old"), dir.path().join("new"));
@@ -541,9 +540,9 @@ fn class3_a_signal_during_a_large_commit_leaves_the_old_folder_or_the_new_one() 
     );
 }
 
-/// Class 3: a killed `-o` write leaves the old file, whole.
+/// A killed `-o` write leaves the old file, whole.
 #[test]
-fn class3_a_killed_single_file_write_leaves_the_old_file() {
+fn a_killed_single_file_write_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let profile = write(dir.path(), "p.toml", PROFILE);
     let out = dir.path().join("app.env");
@@ -612,9 +611,9 @@ fn the_next_run_after_a_kill_names_its_temporary_files_and_removes_nothing() {
     }
 }
 
-/// Class 4: a run into X never touches a run into X/sub, even at the same time: both complete.
+/// A run into X never touches a run into X/sub, even at the same time: both complete.
 #[test]
-fn class4_renders_into_a_folder_and_a_folder_inside_it_both_complete() {
+fn renders_into_a_folder_and_a_folder_inside_it_both_complete() {
     let dir = tempfile::tempdir().unwrap();
     let outer_profile = write(dir.path(), "outer.toml", PROFILE);
     let inner_profile = write(
@@ -647,9 +646,9 @@ fn class4_renders_into_a_folder_and_a_folder_inside_it_both_complete() {
     assert_eq!(names(&outer), expected);
 }
 
-/// Class 4: `man --out-dir` refuses a page that is a link leading out of the folder.
+/// `man --out-dir` refuses a page that is a link leading out of the folder.
 #[test]
-fn class4_man_pages_are_not_written_through_a_link_out_of_the_folder() {
+fn man_pages_are_not_written_through_a_link_out_of_the_folder() {
     let dir = tempfile::tempdir().unwrap();
     let victim = write(dir.path(), "victim", "keep\n");
     let out = dir.path().join("man");
@@ -666,9 +665,9 @@ fn class4_man_pages_are_not_written_through_a_link_out_of_the_folder() {
     assert_eq!(names(&out), ["svcgen-render.1"], "nothing written");
 }
 
-/// Class 4: `-o` of every single-file writer refuses a link that leads out of its folder.
+/// `-o` of every single-file writer refuses a link that leads out of its folder.
 #[test]
-fn class4_no_single_file_writer_follows_a_link_out_of_its_folder() {
+fn no_single_file_writer_follows_a_link_out_of_its_folder() {
     let dir = tempfile::tempdir().unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
@@ -727,11 +726,11 @@ fn host_file_profile(extra: &str) -> String {
     )
 }
 
-/// Class 5: an `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
+/// An `--out-dir` that is or holds the profile, a base, an overlay, a `--set-file`,
 /// the passphrase file or a host file the profile names is refused before anything is written,
 /// with and without `--include-secrets`.
 #[test]
-fn class5_no_output_folder_holds_an_input() {
+fn no_output_folder_holds_an_input() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let profiles = root.join("profiles");
@@ -801,10 +800,10 @@ fn class5_no_output_folder_holds_an_input() {
     );
 }
 
-/// Class 5: `-o` naming the passphrase file or a host file the profile names (there or not) is
+/// `-o` naming the passphrase file or a host file the profile names (there or not) is
 /// refused, though this run does not read it.
 #[test]
-fn class5_no_output_file_is_a_file_the_profile_names() {
+fn no_output_file_is_a_file_the_profile_names() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let passphrase = write(root, "phrase", "s3cret");
@@ -904,10 +903,10 @@ mod writer {
         assert!(reader.join().unwrap(), "then it holds the folder");
     }
 
-    /// Class 4: a batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
+    /// A batch profile's folder `X/sub` is locked as a run into `X/sub` locks it, so
     /// the two take turns instead of mixing their files.
     #[test]
-    fn class4_a_batch_folder_waits_for_a_run_into_it() {
+    fn a_batch_folder_waits_for_a_run_into_it() {
         let dir = tempfile::tempdir().unwrap();
         let inner = OutDir::open(&dir.path().join("sub"), &Inputs::default()).unwrap();
         let outer = OutDir::open(dir.path(), &Inputs::default()).unwrap();

@@ -531,10 +531,10 @@ mod tests {
             .expect_err("the render must stop at a limit")
     }
 
-    /// Class 8: a loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
+    /// A loop of 200 million turns (minutes; a bigger one, hours) stops when the fuel is
     /// spent, at its line.
     #[test]
-    fn class8_an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
+    fn an_endless_loop_in_a_custom_template_runs_out_of_fuel() {
         let err = user_render_error(
             "a\n{% for i in range(100000) %}{% for j in range(2000) %}{% endfor %}{% endfor %}\n",
         );
@@ -543,9 +543,9 @@ mod tests {
         assert!(err.message.contains(&TEMPLATE_FUEL.to_string()), "{err}");
     }
 
-    /// Class 8: endless recursion stops at the recursion limit, named, at the line of the call.
+    /// Endless recursion stops at the recursion limit, named, at the line of the call.
     #[test]
-    fn class8_endless_recursion_in_a_custom_template_stops_at_the_limit() {
+    fn endless_recursion_in_a_custom_template_stops_at_the_limit() {
         let err = user_render_error("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n{{ f(0) }}\n");
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
         assert!(err.line.is_some(), "{err}");
@@ -553,9 +553,9 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: a template writing more than the output limit fails at the value past it.
+    /// A template writing more than the output limit fails at the value past it.
     #[test]
-    fn class8_a_custom_template_past_the_output_limit_is_an_error() {
+    fn a_custom_template_past_the_output_limit_is_an_error() {
         let err =
             user_render_error("a\nb\n{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}\n");
         assert!(err.file.ends_with("dotenv.env.j2"), "{err}");
@@ -564,9 +564,9 @@ mod tests {
         assert!(err.message.contains(&limit), "{err}");
     }
 
-    /// Class 8: the same loop of template text alone (no value after the limit) is refused too.
+    /// The same loop of template text alone (no value after the limit) is refused too.
     #[test]
-    fn class8_template_text_past_the_output_limit_is_an_error() {
+    fn template_text_past_the_output_limit_is_an_error() {
         let chunk = "y".repeat(1000);
         let err = user_render_error(&format!(
             "{{% for i in range(70000) %}}{chunk}{{% endfor %}}"
