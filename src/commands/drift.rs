@@ -63,10 +63,10 @@ fn trailing_newlines(text: &str) -> usize {
 /// How long the diff of one file may search for the shortest edit script: Myers' algorithm is
 /// linear for a few changes but quadratic when every line changed (a 25,000-line file took 3 s).
 /// Past it the rest is shown as replaced, which is still a correct diff, only a longer one.
-const DIFF_TIME: std::time::Duration = std::time::Duration::from_millis(200);
+const DIFF_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The most lines of one file's diff that are shown; the rest is counted, not printed.
-const DIFF_LINES: usize = 2_000;
+const DIFF_LINES: usize = 10_000;
 
 /// A unified diff with three lines of context, Myers' algorithm in linear space, its work bounded
 /// ([`DIFF_TIME`]) and its length too ([`DIFF_LINES`]); when either cut it, the last line says so.
