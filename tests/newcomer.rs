@@ -688,7 +688,7 @@ enum PathKind {
 
 fn path_kind(command: &str, long: &str) -> PathKind {
     match long {
-        "overlay" | "profile" => PathKind::Read,
+        "overlay" | "profile" | "start" => PathKind::Read,
         "templates" => PathKind::ReadFolder,
         "output" => PathKind::Write,
         "out-dir" => PathKind::WriteFolder,

@@ -21,7 +21,7 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "PROFILE", conflicts_with_all = ["name", "profile", "edition"], value_parser = super::choice::PathParser(super::choice::PathRole::ReadFile))]
     pub start: Option<PathBuf>,
     /// How to print the timeline of --start
-    #[arg(long, value_parser = ["human", "json"])]
+    #[arg(long, value_parser = super::choice::ChoiceParser::new("--format", vec!["human", "json"]))]
     pub format: Option<String>,
     /// Show only this edition's entry
     #[arg(long, value_parser = super::editions())]
