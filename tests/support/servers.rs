@@ -78,27 +78,34 @@ pub fn with_env<T>(vars: &[(&str, &Path)], start: impl FnOnce() -> T) -> T {
 /// Starts a fake (`consul` or `vault`, see fake_services.py) with `args`.
 pub fn fake(service: &str, args: &[&str]) -> Option<Server> {
     let python = python3()?;
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let mut child = Command::new(python)
+    let mut command = Command::new(python);
+    command
         .arg(fakes().join("fake_services.py"))
         .arg(service)
         .args(args)
-        .envs(FAKE_ENV.with(|env| env.borrow().clone()))
+        .envs(FAKE_ENV.with(|env| env.borrow().clone()));
+    Some(announcing(command))
+}
+
+/// Starts a server that prints the port it listens on as its first line.
+fn announcing(mut command: Command) -> Server {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the fake starts");
+        .expect("the server starts");
     let mut line = String::new();
     let stdout = child.stdout.take().expect("its stdout");
     BufReader::new(stdout)
         .read_line(&mut line)
         .expect("its port");
     let port = line.trim().parse().expect("a port number");
-    Some(Server {
+    Server {
         child: Some(child),
         port,
         dir,
-    })
+    }
 }
 
 /// The system's python3 (the fakes need only its standard library).
@@ -467,24 +474,10 @@ pub fn oidc(issuer: Option<&str>) -> Option<Server> {
         );
         return None;
     };
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let mut child = Command::new(node)
+    let mut command = Command::new(node);
+    command
         .arg(folder.join("serve.js"))
         .args(issuer)
-        .current_dir(&folder)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("node starts");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("its stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("its port");
-    let port = line.trim().parse().expect("a port number");
-    Some(Server {
-        child: Some(child),
-        port,
-        dir,
-    })
+        .current_dir(&folder);
+    Some(announcing(command))
 }
