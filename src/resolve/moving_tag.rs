@@ -13,16 +13,18 @@ fn tag_of(image: &str) -> Option<&str> {
     last.rsplit_once(':').map(|(_, tag)| tag)
 }
 
+/// The edition's moving tag, and the dropped backends in use, each with the variable a warning
+/// points at.
+type InUse<'r> = (
+    &'static EditionInfo,
+    &'static MovingTag,
+    Vec<(String, &'r ResolvedVar)>,
+);
+
 /// The edition's moving tag when the deployment runs it, with the dropped backends the profile
 /// uses (each with a variable of its group, for where a warning points): one rule for the
 /// warning and DEPLOY.md.
-fn in_use(
-    resolved: &Resolved,
-) -> Option<(
-    &'static EditionInfo,
-    &'static MovingTag,
-    Vec<(String, &ResolvedVar)>,
-)> {
+fn in_use(resolved: &Resolved) -> Option<InUse<'_>> {
     let model = Model::get();
     let info = model.editions.iter().find(|e| e.id == resolved.edition)?;
     let moving = info.moving_tag.as_ref()?;
