@@ -24,14 +24,14 @@ fn postgresql_with_the_port_left_at_mysqls_default_is_a_warning() {
     Test::new()
         .profile(&profile)
         .args(["validate", "profile.toml"])
-        .stderr_has("W0343")
+        .stderr_has("W0347")
         .stderr_has("`persistence.sql.port` = 5432")
         .run();
     let with_port = format!("{profile}port = 5432\n");
     Test::new()
         .profile(&with_port)
         .args(["validate", "profile.toml"])
-        .stderr_lacks("W0343")
+        .stderr_lacks("W0347")
         .run();
 }
 
@@ -47,7 +47,7 @@ fn adapters_left_in_default_while_the_pod_runs_elsewhere_are_a_warning_and_deplo
     Test::new()
         .profile(KUBERNETES_ADAPTERS_IN_DEFAULT)
         .args(["validate", "profile.toml"])
-        .stderr_has("W0343")
+        .stderr_has("W0347")
         .stderr_has("`config.kubernetes.namespace` is unset")
         .stderr_has("`secret.kubernetes.namespace` is unset")
         .run();

@@ -189,10 +189,10 @@ codes! {
     WrongFile = "E0246", "wrong-file";
     /// A variable outside the spec that the image's client reads ahead of a spec setting: set,
     /// it replaces the setting's value (or, without the variables it needs, is ignored).
-    ImageReplaces = "W0342", "image-replaces";
+    ImageReplaces = "W0346", "image-replaces";
     /// A spec default left unset that does not fit another choice of the profile (MySQL's port
     /// with the PostgreSQL dialect, an adapter's namespace other than `deploy.namespace`).
-    DefaultMisfits = "W0343", "default-misfits";
+    DefaultMisfits = "W0347", "default-misfits";
     /// An image tag that moves, with a backend or variable its current build no longer has.
     MovingTag = "W0344", "moving-tag";
     /// A host file the image cannot use: one its user cannot read through a compose bind mount,
