@@ -13,16 +13,16 @@ mod diff;
 mod docs;
 mod emit;
 mod explain;
+mod explain_start;
 mod import;
 mod init;
-mod explain_start;
 mod krm;
 mod lint;
 mod man;
 mod migrate;
-mod progress;
 #[cfg(feature = "live")]
 mod preflight;
+mod progress;
 mod render;
 mod report;
 mod schema;

@@ -1,8 +1,8 @@
 //! The `compose` target: one docker compose service with its image, environment and read-only
 //! bind mounts of every file the container reads that has a host path.
 
-use crate::deployment::paths::host_reference;
 use super::{EnvVar, Input, to_value};
+use crate::deployment::paths::host_reference;
 use minijinja::Value;
 use schemars::JsonSchema;
 use serde::Serialize;
