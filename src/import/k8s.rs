@@ -100,6 +100,24 @@ pub fn read(
         );
         return Vec::new();
     };
+    carry_deployment(container, deploy, diags);
+    let mut entries = Vec::new();
+    // A null `env` or `envFrom` (the chart renders `env:` empty) is an empty list.
+    if let Some(env_from) = container.node.get("envFrom").filter(|n| !n.is_null()) {
+        read_env_from(env_from, &configmaps, &mut entries, diags);
+    }
+    let mut carriers = Vec::new();
+    if let Some(env) = container.node.get("env").filter(|n| !n.is_null()) {
+        read_env(env, &configmaps, deploy, &mut entries, &mut carriers, diags);
+    }
+    withhold_secret_carriers(&mut entries, &carriers, diags);
+    entries
+}
+
+/// What the chosen container tells of its deployment, carried into the profile's `[deploy]`
+/// (its workload's name and namespace, image and replicas); what a profile cannot carry is
+/// named as left out.
+fn carry_deployment(container: &Container<'_>, deploy: &mut DeployHints, diags: &mut Diagnostics) {
     if !container.workload.is_empty() {
         deploy.name = Some(container.workload.clone());
     }
@@ -113,17 +131,6 @@ pub fn read(
     if let Some(replicas) = container.replicas {
         deploy.replicas = (replicas.scalar_text()).map(|t| (t.to_string(), replicas.origin));
     }
-    let mut entries = Vec::new();
-    // A null `env` or `envFrom` (the chart renders `env:` empty) is an empty list.
-    if let Some(env_from) = container.node.get("envFrom").filter(|n| !n.is_null()) {
-        read_env_from(env_from, &configmaps, &mut entries, diags);
-    }
-    let mut carriers = Vec::new();
-    if let Some(env) = container.node.get("env").filter(|n| !n.is_null()) {
-        read_env(env, &configmaps, deploy, &mut entries, &mut carriers, diags);
-    }
-    withhold_secret_carriers(&mut entries, &carriers, diags);
-    entries
 }
 
 /// A variable outside the spec whose value a secret variable takes (`value: $(PASS)`, or the

@@ -846,6 +846,19 @@ fn check_across(model: &super::Model) -> Result<(), String> {
             ));
         }
     }
+    check_image_facts(model)?;
+    for key in [&model.backends.selector, &model.backends.mapping] {
+        if !vars.iter().any(|v| &v.key == key) {
+            return Err(format!("backends: no variable has the key `{key}`"));
+        }
+    }
+    Ok(())
+}
+
+/// The image facts that name variables ([`check_across`]): each misfit default's keys, and each
+/// variable the image reads beyond the spec (its rule, what it replaces, not the spec's own).
+fn check_image_facts(model: &super::Model) -> Result<(), String> {
+    let vars = &model.vars;
     for misfit in &model.container.misfit_defaults {
         for key in [&misfit.key, &misfit.when] {
             if !vars.iter().any(|v| &v.key == key) {
@@ -874,11 +887,6 @@ fn check_across(model: &super::Model) -> Result<(), String> {
             .any(|v| v.env == read.env || v.legacy.contains(&read.env))
         {
             return Err(format!("image reads {}: a variable of the spec", read.env));
-        }
-    }
-    for key in [&model.backends.selector, &model.backends.mapping] {
-        if !vars.iter().any(|v| &v.key == key) {
-            return Err(format!("backends: no variable has the key `{key}`"));
         }
     }
     Ok(())

@@ -56,7 +56,7 @@ pub fn run(setting: &Setting, limits: Limits) -> Report {
     for backend in persistence::backends(setting) {
         report
             .steps
-            .push(persistence::check(&backend, setting, &carried, limits));
+            .push(persistence_step(&backend, setting, &carried, limits));
     }
     if let Some(step) = ssa::check(setting, limits) {
         report.steps.push(step);
@@ -64,4 +64,37 @@ pub fn run(setting: &Setting, limits: Limits) -> Report {
     report.after_start.push(oidc::check(setting, limits));
     report.redact(&setting.secrets());
     report
+}
+
+/// Checks one persistence backend (the `persistence` steps); `not-reached` when what it needs from
+/// an earlier step is missing.
+fn persistence_step(
+    backend: &persistence::Backend,
+    setting: &Setting,
+    carried: &Carried,
+    limits: Limits,
+) -> StepResult {
+    match backend.name.as_str() {
+        "sql" => sql::check(backend, setting, carried.secret.as_ref(), limits)
+            .unwrap_or_else(|why| not_reached(backend, why)),
+        "ldap" => ldap::check(setting, carried, &backend.first_key, limits)
+            .unwrap_or_else(|why| not_reached(backend, why)),
+        other => StepResult::not_run(
+            "persistence",
+            other,
+            String::new(),
+            Status::NotChecked,
+            format!("svcgen does not check the `{other}` persistence backend yet"),
+        ),
+    }
+}
+
+fn not_reached(backend: &persistence::Backend, why: String) -> StepResult {
+    StepResult::not_run(
+        "persistence",
+        &backend.name,
+        String::new(),
+        Status::NotReached,
+        why,
+    )
 }

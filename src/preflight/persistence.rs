@@ -2,7 +2,7 @@
 //! `PersistenceMapper` groups the mapping by backend), each waiting as `wait.py` waits for it.
 
 use super::secret::SecretAccess;
-use super::{Carried, Limits, Setting, Status, StepResult};
+use super::{Limits, Setting};
 use crate::model::{Model, VarType};
 
 const TYPE: &str = "CN_PERSISTENCE_TYPE";
@@ -50,38 +50,6 @@ pub fn backends(setting: &Setting) -> Vec<Backend> {
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
-}
-
-/// Checks one backend; `not-reached` when what it needs from an earlier step is missing.
-pub fn check(
-    backend: &Backend,
-    setting: &Setting,
-    carried: &Carried,
-    limits: Limits,
-) -> StepResult {
-    match backend.name.as_str() {
-        "sql" => super::sql::check(backend, setting, carried.secret.as_ref(), limits)
-            .unwrap_or_else(|why| not_reached(backend, why)),
-        "ldap" => super::ldap::check(setting, carried, &backend.first_key, limits)
-            .unwrap_or_else(|why| not_reached(backend, why)),
-        other => StepResult::not_run(
-            "persistence",
-            other,
-            String::new(),
-            Status::NotChecked,
-            format!("svcgen does not check the `{other}` persistence backend yet"),
-        ),
-    }
-}
-
-fn not_reached(backend: &Backend, why: String) -> StepResult {
-    StepResult::not_run(
-        "persistence",
-        &backend.name,
-        String::new(),
-        Status::NotReached,
-        why,
-    )
 }
 
 /// A secret from the secret backend's session, for a step that needs it: `Err` (not reached)

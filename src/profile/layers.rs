@@ -331,51 +331,8 @@ impl<'s> Walk<'s> {
         merged: &mut Table,
     ) {
         let base_path = dir.join(base);
-        if self.chain.len() >= MAX_EXTENDS_DEPTH {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::Extends,
-                    format!(
-                        "{link} goes deeper than {MAX_EXTENDS_DEPTH} layers: {} -> {}",
-                        chain_names(&self.chain),
-                        base_path.display()
-                    ),
-                )
-                .at(origin)
-                .label("one layer too many")
-                .help(format!(
-                    "a profile may stand on at most {MAX_EXTENDS_DEPTH} layers of bases \
-                     (MAX_EXTENDS_DEPTH): merge some of them into one file"
-                )),
-            );
-            return;
-        }
-        if let Err(why) = self.root.admit(&base_path, "the base") {
-            self.diags.push(
-                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
-                    .at(origin)
-                    .label("base outside the root")
-                    .help(format!("chain: {}", chain_names(&self.chain))),
-            );
-            return;
-        }
-        if self.chain.contains(&identity(&base_path)) {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::Extends,
-                    format!(
-                        "{link} makes a cycle: {} -> {}",
-                        chain_names(&self.chain),
-                        identity(&base_path).display()
-                    ),
-                )
-                .at(origin)
-                .label("already in the chain")
-                .help(
-                    "a profile cannot extend itself, directly or through its bases (the files \
-                     `extends` and `#:svcgen overlay-of` name)",
-                ),
-            );
+        if let Some(refused) = self.refused_base(&base_path, base, (origin, link)) {
+            self.diags.push(refused);
             return;
         }
         match self.load_with_bases(&base_path) {
@@ -403,6 +360,61 @@ impl<'s> Walk<'s> {
                     )),
             ),
         }
+    }
+
+    /// Why the base at `base_path` is not merged, if it is not: one layer past the limit, a
+    /// base outside the profile's root, or a cycle.
+    fn refused_base(
+        &self,
+        base_path: &Path,
+        base: &str,
+        (origin, link): (Origin, &str),
+    ) -> Option<Diagnostic> {
+        if self.chain.len() >= MAX_EXTENDS_DEPTH {
+            return Some(
+                Diagnostic::new(
+                    Code::Extends,
+                    format!(
+                        "{link} goes deeper than {MAX_EXTENDS_DEPTH} layers: {} -> {}",
+                        chain_names(&self.chain),
+                        base_path.display()
+                    ),
+                )
+                .at(origin)
+                .label("one layer too many")
+                .help(format!(
+                    "a profile may stand on at most {MAX_EXTENDS_DEPTH} layers of bases \
+                     (MAX_EXTENDS_DEPTH): merge some of them into one file"
+                )),
+            );
+        }
+        if let Err(why) = self.root.admit(base_path, "the base") {
+            return Some(
+                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
+                    .at(origin)
+                    .label("base outside the root")
+                    .help(format!("chain: {}", chain_names(&self.chain))),
+            );
+        }
+        if self.chain.contains(&identity(base_path)) {
+            return Some(
+                Diagnostic::new(
+                    Code::Extends,
+                    format!(
+                        "{link} makes a cycle: {} -> {}",
+                        chain_names(&self.chain),
+                        identity(base_path).display()
+                    ),
+                )
+                .at(origin)
+                .label("already in the chain")
+                .help(
+                    "a profile cannot extend itself, directly or through its bases (the files \
+                     `extends` and `#:svcgen overlay-of` name)",
+                ),
+            );
+        }
+        None
     }
 }
 

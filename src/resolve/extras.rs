@@ -3,22 +3,12 @@
 use super::Typed;
 use super::convert::is_env_name;
 use super::deferred::{DEPLOY_ENV, Deferred, default_text_problem, read_form, unwritable_default};
-use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, Model};
 use crate::profile::{Entry, Value};
 use crate::support::suggest::Suggester;
 
-/// A variable outside the spec, passed through.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Extra {
-    pub name: String,
-    /// The value (empty when it is filled in at deploy time).
-    pub value: String,
-    /// Filled in at deploy time (`NAME = { deploy_env = "X" }`), as a compose placeholder is.
-    pub deploy_env: Option<super::deferred::Deferred>,
-    pub origin: Origin,
-}
+use super::extra::Extra;
 
 /// The "did you mean" of the baked model's env names, shared by the process; `None` for another
 /// model (tests).

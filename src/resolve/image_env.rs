@@ -3,7 +3,7 @@
 //! client still reads ahead of a spec setting is said to replace that setting (never "did you
 //! mean": the user means this variable, and the image reads it).
 
-use super::extras::Extra;
+use super::extra::Extra;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Edition, ImageVar, Model};
 

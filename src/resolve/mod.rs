@@ -8,6 +8,7 @@ pub mod allow;
 mod convert;
 pub mod deferred;
 pub mod deploy;
+mod extra;
 mod extras;
 mod fitting;
 mod groups;
@@ -20,7 +21,7 @@ mod walk;
 /// The typed value is the value types' own: resolve hands it on.
 pub use crate::value_type::{SecretSource, Typed};
 pub use convert::{backend_not_a_string, is_env_name};
-pub use extras::Extra;
+pub use extra::Extra;
 pub use groups::not_applied;
 pub use moving_tag::moving_tag_in_use;
 pub use walk::{children, next_segments};
