@@ -689,7 +689,7 @@ enum PathKind {
 fn path_kind(command: &str, long: &str) -> PathKind {
     match long {
         "overlay" | "profile" | "start" => PathKind::Read,
-        "templates" => PathKind::ReadFolder,
+        "templates" | "root" => PathKind::ReadFolder,
         "output" => PathKind::Write,
         "out-dir" => PathKind::WriteFolder,
         _ => panic!("`svcgen {command} --{long}` takes a path: say what it names in path_kind"),
@@ -703,7 +703,7 @@ fn needed_args(command: &str) -> Vec<String> {
     let b = example("b-hybrid.toml").display().to_string();
     let a = example("a-ldap-plugins.toml").display().to_string();
     match command {
-        "validate" | "render" => vec![b],
+        "validate" | "render" | "preflight" => vec![b],
         "explain" => vec!["persistence.type".into()],
         "diff" => vec![b.clone(), b],
         "import" | "lint" => vec!["app.env".into()],

@@ -735,6 +735,8 @@ fn no_output_folder_holds_an_input() {
     let root = dir.path();
     let profiles = root.join("profiles");
     std::fs::create_dir_all(profiles.join("certs")).unwrap();
+    // One repository holds the profiles and the passphrase file, so the profile may read it.
+    std::fs::create_dir_all(root.join(".git")).unwrap();
     write(&profiles.join("certs"), "role_id", "r-1\n");
     std::fs::create_dir_all(root.join("pass")).unwrap();
     write(&root.join("pass"), "phrase", "s3cret");

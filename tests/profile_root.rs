@@ -79,13 +79,13 @@ fn a_host_file_outside_the_repository_is_not_copied_into_the_base() {
 #[test]
 fn without_a_repository_the_profile_s_folder_is_the_root_of_its_bases() {
     Test::new()
-        .file("shared/base.toml", "edition = \"B\"\n")
-        .file("tenant/p.toml", "extends = \"../shared/base.toml\"\n")
+        .file("common/base.toml", "edition = \"B\"\n")
+        .file("tenant/p.toml", "extends = \"../common/base.toml\"\n")
         .file("tenant/inside.toml", "extends = \"own/base.toml\"\n")
         .file("tenant/own/base.toml", "edition = \"B\"\n")
         .args(["validate", "tenant/p.toml"])
         .code(1)
-        .stderr_has("../shared/base.toml")
+        .stderr_has("../common/base.toml")
         .stderr_has("outside the profile's root")
         .stderr_has("--root DIR")
         .run()

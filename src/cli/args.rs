@@ -30,7 +30,7 @@ pub struct LayerArgs {
     #[arg(long = "set-file", value_name = "KEY=PATH", value_parser = choice::AssignmentParser { flag: "--set-file", form: "KEY=PATH" })]
     pub set_files: Vec<String>,
     /// Let the profile read bases and host files from inside DIR (default: the nearest folder above the profile holding .git, else the profile's folder)
-    #[arg(long = "root", value_name = "DIR")]
+    #[arg(long = "root", value_name = "DIR", value_parser = choice::PathParser(choice::PathRole::ReadFolder))]
     pub root: Option<PathBuf>,
 }
 

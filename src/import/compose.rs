@@ -37,9 +37,11 @@ pub fn read(
     deploy.image = (chain.iter().rev())
         .find_map(|s| s.get("image"))
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
+    let mut left_out = Diagnostics::default();
     for service in &chain {
-        super::left_out::service(service, deploy, diags);
+        super::left_out::service(service, deploy, &mut left_out);
     }
+    deploy.left_out.extend(left_out);
     // As compose merges `extends`: the env_files of the whole chain (the base's first, each file
     // once), then the environments of the chain (a later one winning), which win over every
     // env_file.

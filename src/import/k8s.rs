@@ -100,7 +100,7 @@ pub fn read(
         );
         return Vec::new();
     };
-    carry_deployment(container, deploy, diags);
+    carry_deployment(container, deploy);
     let mut entries = Vec::new();
     // A null `env` or `envFrom` (the chart renders `env:` empty) is an empty list.
     if let Some(env_from) = container.node.get("envFrom").filter(|n| !n.is_null()) {
@@ -117,7 +117,7 @@ pub fn read(
 /// What the chosen container tells of its deployment, carried into the profile's `[deploy]`
 /// (its workload's name and namespace, image and replicas); what a profile cannot carry is
 /// named as left out.
-fn carry_deployment(container: &Container<'_>, deploy: &mut DeployHints, diags: &mut Diagnostics) {
+fn carry_deployment(container: &Container<'_>, deploy: &mut DeployHints) {
     if !container.workload.is_empty() {
         deploy.name = Some(container.workload.clone());
     }
@@ -127,7 +127,7 @@ fn carry_deployment(container: &Container<'_>, deploy: &mut DeployHints, diags: 
         .node
         .get("image")
         .and_then(|i| Some((i.scalar_text()?.to_string(), i.origin)));
-    super::left_out::container(container.node, diags);
+    super::left_out::container(container.node, &mut deploy.left_out);
     if let Some(replicas) = container.replicas {
         deploy.replicas = (replicas.scalar_text()).map(|t| (t.to_string(), replicas.origin));
     }

@@ -71,7 +71,7 @@ impl EnvValue {
 }
 
 /// Deployment settings read along with the environment (service, workload, Secret names).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct DeployHints {
     /// The compose service or Kubernetes workload name.
     pub name: Option<String>,
@@ -86,6 +86,9 @@ pub struct DeployHints {
     /// The workload's replica count as written (a Deployment's `spec.replicas`, compose's
     /// `deploy.replicas`): carried into `deploy.replicas` when that setting takes it.
     pub replicas: Option<(String, Origin)>,
+    /// What the file sets that a profile cannot carry (ports, probes, resources, ...): `import`
+    /// names it as left out; `lint`, which writes no profile, does not.
+    pub left_out: Diagnostics,
 }
 
 /// How to read a file.

@@ -74,6 +74,7 @@ pub fn import(
     let (given, from_image) = edition_to_use(read, options, sources);
     let analysis = analyze(&read.entries, given, sources, false);
     let mut diags = read.diagnostics.clone();
+    diags.extend(read.deploy.left_out.clone());
     let unreadable = diags.has_errors();
     // When the file could not be read, the edition it does not decide is beside the point.
     diags.extend(Diagnostics {

@@ -96,10 +96,10 @@ mod tests {
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         std::fs::create_dir_all(repo.join("tenant")).unwrap();
         std::fs::write(dir.path().join("secret"), "x").unwrap();
-        std::fs::write(repo.join("shared.pem"), "x").unwrap();
+        std::fs::write(repo.join("common.pem"), "x").unwrap();
         std::os::unix::fs::symlink(dir.path().join("secret"), repo.join("tenant/link")).unwrap();
         let root = Root::of(&repo.join("tenant"), None);
-        assert!(root.admit(&repo.join("tenant/../shared.pem"), "f").is_ok());
+        assert!(root.admit(&repo.join("tenant/../common.pem"), "f").is_ok());
         let err = root.admit(&repo.join("tenant/link"), "f").unwrap_err();
         assert!(
             err.contains("--root DIR") && err.contains("tenant/link"),
