@@ -41,6 +41,7 @@ impl Checkout {
             "scripts/site.sh",
             "scripts/requirements.txt",
             "web/e2e/package-lock.json",
+            "tests/support/oidc/package-lock.json",
         ] {
             let to = root.join("repo").join(file);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
