@@ -48,7 +48,7 @@ cargo build --release --locked --target "$target" --bin svcgen --no-default-feat
 work=$(mktemp -d)
 trap 'buildah --root "$work/storage" --runroot "$work/run" --storage-driver vfs rm --all >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 mkdir "$work/context"
-cp "target/$target/release/svcgen" "$work/context/svcgen"
+cp "${CARGO_TARGET_DIR:-target}/$target/release/svcgen" "$work/context/svcgen"
 store=(--root "$work/storage" --runroot "$work/run" --storage-driver vfs)
 image="localhost/svcgen:$version"
 # Timestamps from SOURCE_DATE_EPOCH (else 0): the same binary gives the same image.
