@@ -3,11 +3,7 @@
 
 use super::secret::SecretAccess;
 use super::{Limits, Setting};
-use crate::model::{Model, VarType};
-
-const TYPE: &str = "CN_PERSISTENCE_TYPE";
-/// The persistence type that maps each data key to a backend of its own.
-const HYBRID: &str = "hybrid";
+use crate::model::Model;
 
 /// A backend the image waits for, and the first data key mapped to it (which decides the
 /// entry it looks for).
@@ -19,14 +15,18 @@ pub struct Backend {
 
 /// The backends, sorted by name, each with its first data key in the mapping's key order.
 pub fn backends(setting: &Setting) -> Vec<Backend> {
-    let persistence = setting.text(TYPE);
     let model = Model::get();
-    let mapping_var = model.var_of_type(setting.edition, VarType::HybridMapping);
+    // The selector's variable and the value that defers to the mapping, from the model.
+    let rule = &model.backends;
+    let persistence = (model.var_by_key(&rule.selector, setting.edition))
+        .map(|v| setting.text(&v.env))
+        .unwrap_or_default();
+    let mapping_var = model.var_by_key(&rule.mapping, setting.edition);
     let keys: Vec<String> = mapping_var
         .map(|v| v.mapping_keys.clone())
         .unwrap_or_default();
     let first = keys.first().cloned().unwrap_or_default();
-    if persistence != HYBRID {
+    if persistence != rule.mixed {
         return vec![Backend {
             name: persistence,
             first_key: first,
