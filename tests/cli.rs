@@ -50,7 +50,7 @@ fn a_missing_profile_is_an_io_error_naming_the_path() {
 }
 
 #[test]
-fn render_o_writes_the_file_and_check_reports_drift_with_a_diff() {
+fn render_o_writes_the_file_and_check_reports_it_stale_with_a_diff() {
     let render = |test: Test, args: &[&str]| test.arg("render").arg(example()).args(args);
     let ran = render(Test::new(), &["-o", ".env"]).stdout_is("").run();
     let written = ran.read(".env");

@@ -1,6 +1,6 @@
-//! `render --check`: report the stale files (found by `commands::drift`).
+//! `render --check`: report the stale files (found by `commands::stale`).
 
-pub use crate::commands::drift::{Stale, check_files};
+pub use crate::commands::stale::{Stale, check_files};
 
 use crate::diag::Code;
 use crate::diag::json::Item;

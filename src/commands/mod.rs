@@ -6,7 +6,6 @@
 #[cfg(feature = "host")]
 pub mod batch;
 pub mod diff;
-pub mod drift;
 pub mod explain;
 pub mod init;
 pub mod lint;
@@ -16,5 +15,6 @@ pub mod migrate;
 pub mod playground;
 #[cfg(feature = "host")]
 pub mod render;
+pub mod stale;
 pub mod start;
 pub mod validate;

@@ -10,7 +10,7 @@
 //! now (so nothing is lost: `render -t` gives it back); any other file of such a name is left in
 //! place and reported (`--check` fails on it), as git refuses to remove a modified file.
 
-use crate::commands::drift::{Stale, check_files};
+use crate::commands::stale::{Stale, check_files};
 use crate::diag::Diagnostics;
 use crate::diag::source::Sources;
 use crate::output::{Contents, Durability, OutDir, WriteOptions, Written, write_files};
