@@ -213,7 +213,11 @@ mod tests {
         let kept = fold_long_lines(text);
         assert_eq!((kept.as_ptr(), kept.as_str()), (at, short.as_str()));
         let long = format!("# {}\n", "word ".repeat(30));
-        for text in [long.clone(), format!("a: 1\n{long}"), format!("a: 1\n{}", long.trim_end())] {
+        for text in [
+            long.clone(),
+            format!("a: 1\n{long}"),
+            format!("a: 1\n{}", long.trim_end()),
+        ] {
             assert_eq!(fold_long_lines(text.clone()), fold_lines(&text));
             assert_ne!(fold_lines(&text), text, "the long line is folded");
         }
