@@ -2,7 +2,7 @@
 //! `render` would: the deployment decided once (secrets read, every check made), then each
 //! target formatted through its template.
 
-use super::{EnvOptions, Input, Target, TemplateError, Templates, format};
+use super::{Contexts, EnvOptions, Input, Target, TemplateError, Templates, format};
 use crate::deployment::host_files::{self, HostRead, HostReader};
 use crate::deployment::{Deployment, decide};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -103,12 +103,13 @@ fn format_all(
     out: &mut Rendered,
 ) -> Vec<(usize, Diagnostic)> {
     let input = Input::of(deployment);
+    let mut contexts = Contexts::default();
     let mut failed = Vec::new();
     for (&target, verdict) in targets.iter().zip(&deployment.verdicts) {
         if !verdict.renders {
             continue;
         }
-        match format(target, &input, templates) {
+        match format(target, &input, templates, &mut contexts) {
             Ok(text) => out.files.push((target, text)),
             Err(error) => {
                 failed.push((

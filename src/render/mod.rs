@@ -73,7 +73,8 @@ pub fn render(
     }
     let options = EnvOptions::default();
     let deployment = Deployment::planned(resolved, env.to_vec(), None, options, None);
-    format(target, &Input::of(&deployment), templates).map_err(RenderError::Template)
+    let input = Input::of(&deployment);
+    format(target, &input, templates, &mut Contexts::default()).map_err(RenderError::Template)
 }
 
 /// What every renderer is given, read from the [`Deployment`]: the resolved profile, the
@@ -99,15 +100,39 @@ impl<'a> Input<'a> {
     }
 }
 
+/// The template contexts made for one deployment's targets: targets whose templates share a
+/// context function (the kustomize base's three) are given one context, made once: a context is
+/// read only by the templates, and serializing the plan into template values is most of its cost.
+#[derive(Default)]
+struct Contexts(Vec<(targets::ContextFn, minijinja::Value)>);
+
+impl Contexts {
+    /// The context `make` builds of `input`, made on its first use.
+    fn of(&mut self, make: targets::ContextFn, input: &Input) -> minijinja::Value {
+        if let Some((_, made)) = self.0.iter().find(|(f, _)| std::ptr::fn_addr_eq(*f, make)) {
+            return made.clone();
+        }
+        let made = make(input);
+        self.0.push((make, made.clone()));
+        made
+    }
+}
+
 /// Formats one target whose values the check stage ([`checks::target`]) has passed, by its
-/// template (the built-in one, or the user's of the same name).
-fn format(target: Target, input: &Input, templates: &Templates) -> Result<String, TemplateError> {
+/// template (the built-in one, or the user's of the same name), with its context from
+/// `contexts` (made there on first use).
+fn format(
+    target: Target,
+    input: &Input,
+    templates: &Templates,
+    contexts: &mut Contexts,
+) -> Result<String, TemplateError> {
     let row = targets::row(target);
     let (template, context) = match row.renders {
         targets::Renders::Template(template, context) => (template, context),
         targets::Renders::Model(render) => return render(input.resolved.edition, templates),
     };
-    let text = templates.render(template, context(input))?;
+    let text = templates.render(template, contexts.of(context, input))?;
     Ok(finish(template, text))
 }
 
@@ -133,4 +158,41 @@ fn template_context(target: Target, input: &Input) -> Option<(&'static str, mini
 /// Any serializable value as a template value.
 fn to_value<T: serde::Serialize + ?Sized>(value: &T) -> minijinja::Value {
     minijinja::Value::from(minijinja::value::Serde(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Contexts, Input, environment};
+    use crate::deployment::{Deployment, EnvOptions};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+
+    fn counted(_: &Input) -> minijinja::Value {
+        MADE.fetch_add(1, Ordering::Relaxed);
+        minijinja::Value::from("shared")
+    }
+
+    fn another(_: &Input) -> minijinja::Value {
+        minijinja::Value::from("its own")
+    }
+
+    /// Targets whose templates share a context function get one context, made once per
+    /// deployment; another function gets its own.
+    #[test]
+    fn a_shared_context_is_made_once_per_deployment() {
+        let mut sources = crate::diag::source::Sources::new();
+        let profile = std::path::Path::new("examples/b-consul-vault-sql.toml");
+        let checked = crate::pipeline::check_profile(profile, &mut sources).unwrap();
+        let resolved = checked.resolved.expect("the example is valid");
+        let env = environment(&resolved, EnvOptions::default()).unwrap();
+        let deployment = Deployment::planned(&resolved, env, None, EnvOptions::default(), None);
+        let input = Input::of(&deployment);
+        let mut contexts = Contexts::default();
+        for _ in 0..3 {
+            assert_eq!(contexts.of(counted, &input).as_str(), Some("shared"));
+        }
+        assert_eq!(contexts.of(another, &input).as_str(), Some("its own"));
+        assert_eq!(MADE.load(Ordering::Relaxed), 1);
+    }
 }

@@ -13,7 +13,7 @@ use crate::resolve::deploy::Mounts;
 use minijinja::Value;
 
 /// How a target's template is given its context.
-type ContextFn = fn(&Input) -> Value;
+pub(super) type ContextFn = fn(&Input) -> Value;
 
 /// What renders a target.
 #[derive(Clone, Copy)]

@@ -377,7 +377,7 @@ impl Templates {
         .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
-            AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_lines(&text),
+            AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_long_lines(text),
             _ => text,
         })
     }

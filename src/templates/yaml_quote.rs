@@ -37,6 +37,15 @@ fn needs_escape(c: char) -> bool {
 /// The longest line `yamllint -d default` accepts.
 pub const WIDTH: usize = 80;
 
+/// [`fold_lines`] of a rendered file, taken and handed back as it is when no line is longer than
+/// [`WIDTH`] bytes (most outputs): no line is then copied one by one into a new text.
+pub fn fold_long_lines(text: String) -> String {
+    match text.split('\n').all(|line| line.len() <= WIDTH) {
+        true => text,
+        false => fold_lines(&text),
+    }
+}
+
 /// `text` (rendered YAML) with every line longer than [`WIDTH`] folded where that keeps its
 /// meaning: a comment, or a line that ends with a double-quoted scalar. Others stay as they are.
 pub fn fold_lines(text: &str) -> String {
@@ -168,7 +177,7 @@ fn fold_scalar(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{WIDTH, fold_lines, quote};
+    use super::{WIDTH, fold_lines, fold_long_lines, quote};
 
     #[test]
     fn long_scalars_and_comments_fold_within_the_width() {
@@ -192,6 +201,26 @@ mod tests {
         let doc: serde_json::Value = serde_saphyr::from_str(&folded).unwrap();
         assert_eq!(doc["key"][0]["name"], serde_json::Value::String(value));
         assert_eq!(fold_lines("short: \"x\"\n"), "short: \"x\"\n");
+    }
+
+    /// A file with no long line is handed back whole (the same text, not a copy); one with a
+    /// long line is folded as `fold_lines` folds it, wherever the long line is.
+    #[test]
+    fn a_file_without_long_lines_is_handed_back_unfolded() {
+        let short = format!("a: \"{}\"\nb: 1\r\n", "é".repeat(30));
+        let text = short.clone();
+        let at = text.as_ptr();
+        let kept = fold_long_lines(text);
+        assert_eq!((kept.as_ptr(), kept.as_str()), (at, short.as_str()));
+        let long = format!("# {}\n", "word ".repeat(30));
+        for text in [
+            long.clone(),
+            format!("a: 1\n{long}"),
+            format!("a: 1\n{}", long.trim_end()),
+        ] {
+            assert_eq!(fold_long_lines(text.clone()), fold_lines(&text));
+            assert_ne!(fold_lines(&text), text, "the long line is folded");
+        }
     }
 
     #[test]
