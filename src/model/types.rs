@@ -495,7 +495,23 @@ pub struct KubeApi {
 pub struct CouchbaseFacts {
     pub tls_ports: [u16; 2],
     pub plain_ports: [u16; 2],
+    /// The variable of the user that replaces the spec's when set.
+    pub superuser: String,
+    pub superuser_password_file: SuperuserFile,
+    pub superuser_password_key: String,
+    /// The secret backend's key of the user's password, when its file is not there.
+    pub password_key: String,
+    /// The variable that turns certificate checks on (default false).
+    pub verify: String,
     pub source: String,
+}
+
+/// A file the Couchbase client reads at `path` unless the variable `env` moves it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuperuserFile {
+    pub env: String,
+    pub path: String,
 }
 
 /// The group ids of the image's user in the image of `editions`.
