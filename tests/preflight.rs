@@ -98,7 +98,7 @@ kubernetes = false
 }
 
 /// Runs preflight with JSON output: exit code, the report, stdout and stderr.
-fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
+pub(crate) fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
     let out = svcgen()
         .arg("preflight")
         .arg(profile)
@@ -113,14 +113,14 @@ fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
 }
 
 /// The step named `step` (and `backend`) of a report.
-fn step<'a>(report: &'a Value, step: &str) -> &'a Value {
+pub(crate) fn step<'a>(report: &'a Value, step: &str) -> &'a Value {
     report["steps"]
         .as_array()
         .and_then(|steps| steps.iter().find(|s| s["step"] == step))
         .unwrap_or_else(|| panic!("no step {step} in {report:#}"))
 }
 
-fn status_and_reason(report: &Value, name: &str) -> (String, String) {
+pub(crate) fn status_and_reason(report: &Value, name: &str) -> (String, String) {
     let s = step(report, name);
     (
         s["status"].as_str().unwrap_or_default().to_string(),
@@ -358,7 +358,7 @@ fn preflight_says_connection_refused_and_no_such_host() {
 
 /// A CA (`ca.pem`) and a server certificate for 127.0.0.1 it signed (`cert.pem`, `key.pem`),
 /// in `dir`.
-fn certificates(dir: &Path) -> bool {
+pub(crate) fn certificates(dir: &Path) -> bool {
     let openssl = |args: &[&str]| {
         std::process::Command::new("openssl")
             .args(args)
@@ -453,7 +453,7 @@ fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
 }
 
 /// Starts a fake serving HTTPS with `cert` and `key`.
-fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
+pub(crate) fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
     servers::with_env(&[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)], start)
 }
 
@@ -499,7 +499,7 @@ fn preflight_of_an_invalid_profile_exits_2_and_dials_nothing() {
 }
 
 /// What the image's own clients get from a fake, per case (oracle.py's one JSON line).
-fn oracle(python: &Path, args: &[&str]) -> Value {
+pub(crate) fn oracle(python: &Path, args: &[&str]) -> Value {
     let out = std::process::Command::new(python)
         .arg(servers::fakes().join("oracle.py"))
         .args(args)
@@ -689,7 +689,7 @@ ssa_file = {{ host = "ssa" }}
 }
 
 /// A loopback address of this test's own (the image dials LDAP on a fixed port, 1389).
-fn loopback(last: u8) -> String {
+pub(crate) fn loopback(last: u8) -> String {
     format!("127.0.{}.{last}", std::process::id() % 250 + 1)
 }
 
