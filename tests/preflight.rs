@@ -453,7 +453,11 @@ fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
 }
 
 /// Starts a fake serving HTTPS with `cert` and `key`.
-pub(crate) fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
+pub(crate) fn with_tls(
+    cert: &Path,
+    key: &Path,
+    start: impl FnOnce() -> Option<Server>,
+) -> Option<Server> {
     servers::with_env(&[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)], start)
 }
 

@@ -91,48 +91,138 @@ fn kubernetes_and_couchbase_fakes_answer_the_image_s_python_calls_as_real_server
     // The real client, loaded by its own in-cluster loader: the value; None for a missing key;
     // ApiException 404 for a missing object, 401 for a bad token, 403 without the right.
     let cases = [
-        ("ready", &token, r#"{"value":"auth.example.org"}"#, r#"{"value":"-----BEGIN CERTIFICATE-----"}"#),
+        (
+            "ready",
+            &token,
+            r#"{"value":"auth.example.org"}"#,
+            r#"{"value":"-----BEGIN CERTIFICATE-----"}"#,
+        ),
         ("missing", &token, r#"{"value":null}"#, r#"{"value":null}"#),
-        ("gone", &token, r#"{"error":"RuntimeError: ApiException 404 Not Found: configmaps \"cm\" not found"}"#,
-            r#"{"error":"RuntimeError: ApiException 404 Not Found: secrets \"cm\" not found"}"#),
-        ("ready", &dir.path().join("bad-token"), r#"{"error":"RuntimeError: ApiException 401 Unauthorized: Unauthorized"}"#,
-            r#"{"error":"RuntimeError: ApiException 401 Unauthorized: Unauthorized"}"#),
+        (
+            "gone",
+            &token,
+            r#"{"error":"RuntimeError: ApiException 404 Not Found: configmaps \"cm\" not found"}"#,
+            r#"{"error":"RuntimeError: ApiException 404 Not Found: secrets \"cm\" not found"}"#,
+        ),
+        (
+            "ready",
+            &dir.path().join("bad-token"),
+            r#"{"error":"RuntimeError: ApiException 401 Unauthorized: Unauthorized"}"#,
+            r#"{"error":"RuntimeError: ApiException 401 Unauthorized: Unauthorized"}"#,
+        ),
     ];
     for (case, token, config, secret) in cases {
         let fake = kube_fake(dir.path(), case).unwrap();
         let port = fake.port.to_string();
-        for (resource, key, expected) in [("configmaps", "hostname", config), ("secrets", "ssl_cert", secret)] {
-            let args = ["kubernetes", &port, token.to_str().unwrap(), ca.to_str().unwrap(), NAMESPACE, NAME, resource, key];
+        for (resource, key, expected) in [
+            ("configmaps", "hostname", config),
+            ("secrets", "ssl_cert", secret),
+        ] {
+            let args = [
+                "kubernetes",
+                &port,
+                token.to_str().unwrap(),
+                ca.to_str().unwrap(),
+                NAMESPACE,
+                NAME,
+                resource,
+                key,
+            ];
             let got = oracle(&python, &args);
-            assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case} {resource}");
+            assert_eq!(
+                got,
+                serde_json::from_str::<Value>(expected).unwrap(),
+                "{case} {resource}"
+            );
         }
     }
     let fake = kube_fake(dir.path(), "forbidden").unwrap();
     let port = fake.port.to_string();
-    let args = ["kubernetes", &port, token.to_str().unwrap(), ca.to_str().unwrap(), NAMESPACE, NAME, "configmaps", "hostname"];
+    let args = [
+        "kubernetes",
+        &port,
+        token.to_str().unwrap(),
+        ca.to_str().unwrap(),
+        NAMESPACE,
+        NAME,
+        "configmaps",
+        "hostname",
+    ];
     let got = oracle(&python, &args);
-    assert!(got["error"].as_str().unwrap().starts_with("RuntimeError: ApiException 403 Forbidden: configmaps \"cm\" is forbidden"), "{got}");
+    assert!(
+        got["error"].as_str().unwrap().starts_with(
+            "RuntimeError: ApiException 403 Forbidden: configmaps \"cm\" is forbidden"
+        ),
+        "{got}"
+    );
     // Another CA than the server's: the client refuses the certificate.
     let other = tempfile::tempdir().unwrap();
     assert!(certificates(other.path()));
     let other_ca = other.path().join("ca.pem");
-    let args = ["kubernetes", &port, token.to_str().unwrap(), other_ca.to_str().unwrap(), NAMESPACE, NAME, "configmaps", "hostname"];
+    let args = [
+        "kubernetes",
+        &port,
+        token.to_str().unwrap(),
+        other_ca.to_str().unwrap(),
+        NAMESPACE,
+        NAME,
+        "configmaps",
+        "hostname",
+    ];
     let got = oracle(&python, &args);
-    assert!(got["error"].as_str().unwrap().contains("CERTIFICATE_VERIFY_FAILED"), "{got}");
+    assert!(
+        got["error"]
+            .as_str()
+            .unwrap()
+            .contains("CERTIFICATE_VERIFY_FAILED"),
+        "{got}"
+    );
 
     // pycloudlib's Couchbase calls: the document exists; a wrong password leaves no host; a
     // missing bucket and a missing document are not there (in the N1QL service's words).
     let host = loopback(31);
     let couchbase_cases = [
-        ("ready", CB_PASSWORD, r#"{"value":{"exists":true,"buckets_ok":true}}"#),
-        ("ready", "wrong", &format!(r#"{{"value":{{"exists":false,"reason":"Unable to resolve host for query service from {host} list (healthcheck 401)","buckets_ok":false}}}}"#)),
-        ("no-bucket", CB_PASSWORD, r#"{"value":{"exists":false,"reason":"Keyspace not found in CB datastore: default:jans","buckets_ok":true}}"#),
-        ("no-document", CB_PASSWORD, r#"{"value":{"exists":false,"reason":"Missing document","buckets_ok":true}}"#),
+        (
+            "ready",
+            CB_PASSWORD,
+            r#"{"value":{"exists":true,"buckets_ok":true}}"#,
+        ),
+        (
+            "ready",
+            "wrong",
+            &format!(
+                r#"{{"value":{{"exists":false,"reason":"Unable to resolve host for query service from {host} list (healthcheck 401)","buckets_ok":false}}}}"#
+            ),
+        ),
+        (
+            "no-bucket",
+            CB_PASSWORD,
+            r#"{"value":{"exists":false,"reason":"Keyspace not found in CB datastore: default:jans","buckets_ok":true}}"#,
+        ),
+        (
+            "no-document",
+            CB_PASSWORD,
+            r#"{"value":{"exists":false,"reason":"Missing document","buckets_ok":true}}"#,
+        ),
     ];
     for (case, password, expected) in couchbase_cases {
         let fake = servers::fake("couchbase", &[case, "admin", CB_PASSWORD, &host]).unwrap();
-        let got = oracle(&python, &["couchbase", &host, "admin", password, "jans", "configuration_jans-auth"]);
-        assert_eq!(got, serde_json::from_str::<Value>(expected).unwrap(), "{case}");
+        let got = oracle(
+            &python,
+            &[
+                "couchbase",
+                &host,
+                "admin",
+                password,
+                "jans",
+                "configuration_jans-auth",
+            ],
+        );
+        assert_eq!(
+            got,
+            serde_json::from_str::<Value>(expected).unwrap(),
+            "{case}"
+        );
         drop(fake);
     }
 }
@@ -156,18 +246,39 @@ fn preflight_kubernetes_in_a_pod_ready_missing_key_missing_object_and_refused_to
     assert_eq!(of(&report, "config").0, "ok", "{report:#}");
     assert_eq!(of(&report, "secret").0, "ok", "{report:#}");
     // The SQL password comes from the Secret, which lacks it: the chain goes on through it.
-    assert_eq!(of(&report, "persistence").1, "key sql_password of Secret ns/cm missing");
+    assert_eq!(
+        of(&report, "persistence").1,
+        "key sql_password of Secret ns/cm missing"
+    );
     assert_eq!(report["would_start"], false);
 
     let fake = kube_fake(dir.path(), "missing").unwrap();
     let report = in_pod(&account, fake.port, &[]);
-    assert_eq!(of(&report, "config"), ("failed".into(), "key hostname of ConfigMap ns/cm missing".into()));
-    assert_eq!(of(&report, "secret"), ("failed".into(), "key ssl_cert of Secret ns/cm missing".into()));
+    assert_eq!(
+        of(&report, "config"),
+        (
+            "failed".into(),
+            "key hostname of ConfigMap ns/cm missing".into()
+        )
+    );
+    assert_eq!(
+        of(&report, "secret"),
+        (
+            "failed".into(),
+            "key ssl_cert of Secret ns/cm missing".into()
+        )
+    );
 
     let fake = kube_fake(dir.path(), "gone").unwrap();
     let report = in_pod(&account, fake.port, &[]);
-    assert_eq!(of(&report, "config").1, "ConfigMap ns/cm missing: configmaps \"cm\" not found");
-    assert_eq!(of(&report, "secret").1, "Secret ns/cm missing: secrets \"cm\" not found");
+    assert_eq!(
+        of(&report, "config").1,
+        "ConfigMap ns/cm missing: configmaps \"cm\" not found"
+    );
+    assert_eq!(
+        of(&report, "secret").1,
+        "Secret ns/cm missing: secrets \"cm\" not found"
+    );
     // No Secret, no SQL password: the persistence step is not reached.
     assert_eq!(of(&report, "persistence").0, "not-reached");
 
@@ -175,7 +286,10 @@ fn preflight_kubernetes_in_a_pod_ready_missing_key_missing_object_and_refused_to
     let report = in_pod(&account, fake.port, &[]);
     let (status, reason) = of(&report, "config");
     assert_eq!(status, "failed");
-    assert!(reason.starts_with("authentication failed: configmaps \"cm\" is forbidden: User"), "{reason}");
+    assert!(
+        reason.starts_with("authentication failed: configmaps \"cm\" is forbidden: User"),
+        "{reason}"
+    );
 
     let fake = kube_fake(dir.path(), "ready").unwrap();
     let wrong = account.parent().unwrap().join("wrong-account");
@@ -183,11 +297,26 @@ fn preflight_kubernetes_in_a_pod_ready_missing_key_missing_object_and_refused_to
     std::fs::write(wrong.join("token"), "not-the-token").unwrap();
     std::fs::copy(account.join("ca.crt"), wrong.join("ca.crt")).unwrap();
     let report = in_pod(&wrong, fake.port, &[]);
-    assert_eq!(of(&report, "config"), ("failed".into(), "authentication failed: Unauthorized".into()));
-    assert_eq!(of(&report, "secret"), ("failed".into(), "authentication failed: Unauthorized".into()));
+    assert_eq!(
+        of(&report, "config"),
+        (
+            "failed".into(),
+            "authentication failed: Unauthorized".into()
+        )
+    );
+    assert_eq!(
+        of(&report, "secret"),
+        (
+            "failed".into(),
+            "authentication failed: Unauthorized".into()
+        )
+    );
     // The token is a secret: nowhere in the report.
     let text = report.to_string();
-    assert!(!text.contains("not-the-token") && !text.contains(TOKEN), "{text}");
+    assert!(
+        !text.contains("not-the-token") && !text.contains(TOKEN),
+        "{text}"
+    );
 }
 
 #[test]
@@ -211,7 +340,10 @@ fn preflight_kubernetes_tls_untrusted_with_another_ca_and_refused_and_trusted_wi
     let report = in_pod(&trusted, fake.port, &[]);
     assert_eq!(of(&report, "config").0, "ok", "{report:#}");
     let report = in_pod(&trusted, servers::refused_port(), &[]);
-    assert_eq!(of(&report, "config"), ("failed".into(), "connection refused".into()));
+    assert_eq!(
+        of(&report, "config"),
+        ("failed".into(), "connection refused".into())
+    );
 }
 
 /// An edition B profile with `sections` (config, secret, persistence and `[env]` tables) and
@@ -322,7 +454,10 @@ spanner = { instance_id = "instance-1", database_id = "database-1" }
     assert_eq!(report["would_start"], false);
     let (status, reason) = of(&report, "config");
     assert_eq!(status, "not-checked");
-    assert!(reason.starts_with("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set"), "{reason}");
+    assert!(
+        reason.starts_with("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set"),
+        "{reason}"
+    );
     for step in ["secret", "persistence"] {
         let (status, reason) = of(&report, step);
         assert_eq!(status, "not-checked", "{step}");
@@ -363,9 +498,24 @@ fn preflight_couchbase_ready_wrong_password_missing_bucket_and_document() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("ready", CB_PASSWORD, "ok", String::new()),
-        ("ready", "wrong-cb-password", "failed", format!("{host}: authentication failed: Authentication failure")),
-        ("no-bucket", CB_PASSWORD, "failed", "bucket jans: Keyspace not found in CB datastore: default:jans".to_string()),
-        ("no-document", CB_PASSWORD, "failed", "document configuration_jans-auth missing in bucket jans".to_string()),
+        (
+            "ready",
+            "wrong-cb-password",
+            "failed",
+            format!("{host}: authentication failed: Authentication failure"),
+        ),
+        (
+            "no-bucket",
+            CB_PASSWORD,
+            "failed",
+            "bucket jans: Keyspace not found in CB datastore: default:jans".to_string(),
+        ),
+        (
+            "no-document",
+            CB_PASSWORD,
+            "failed",
+            "document configuration_jans-auth missing in bucket jans".to_string(),
+        ),
     ];
     for (case, password, status, reason) in cases {
         let Some(fake) = servers::fake("couchbase", &[case, "admin", CB_PASSWORD, &host]) else {
@@ -373,7 +523,11 @@ fn preflight_couchbase_ready_wrong_password_missing_bucket_and_document() {
         };
         let path = couchbase_profile(dir.path(), &host, password);
         let (_, report, stdout, _) = preflight(&path, &["--timeout", "3"]);
-        assert_eq!(of(&report, "persistence"), (status.to_string(), reason), "{case}: {stdout}");
+        assert_eq!(
+            of(&report, "persistence"),
+            (status.to_string(), reason),
+            "{case}: {stdout}"
+        );
         assert!(!stdout.contains(password), "{stdout}");
         drop(fake);
     }
@@ -385,7 +539,10 @@ fn preflight_couchbase_refused_and_black_hole() {
     let host = loopback(33);
     let path = couchbase_profile(dir.path(), &host, CB_PASSWORD);
     let (_, report, ..) = preflight(&path, &["--timeout", "2"]);
-    assert_eq!(of(&report, "persistence"), ("failed".into(), format!("{host}: connection refused")));
+    assert_eq!(
+        of(&report, "persistence"),
+        ("failed".into(), format!("{host}: connection refused"))
+    );
     // A N1QL port that accepts and never answers: the step ends as timeout within 2 + 1 s.
     let listener = std::net::TcpListener::bind((host.as_str(), 8093)).expect("the N1QL port");
     let hold = std::thread::spawn(move || {
@@ -395,7 +552,12 @@ fn preflight_couchbase_refused_and_black_hole() {
     });
     let started = Instant::now();
     let (_, report, ..) = preflight(&path, &["--timeout", "2"]);
-    let step = &report["steps"].as_array().unwrap().iter().find(|s| s["step"] == "persistence").unwrap();
+    let step = &report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step"] == "persistence")
+        .unwrap();
     assert_eq!(step["status"], "timeout", "{report:#}");
     assert!(step["ms"].as_u64().unwrap() <= 3000, "{step}");
     assert!(started.elapsed() < Duration::from_secs(20));

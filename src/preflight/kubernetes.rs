@@ -79,7 +79,10 @@ impl KubeObject {
         use base64::Engine;
         let object: serde_json::Value = serde_json::from_str(body)
             .map_err(|e| format!("the Kubernetes API's answer is not JSON: {e}"))?;
-        let Some(text) = object.pointer(&format!("/data/{key}")).and_then(|v| v.as_str()) else {
+        let Some(text) = object
+            .pointer(&format!("/data/{key}"))
+            .and_then(|v| v.as_str())
+        else {
             return Ok(None);
         };
         let value = if self.is_secret() {
@@ -113,8 +116,7 @@ pub fn check(
         (result, None)
     };
     let model = Model::get();
-    let Some(object) = (model.container.api_objects.iter()).find(|o| o.resource == resource)
-    else {
+    let Some(object) = (model.container.api_objects.iter()).find(|o| o.resource == resource) else {
         return not_run(
             Status::NotChecked,
             format!("the model names no {resource} object"),
@@ -270,7 +272,12 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
         "certificate-authority",
         false,
     )?;
-    let cert = file(&user, "client-certificate-data", "client-certificate", false)?;
+    let cert = file(
+        &user,
+        "client-certificate-data",
+        "client-certificate",
+        false,
+    )?;
     let key = file(&user, "client-key-data", "client-key", true)?;
     let token = match field(&user, "token") {
         token if !token.is_empty() => Some(token),

@@ -103,10 +103,16 @@ mod tests {
     #[test]
     fn ids_from_dns_are_pycloudlib_s() {
         // What pycloudlib's functions give for the DNs its waits name.
-        assert_eq!(doc_id_from_dn("ou=jans-auth,ou=configuration,o=jans"), "jans-auth");
+        assert_eq!(
+            doc_id_from_dn("ou=jans-auth,ou=configuration,o=jans"),
+            "jans-auth"
+        );
         assert_eq!(doc_id_from_dn("inum=60B7,ou=groups,o=jans"), "60B7");
         assert_eq!(doc_id_from_dn("o=jans"), "_");
-        assert_eq!(id_from_dn("ou=jans-auth,ou=configuration,o=jans"), "configuration_jans-auth");
+        assert_eq!(
+            id_from_dn("ou=jans-auth,ou=configuration,o=jans"),
+            "configuration_jans-auth"
+        );
         assert_eq!(id_from_dn("inum=60B7,ou=groups,o=jans"), "groups_60B7");
         assert_eq!(id_from_dn("o=jans"), "_");
         let default = waited_entry("default").unwrap();

@@ -18,7 +18,6 @@ const USER: &str = "CN_SQL_DB_USER";
 /// The secret backend's key of the password, when no password file is there.
 const PASSWORD_KEY: &str = "sql_password";
 
-
 /// Where the SQL server is, and as whom.
 #[derive(Clone)]
 struct Server {
