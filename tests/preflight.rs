@@ -51,10 +51,8 @@ impl Services {
 fn profile(dir: &Path, services: &Services) -> std::path::PathBuf {
     std::fs::write(dir.join("role_id"), format!("{ROLE_ID}\n")).unwrap();
     std::fs::write(dir.join("secret_id"), format!("{SECRET_ID}\n")).unwrap();
-    let text = format!(
-        r#"edition = "B"
-
-[config]
+    let sections = format!(
+        r#"[config]
 adapter = "consul"
 consul = {{ {consul}{extra} }}
 
@@ -64,7 +62,34 @@ vault = {{ addr = "{vault}", prefix = "jans" }}
 
 [persistence]
 type = "sql"
-sql = {{ dialect = "{dialect}", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}
+sql = {{ dialect = "{dialect}", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}"#,
+        consul = services.consul,
+        extra = services.consul_extra,
+        vault = services.vault,
+        sql = services.sql_port,
+        dialect = services.dialect,
+    );
+    let files = format!(
+        "\"secret.vault.role_id_file\" = {{ host = \"role_id\" }}\n\
+         \"secret.vault.secret_id_file\" = {{ host = \"secret_id\" }}\n{}",
+        services.files.join("\n")
+    );
+    profile_b(dir, &sections, &services.token_server, &files)
+}
+
+/// Writes `profile.toml` in `dir`: an edition B profile with `sections` (its config, secret and
+/// persistence tables, and any other), the token server at `token_server`, and `files` as the
+/// lines of `[deploy.files]`.
+pub(crate) fn profile_b(
+    dir: &Path,
+    sections: &str,
+    token_server: &str,
+    files: &str,
+) -> std::path::PathBuf {
+    let text = format!(
+        r#"edition = "B"
+
+{sections}
 
 [token_server]
 base_url = "{token_server}"
@@ -80,17 +105,8 @@ base_url = "https://config-api.example.org"
 kubernetes = false
 
 [deploy.files]
-"secret.vault.role_id_file" = {{ host = "role_id" }}
-"secret.vault.secret_id_file" = {{ host = "secret_id" }}
 {files}
-"#,
-        consul = services.consul,
-        extra = services.consul_extra,
-        vault = services.vault,
-        sql = services.sql_port,
-        dialect = services.dialect,
-        token_server = services.token_server,
-        files = services.files.join("\n"),
+"#
     );
     let path = dir.join("profile.toml");
     std::fs::write(&path, text).unwrap();

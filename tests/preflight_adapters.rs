@@ -3,7 +3,9 @@
 //! calls (the real `kubernetes` client; pycloudlib's Couchbase requests replayed with
 //! `requests`), and the google adapters and Spanner, which it does not dial.
 
-use crate::preflight::{certificates, loopback, oracle, preflight, status_and_reason, with_tls};
+use crate::preflight::{
+    certificates, loopback, oracle, preflight, profile_b, status_and_reason, with_tls,
+};
 use crate::support::servers::{self, Server};
 use crate::support::svcgen;
 use serde_json::Value;
@@ -111,72 +113,50 @@ fn kubernetes_and_couchbase_fakes_answer_the_image_s_python_calls_as_real_server
             r#"{"error":"RuntimeError: ApiException 401 Unauthorized: Unauthorized"}"#,
         ),
     ];
+    // The real client reading `resource`'s `key` from the fake on `port`.
+    let read = |port: u16, token: &Path, ca: &Path, resource: &str, key: &str| {
+        let port = port.to_string();
+        let (token, ca) = (token.to_str().unwrap(), ca.to_str().unwrap());
+        let args = [
+            "kubernetes",
+            &port,
+            token,
+            ca,
+            NAMESPACE,
+            NAME,
+            resource,
+            key,
+        ];
+        oracle(&python, &args)
+    };
     for (case, token, config, secret) in cases {
         let fake = kube_fake(dir.path(), case).unwrap();
-        let port = fake.port.to_string();
         for (resource, key, expected) in [
             ("configmaps", "hostname", config),
             ("secrets", "ssl_cert", secret),
         ] {
-            let args = [
-                "kubernetes",
-                &port,
-                token.to_str().unwrap(),
-                ca.to_str().unwrap(),
-                NAMESPACE,
-                NAME,
-                resource,
-                key,
-            ];
-            let got = oracle(&python, &args);
-            assert_eq!(
-                got,
-                serde_json::from_str::<Value>(expected).unwrap(),
-                "{case} {resource}"
-            );
+            let got = read(fake.port, token, &ca, resource, key);
+            let expected = serde_json::from_str::<Value>(expected).unwrap();
+            assert_eq!(got, expected, "{case} {resource}");
         }
     }
     let fake = kube_fake(dir.path(), "forbidden").unwrap();
-    let port = fake.port.to_string();
-    let args = [
-        "kubernetes",
-        &port,
-        token.to_str().unwrap(),
-        ca.to_str().unwrap(),
-        NAMESPACE,
-        NAME,
-        "configmaps",
-        "hostname",
-    ];
-    let got = oracle(&python, &args);
-    assert!(
-        got["error"].as_str().unwrap().starts_with(
-            "RuntimeError: ApiException 403 Forbidden: configmaps \"cm\" is forbidden"
-        ),
-        "{got}"
-    );
+    let got = read(fake.port, &token, &ca, "configmaps", "hostname");
+    let error = got["error"].as_str().unwrap_or_default();
+    let forbidden = "RuntimeError: ApiException 403 Forbidden: configmaps \"cm\" is forbidden";
+    assert!(error.starts_with(forbidden), "{got}");
     // Another CA than the server's: the client refuses the certificate.
     let other = tempfile::tempdir().unwrap();
     assert!(certificates(other.path()));
-    let other_ca = other.path().join("ca.pem");
-    let args = [
-        "kubernetes",
-        &port,
-        token.to_str().unwrap(),
-        other_ca.to_str().unwrap(),
-        NAMESPACE,
-        NAME,
+    let got = read(
+        fake.port,
+        &token,
+        &other.path().join("ca.pem"),
         "configmaps",
         "hostname",
-    ];
-    let got = oracle(&python, &args);
-    assert!(
-        got["error"]
-            .as_str()
-            .unwrap()
-            .contains("CERTIFICATE_VERIFY_FAILED"),
-        "{got}"
     );
+    let error = got["error"].as_str().unwrap_or_default();
+    assert!(error.contains("CERTIFICATE_VERIFY_FAILED"), "{got}");
 
     // pycloudlib's Couchbase calls: the document exists; a wrong password leaves no host; a
     // missing bucket and a missing document are not there (in the N1QL service's words).
@@ -347,34 +327,10 @@ fn preflight_kubernetes_tls_untrusted_with_another_ca_and_refused_and_trusted_wi
 }
 
 /// An edition B profile with `sections` (config, secret, persistence and `[env]` tables) and
-/// `files` lines of `[deploy.files]`.
+/// `files` lines of `[deploy.files]`, its token server refusing.
 fn profile(dir: &Path, sections: &str, files: &str) -> PathBuf {
-    let text = format!(
-        r#"edition = "B"
-
-{sections}
-
-[token_server]
-base_url = "https://127.0.0.1:{refused}"
-client_id = "2001.abc"
-
-[auth_server]
-base_url = "https://auth.example.org"
-
-[config_api]
-base_url = "https://config-api.example.org"
-
-[deploy]
-kubernetes = false
-
-[deploy.files]
-{files}
-"#,
-        refused = servers::refused_port()
-    );
-    let path = dir.join("profile.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    let token_server = format!("https://127.0.0.1:{}", servers::refused_port());
+    profile_b(dir, sections, &token_server, files)
 }
 
 #[test]
