@@ -519,3 +519,35 @@ fn preflight_couchbase_refused_and_black_hole() {
     assert!(started.elapsed() < Duration::from_secs(20));
     drop(hold);
 }
+
+#[test]
+fn preflight_couchbase_over_https_on_the_client_s_ports_without_verifying_as_its_client() {
+    // The image's default: the truststore switch on (https on 18091/18093) and certificate
+    // checks off (`CN_COUCHBASE_VERIFY` unset): a certificate no root signed still passes.
+    let dir = tempfile::tempdir().unwrap();
+    if !certificates(dir.path()) {
+        return;
+    }
+    let host = loopback(34);
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let fake = with_tls(&cert, &key, || {
+        servers::fake("couchbase", &["ready", "admin", CB_PASSWORD, &host])
+    });
+    let Some(_fake) = fake else { return };
+    let path = couchbase_profile(dir.path(), &host, CB_PASSWORD);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("truststore_enable = false", "truststore_enable = true"),
+    )
+    .unwrap();
+    let (_, report, stdout, _) = preflight(&path, &["--timeout", "3"]);
+    assert_eq!(of(&report, "persistence").0, "ok", "{stdout}");
+    let target = report["steps"][2]["target"].as_str().unwrap_or_default();
+    assert_eq!(
+        target,
+        format!(
+            "https://{host}:18091,18093 as admin (bucket jans, document configuration_jans-auth)"
+        )
+    );
+}
