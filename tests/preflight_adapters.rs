@@ -51,6 +51,7 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
         ("CN_CONFIG_KUBERNETES_CONFIGMAP", NAME),
         ("CN_SECRET_ADAPTER", "kubernetes"),
         ("CN_SECRET_KUBERNETES_NAMESPACE", NAMESPACE),
+        ("CN_SECRET_KUBERNETES_CONFIGMAP", NAME),
         ("CN_SECRET_KUBERNETES_SECRET", NAME),
         (facts.host.as_str(), "127.0.0.1"),
         (facts.port.as_str(), &port),
@@ -261,6 +262,20 @@ fn preflight_kubernetes_in_a_pod_ready_missing_key_missing_object_and_refused_to
     );
     // No Secret, no SQL password: the persistence step is not reached.
     assert_eq!(of(&report, "persistence").0, "not-reached");
+
+    // The image reads the Secret's name from CN_SECRET_KUBERNETES_SECRET (default `jans`), not
+    // from the spec's variable: a failure says so when the two differ.
+    let fake = kube_fake(dir.path(), "ready").unwrap();
+    let renamed = [
+        ("CN_SECRET_KUBERNETES_SECRET", "jans"),
+        ("CN_SECRET_KUBERNETES_CONFIGMAP", NAME),
+    ];
+    let report = in_pod(&account, fake.port, &renamed);
+    assert_eq!(
+        of(&report, "secret").1,
+        "Secret ns/jans missing: secrets \"jans\" not found (the image reads the name from \
+         CN_SECRET_KUBERNETES_SECRET, not CN_SECRET_KUBERNETES_CONFIGMAP = \"cm\")"
+    );
 
     let fake = kube_fake(dir.path(), "forbidden").unwrap();
     let report = in_pod(&account, fake.port, &[]);

@@ -142,6 +142,7 @@ pub fn check(
         namespace: env(&object.namespace),
         name: object_name(setting, object, &env(&object.name)),
     };
+    let renamed = renamed(setting, object, &target_object.name, &env(&object.name));
     let target = format!("{} ({})", target_object.api.base, target_object.describe());
     let timeout = limits.timeout;
     let key = key.to_string();
@@ -150,13 +151,30 @@ pub fn check(
         Ok((target_object, found, key))
     });
     let Some((object, found, key)) = carried else {
+        if let (Some(reason), Some(note)) = (result.reason.as_mut(), renamed) {
+            reason.push_str(&note);
+        }
         return (result, None);
     };
     if found.is_none() {
         result.status = Status::Failed;
-        result.reason = Some(format!("key {} missing", object.key_path(&key)));
+        let note = renamed.unwrap_or_default();
+        result.reason = Some(format!("key {} missing{note}", object.key_path(&key)));
     }
     (result, Some(object))
+}
+
+/// Where the image reads the object's name from another variable than the spec's and the two
+/// names differ, a note for a failure: the profile's name is not the one the image looks for.
+fn renamed(setting: &Setting, object: &ApiObject, name: &str, spec_name: &str) -> Option<String> {
+    let image = object.image_name.as_ref()?;
+    (name != spec_name).then(|| {
+        format!(
+            " (the image reads the name from {}, not {} = \"{spec_name}\")",
+            image.env,
+            env_name(setting, &object.name)
+        )
+    })
 }
 
 /// The variable of a profile key, in the setting's edition.
