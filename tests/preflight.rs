@@ -51,10 +51,8 @@ impl Services {
 fn profile(dir: &Path, services: &Services) -> std::path::PathBuf {
     std::fs::write(dir.join("role_id"), format!("{ROLE_ID}\n")).unwrap();
     std::fs::write(dir.join("secret_id"), format!("{SECRET_ID}\n")).unwrap();
-    let text = format!(
-        r#"edition = "B"
-
-[config]
+    let sections = format!(
+        r#"[config]
 adapter = "consul"
 consul = {{ {consul}{extra} }}
 
@@ -64,7 +62,34 @@ vault = {{ addr = "{vault}", prefix = "jans" }}
 
 [persistence]
 type = "sql"
-sql = {{ dialect = "{dialect}", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}
+sql = {{ dialect = "{dialect}", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}"#,
+        consul = services.consul,
+        extra = services.consul_extra,
+        vault = services.vault,
+        sql = services.sql_port,
+        dialect = services.dialect,
+    );
+    let files = format!(
+        "\"secret.vault.role_id_file\" = {{ host = \"role_id\" }}\n\
+         \"secret.vault.secret_id_file\" = {{ host = \"secret_id\" }}\n{}",
+        services.files.join("\n")
+    );
+    profile_b(dir, &sections, &services.token_server, &files)
+}
+
+/// Writes `profile.toml` in `dir`: an edition B profile with `sections` (its config, secret and
+/// persistence tables, and any other), the token server at `token_server`, and `files` as the
+/// lines of `[deploy.files]`.
+pub(crate) fn profile_b(
+    dir: &Path,
+    sections: &str,
+    token_server: &str,
+    files: &str,
+) -> std::path::PathBuf {
+    let text = format!(
+        r#"edition = "B"
+
+{sections}
 
 [token_server]
 base_url = "{token_server}"
@@ -80,17 +105,8 @@ base_url = "https://config-api.example.org"
 kubernetes = false
 
 [deploy.files]
-"secret.vault.role_id_file" = {{ host = "role_id" }}
-"secret.vault.secret_id_file" = {{ host = "secret_id" }}
 {files}
-"#,
-        consul = services.consul,
-        extra = services.consul_extra,
-        vault = services.vault,
-        sql = services.sql_port,
-        dialect = services.dialect,
-        token_server = services.token_server,
-        files = services.files.join("\n"),
+"#
     );
     let path = dir.join("profile.toml");
     std::fs::write(&path, text).unwrap();
@@ -98,7 +114,7 @@ kubernetes = false
 }
 
 /// Runs preflight with JSON output: exit code, the report, stdout and stderr.
-fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
+pub(crate) fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
     let out = svcgen()
         .arg("preflight")
         .arg(profile)
@@ -113,14 +129,14 @@ fn preflight(profile: &Path, extra: &[&str]) -> (i32, Value, String, String) {
 }
 
 /// The step named `step` (and `backend`) of a report.
-fn step<'a>(report: &'a Value, step: &str) -> &'a Value {
+pub(crate) fn step<'a>(report: &'a Value, step: &str) -> &'a Value {
     report["steps"]
         .as_array()
         .and_then(|steps| steps.iter().find(|s| s["step"] == step))
         .unwrap_or_else(|| panic!("no step {step} in {report:#}"))
 }
 
-fn status_and_reason(report: &Value, name: &str) -> (String, String) {
+pub(crate) fn status_and_reason(report: &Value, name: &str) -> (String, String) {
     let s = step(report, name);
     (
         s["status"].as_str().unwrap_or_default().to_string(),
@@ -358,7 +374,7 @@ fn preflight_says_connection_refused_and_no_such_host() {
 
 /// A CA (`ca.pem`) and a server certificate for 127.0.0.1 it signed (`cert.pem`, `key.pem`),
 /// in `dir`.
-fn certificates(dir: &Path) -> bool {
+pub(crate) fn certificates(dir: &Path) -> bool {
     let openssl = |args: &[&str]| {
         std::process::Command::new("openssl")
             .args(args)
@@ -453,7 +469,11 @@ fn preflight_tls_untrusted_without_the_ca_file_and_trusted_with_it() {
 }
 
 /// Starts a fake serving HTTPS with `cert` and `key`.
-fn with_tls(cert: &Path, key: &Path, start: impl FnOnce() -> Option<Server>) -> Option<Server> {
+pub(crate) fn with_tls(
+    cert: &Path,
+    key: &Path,
+    start: impl FnOnce() -> Option<Server>,
+) -> Option<Server> {
     servers::with_env(&[("FAKE_TLS_CERT", cert), ("FAKE_TLS_KEY", key)], start)
 }
 
@@ -499,7 +519,7 @@ fn preflight_of_an_invalid_profile_exits_2_and_dials_nothing() {
 }
 
 /// What the image's own clients get from a fake, per case (oracle.py's one JSON line).
-fn oracle(python: &Path, args: &[&str]) -> Value {
+pub(crate) fn oracle(python: &Path, args: &[&str]) -> Value {
     let out = std::process::Command::new(python)
         .arg(servers::fakes().join("oracle.py"))
         .args(args)
@@ -689,7 +709,7 @@ ssa_file = {{ host = "ssa" }}
 }
 
 /// A loopback address of this test's own (the image dials LDAP on a fixed port, 1389).
-fn loopback(last: u8) -> String {
+pub(crate) fn loopback(last: u8) -> String {
     format!("127.0.{}.{last}", std::process::id() % 250 + 1)
 }
 

@@ -16,7 +16,7 @@ pub use start::{Lasts, LockCheck, StartFacts, StartWait};
 pub use types::{
     Address, ApiObject, BackendRule, Consumer, ContainerFacts, DefaultValue, Edition, EditionInfo,
     FileKind, Group, ImageFacts, ImageFile, ImagePath, ImageVar, MisfitDefault, MovingTag, Setting,
-    StartupChecks, Unit, UserGroups, Var, VarType, WrittenPath,
+    StartupChecks, Unit, UserGroups, Var, VarType, WaitedEntry, WrittenPath,
 };
 
 use std::sync::OnceLock;

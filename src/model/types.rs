@@ -446,9 +446,72 @@ pub struct ImageFacts {
     /// The least memory limit any container starts with (a Kubernetes quantity): below it the
     /// runtime refuses the container or fails to start it, whatever the image.
     pub least_memory_limit: String,
+    /// What each persistence wait looks for, by the first data key mapped to its backend.
+    pub waits_for: Vec<WaitedEntry>,
+    /// How the `kubernetes` adapters' client reaches the Kubernetes API.
+    pub kube_api: KubeApi,
+    /// The Couchbase wait's ports, by its truststore switch.
+    pub couchbase: CouchbaseFacts,
     /// The groups the image's user (`deploy.security.run_as_user`'s default) is in, per edition:
     /// a bind-mounted host file keeps its owner and mode, and the user reads it as one of them.
     pub user_groups: Vec<UserGroups>,
+}
+
+/// The entry a persistence wait looks for when `key` is the first data key mapped to its backend
+/// (pycloudlib's `search_mapping`s): the LDAP entry and filter, the SQL and Spanner table (the row
+/// is the DN's first RDN value), the Couchbase bucket's suffix (the document is `id_from_dn`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaitedEntry {
+    pub key: String,
+    pub dn: String,
+    pub filter: String,
+    /// The SQL and Spanner waits' table; `None`: they only check the connection for this key.
+    #[serde(default)]
+    pub table: Option<String>,
+    /// The Couchbase wait's bucket suffix; `None`: it only lists the buckets for this key.
+    #[serde(default)]
+    pub bucket_suffix: Option<String>,
+    /// Where the fact was read: documentation of the model.
+    pub source: String,
+}
+
+/// Where the Python `kubernetes` client finds the API: the in-cluster variables and service
+/// account files, or the kubeconfig file (`~` is the home folder).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KubeApi {
+    pub host: String,
+    pub port: String,
+    pub token: String,
+    pub ca: String,
+    pub kube_config: String,
+    pub source: String,
+}
+
+/// The Couchbase client's REST and N1QL ports, with and without TLS (its truststore switch).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CouchbaseFacts {
+    pub tls_ports: [u16; 2],
+    pub plain_ports: [u16; 2],
+    /// The variable of the user that replaces the spec's when set.
+    pub superuser: String,
+    pub superuser_password_file: SuperuserFile,
+    pub superuser_password_key: String,
+    /// The secret backend's key of the user's password, when its file is not there.
+    pub password_key: String,
+    /// The variable that turns certificate checks on (default false).
+    pub verify: String,
+    pub source: String,
+}
+
+/// A file the Couchbase client reads at `path` unless the variable `env` moves it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuperuserFile {
+    pub env: String,
+    pub path: String,
 }
 
 /// The group ids of the image's user in the image of `editions`.

@@ -3,11 +3,19 @@
 
 use super::deadline::bounded;
 use super::http::{self, Tls};
+use super::kubernetes::{self, KubeObject};
 use super::{Limits, Setting, Status, StepResult};
 use crate::model::Model;
 
 /// The key the image's config wait reads.
 const KEY: &str = "hostname";
+/// The kubernetes adapter's object (the model's `[container] api_objects`).
+const RESOURCE: &str = "configmaps";
+/// Why the google adapters are not checked: what a faithful check would need.
+pub const GOOGLE: &str = "svcgen does not check the google adapters: the image's clients \
+     (google-cloud-secret-manager, google-cloud-spanner) speak gRPC to Google's APIs with OAuth \
+     tokens from the service account file, and svcgen has neither a gRPC client nor a fake of \
+     those APIs verified by the real Google clients; check it with the image's own client";
 /// The variable choosing the config adapter.
 const ADAPTER: &str = "CN_CONFIG_ADAPTER";
 /// The consul adapter's variables (python-consul 1.1.0 as pycloudlib's `ConsulConfig` builds it).
@@ -23,7 +31,32 @@ const TOKEN: &str = "CN_CONFIG_CONSUL_TOKEN_FILE";
 
 /// A config backend that answered, to read further keys with (the LDAP step's bind DN).
 #[derive(Clone)]
-pub struct ConfigAccess {
+pub enum ConfigAccess {
+    Consul(ConsulAccess),
+    Kubernetes(KubeObject),
+}
+
+impl ConfigAccess {
+    /// Reads one key: `Ok(None)` when it is missing or empty (as the image's `not value`).
+    pub fn get(&self, key: &str, timeout: std::time::Duration) -> Result<Option<String>, String> {
+        match self {
+            ConfigAccess::Consul(access) => access.get(key, timeout),
+            ConfigAccess::Kubernetes(object) => object.get(key, timeout),
+        }
+    }
+
+    /// Where a key lives, for messages.
+    pub fn key_path(&self, key: &str) -> String {
+        match self {
+            ConfigAccess::Consul(access) => access.key_path(key),
+            ConfigAccess::Kubernetes(object) => object.key_path(key),
+        }
+    }
+}
+
+/// The consul adapter's access: python-consul's requests.
+#[derive(Clone)]
+pub struct ConsulAccess {
     tls: Tls,
     /// `<scheme>://<host>:<port>`.
     base: String,
@@ -33,7 +66,7 @@ pub struct ConfigAccess {
     query: String,
 }
 
-impl ConfigAccess {
+impl ConsulAccess {
     /// Reads one key: `Ok(None)` when it is missing or empty (as the image's `not value`).
     pub fn get(&self, key: &str, timeout: std::time::Duration) -> Result<Option<String>, String> {
         let agent = http::agent(&self.tls, timeout)?;
@@ -64,6 +97,20 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAcc
     let adapter = setting.text(ADAPTER);
     match adapter.as_str() {
         "consul" => consul(setting, limits),
+        "kubernetes" => {
+            let (result, object) = kubernetes::check(setting, limits, ("config", RESOURCE, KEY));
+            (result, object.map(ConfigAccess::Kubernetes))
+        }
+        "google" => (
+            StepResult::not_run(
+                "config",
+                "google",
+                String::new(),
+                Status::NotChecked,
+                GOOGLE.to_string(),
+            ),
+            None,
+        ),
         other => (
             StepResult::not_run(
                 "config",
@@ -127,7 +174,7 @@ fn consul(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAccess
     if !token.is_empty() {
         query.push(format!("token={}", percent(&token)));
     }
-    let access = ConfigAccess {
+    let access = ConsulAccess {
         tls: tls_of(
             setting,
             scheme == "https",
@@ -153,7 +200,7 @@ fn consul(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAccess
         result.status = Status::Failed;
         result.reason = Some(format!("key {} missing", access.key_path(KEY)));
     }
-    (result, Some(access))
+    (result, Some(ConfigAccess::Consul(access)))
 }
 
 /// The key's value from consul's answer (a list of entries with a base64 `Value`); empty or

@@ -98,6 +98,21 @@ pub fn post_json(
     answer(request.send(body.to_string()))
 }
 
+/// `POST url` with a form body (`application/x-www-form-urlencoded`, as Python's `requests`
+/// sends a `data=` dict) and `headers`.
+pub fn post_form(
+    agent: &ureq::Agent,
+    url: &str,
+    headers: &[(&str, &str)],
+    form: &[(&str, &str)],
+) -> Result<Answer, String> {
+    let mut request = agent.post(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    answer(request.send_form(form.iter().copied()))
+}
+
 fn answer(sent: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Result<Answer, String> {
     let mut response = sent.map_err(reason)?;
     let status = response.status().as_u16();

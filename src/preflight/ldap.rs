@@ -1,31 +1,15 @@
 //! The LDAP wait (pycloudlib's `wait_for_ldap`): bind as the config backend's `ldap_binddn`
 //! with the secret backend's `encoded_ox_ldap_pw` (decoded with its `encoded_salt`), then search
-//! the entry the first data key mapped to LDAP names. The host is the URL's part before `:`,
+//! the entry the first data key mapped to LDAP names (the model's `[image] waits_for`). The host is the URL's part before `:`,
 //! the port the one the TLS switch implies (the model's `ignored_port`); the image's ldap3
 //! client does not verify the server's certificate.
 
 use super::deadline::{Outcome, bounded};
+use super::persistence::waited_entry;
 use super::{Carried, Limits, Setting, StepResult};
 use crate::model::Model;
 use std::time::Duration;
 
-/// The base and filter `wait_for_ldap` searches, by the first data key mapped to LDAP.
-const LOOKED_FOR: [(&str, &str, &str); 6] = [
-    (
-        "default",
-        "ou=jans-auth,ou=configuration,o=jans",
-        "(objectClass=jansAppConf)",
-    ),
-    (
-        "user",
-        "inum=60B7,ou=groups,o=jans",
-        "(objectClass=jansGrp)",
-    ),
-    ("site", "ou=cache-refresh,o=site", "(ou=cache-refresh)"),
-    ("cache", "ou=cache,o=jans", "(ou=cache)"),
-    ("token", "ou=tokens,o=jans", "(ou=tokens)"),
-    ("session", "ou=sessions,o=jans", "(ou=sessions)"),
-];
 /// The config key of the bind DN, and the secret keys of the encoded password and its key.
 const BIND_DN: &str = "ldap_binddn";
 const PASSWORD: &str = "encoded_ox_ldap_pw";
@@ -66,10 +50,8 @@ pub fn check(
     };
     let scheme = if use_ssl { "ldaps" } else { "ldap" };
     let address = format!("{scheme}://{host}:{port}");
-    let search = LOOKED_FOR
-        .iter()
-        .find(|(key, ..)| *key == first_key)
-        .copied();
+    // The entry the image searches (the model's `[image] waits_for`).
+    let search = waited_entry(first_key).map(|entry| (entry.dn.clone(), entry.filter.clone()));
     let timeout = limits.timeout;
     let secrets = setting.secret_keeper();
     let (result, _) = bounded(
@@ -126,7 +108,7 @@ fn search_entry(
     address: &str,
     dn: &str,
     password: &str,
-    search: Option<(&str, &str, &str)>,
+    search: Option<(String, String)>,
     timeout: Duration,
 ) -> Outcome<()> {
     use ldap3::{LdapConn, LdapConnSettings, Scope};
@@ -142,8 +124,8 @@ fn search_entry(
         return Err(format!("authentication failed: {}", words(&bound)));
     }
     bound.success().map_err(|e| ldap_reason(&e))?;
-    let (base, filter, scope) = match search {
-        Some((_, base, filter)) => (base, filter, Scope::Subtree),
+    let (base, filter, scope) = match &search {
+        Some((base, filter)) => (base.as_str(), filter.as_str(), Scope::Subtree),
         None => ("", "(objectClass=*)", Scope::Base),
     };
     conn.with_timeout(timeout);

@@ -9,8 +9,10 @@
 //! feature, never in the pure core.
 
 mod config;
+mod couchbase;
 mod deadline;
 mod http;
+mod kubernetes;
 mod ldap;
 mod oidc;
 mod persistence;
@@ -79,6 +81,15 @@ fn persistence_step(
             .unwrap_or_else(|why| not_reached(backend, why)),
         "ldap" => ldap::check(setting, carried, &backend.first_key, limits)
             .unwrap_or_else(|why| not_reached(backend, why)),
+        "couchbase" => couchbase::check(backend, setting, carried.secret.as_ref(), limits)
+            .unwrap_or_else(|why| not_reached(backend, why)),
+        "spanner" => StepResult::not_run(
+            "persistence",
+            "spanner",
+            String::new(),
+            Status::NotChecked,
+            config::GOOGLE.to_string(),
+        ),
         other => StepResult::not_run(
             "persistence",
             other,

@@ -70,3 +70,53 @@ pub fn from_secret_backend(
         Err(why) => Err(why),
     })
 }
+
+/// The entry the waits look for when `first_key` is the first data key mapped to a backend (the
+/// model's `[image] waits_for`): `None` for a key without one.
+pub fn waited_entry(first_key: &str) -> Option<&'static crate::model::WaitedEntry> {
+    (Model::get().image.waits_for.iter()).find(|entry| entry.key == first_key)
+}
+
+/// pycloudlib's `doc_id_from_dn` (persistence/sql.py): the first RDN's value, `_` for `o=jans`.
+pub fn doc_id_from_dn(dn: &str) -> String {
+    let first = dn.split(',').next().unwrap_or_default();
+    let value = first.split_once('=').map_or(first, |(_, v)| v);
+    if value == "jans" { "_" } else { value }.to_string()
+}
+
+/// pycloudlib's `id_from_dn` (persistence/couchbase.py): the RDN values without `o=jans`,
+/// reversed and joined with `_` (`_` when none is left).
+pub fn id_from_dn(dn: &str) -> String {
+    let mut values: Vec<&str> = (dn.split(','))
+        .filter(|rdn| *rdn != "o=jans")
+        .map(|rdn| rdn.rsplit('=').next().unwrap_or_default())
+        .collect();
+    values.reverse();
+    let id = values.join("_");
+    if id.is_empty() { "_".to_string() } else { id }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{doc_id_from_dn, id_from_dn, waited_entry};
+
+    #[test]
+    fn ids_from_dns_are_pycloudlib_s() {
+        // What pycloudlib's functions give for the DNs its waits name.
+        assert_eq!(
+            doc_id_from_dn("ou=jans-auth,ou=configuration,o=jans"),
+            "jans-auth"
+        );
+        assert_eq!(doc_id_from_dn("inum=60B7,ou=groups,o=jans"), "60B7");
+        assert_eq!(doc_id_from_dn("o=jans"), "_");
+        assert_eq!(
+            id_from_dn("ou=jans-auth,ou=configuration,o=jans"),
+            "configuration_jans-auth"
+        );
+        assert_eq!(id_from_dn("inum=60B7,ou=groups,o=jans"), "groups_60B7");
+        assert_eq!(id_from_dn("o=jans"), "_");
+        let default = waited_entry("default").unwrap();
+        assert_eq!(default.table.as_deref(), Some("jansAppConf"));
+        assert!(waited_entry("site").unwrap().table.is_none());
+    }
+}

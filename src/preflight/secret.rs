@@ -4,12 +4,15 @@
 use super::config::tls_of;
 use super::deadline::bounded;
 use super::http::{self, Tls};
+use super::kubernetes::{self, KubeObject};
 use super::{Limits, Setting, Status, StepResult};
 use std::time::Duration;
 
 /// The key the image's secret wait reads.
 const KEY: &str = "ssl_cert";
 const ADAPTER: &str = "CN_SECRET_ADAPTER";
+/// The kubernetes adapter's object (the model's `[container] api_objects`).
+const RESOURCE: &str = "secrets";
 /// The vault adapter's variables (hvac as pycloudlib's `VaultSecret` drives it).
 const ADDR: &str = "CN_SECRET_VAULT_ADDR";
 const VERIFY: &str = "CN_SECRET_VAULT_VERIFY";
@@ -23,9 +26,35 @@ const KV_PATH: &str = "CN_SECRET_VAULT_KV_PATH";
 const PREFIX: &str = "CN_SECRET_VAULT_PREFIX";
 const APPROLE: &str = "CN_SECRET_VAULT_APPROLE_PATH";
 
-/// A logged-in session of the secret backend, to read further keys with.
+/// A secret backend that answered, to read further keys with (the SQL password, the LDAP
+/// bind password).
 #[derive(Clone)]
-pub struct SecretAccess {
+pub enum SecretAccess {
+    Vault(VaultSession),
+    Kubernetes(KubeObject),
+}
+
+impl SecretAccess {
+    /// Reads one key: `Ok(None)` when it is missing or empty.
+    pub fn get(&self, key: &str, timeout: Duration) -> Result<Option<String>, String> {
+        match self {
+            SecretAccess::Vault(session) => session.get(key, timeout),
+            SecretAccess::Kubernetes(object) => object.get(key, timeout),
+        }
+    }
+
+    /// Where a key lives, for messages.
+    pub fn key_path(&self, key: &str) -> String {
+        match self {
+            SecretAccess::Vault(session) => session.key_path(key),
+            SecretAccess::Kubernetes(object) => object.key_path(key),
+        }
+    }
+}
+
+/// A logged-in session of vault.
+#[derive(Clone)]
+pub struct VaultSession {
     base: String,
     tls: Tls,
     token: String,
@@ -34,7 +63,7 @@ pub struct SecretAccess {
     prefix: String,
 }
 
-impl SecretAccess {
+impl VaultSession {
     /// Reads one key (KV v1 `<kv_path>/<prefix>/<key>`): `Ok(None)` when it is missing.
     pub fn get(&self, key: &str, timeout: Duration) -> Result<Option<String>, String> {
         let agent = http::agent(&self.tls, timeout)?;
@@ -88,6 +117,16 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAcc
     let adapter = setting.text(ADAPTER);
     match adapter.as_str() {
         "vault" => vault(setting, limits),
+        "kubernetes" => {
+            let (result, object) = kubernetes::check(setting, limits, ("secret", RESOURCE, KEY));
+            (result, object.map(SecretAccess::Kubernetes))
+        }
+        "google" => {
+            let why = super::config::GOOGLE.to_string();
+            let result =
+                StepResult::not_run("secret", "google", String::new(), Status::NotChecked, why);
+            (result, None)
+        }
         other => (
             StepResult::not_run(
                 "secret",
@@ -119,7 +158,7 @@ fn vault(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAccess>
             return (step, None);
         }
     };
-    let session = SecretAccess {
+    let session = VaultSession {
         tls: tls_of(
             setting,
             base.starts_with("https:"),
@@ -155,12 +194,12 @@ fn vault(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAccess>
             result.reason = Some(why);
         }
     }
-    (result, Some(session))
+    (result, Some(SecretAccess::Vault(session)))
 }
 
 /// `POST /v1/auth/<approle>/login`: the client token, or why not.
 fn login(
-    session: &SecretAccess,
+    session: &VaultSession,
     approle: &str,
     role_id: &str,
     secret_id: &str,

@@ -127,6 +127,17 @@ impl Setting {
         Ok(bytes)
     }
 
+    /// Reads a file of the machine svcgen runs on (the kubeconfig a client outside a container
+    /// loads, and the files it names) through the one bounded reader; a secret file's content is
+    /// kept out of every output from now on.
+    pub fn read_local(&self, path: &Path, secret: bool) -> Result<Vec<u8>, String> {
+        let bytes = (self.reader)(path)?;
+        if secret {
+            self.keep_secret(String::from_utf8_lossy(&bytes).trim());
+        }
+        Ok(bytes)
+    }
+
     /// The file's content when the container would find it, `None` when it would not (the
     /// image skips a missing optional file).
     pub fn read_optional(&self, container_path: &str, secret: bool) -> Option<Vec<u8>> {

@@ -1,10 +1,10 @@
 //! The SQL wait (pycloudlib's `wait_for_sql`): connect as the profile's user with the password
 //! the image would use, then the row it looks for: the first data key mapped to SQL decides the
-//! table and document id (`default`: `jansAppConf` / `jans-auth`; `user`: `jansGrp` / `60B7`,
-//! the admin group), any other key only the connection.
+//! table and document id (the model's `[image] waits_for`: its `table`, and the first RDN value
+//! of its `dn`), a key without a table only the connection.
 
 use super::deadline::{Outcome, bounded};
-use super::persistence::{Backend, from_secret_backend};
+use super::persistence::{Backend, doc_id_from_dn, from_secret_backend, waited_entry};
 use super::secret::SecretAccess;
 use super::{Limits, Setting, StepResult};
 use crate::model::Model;
@@ -18,13 +18,6 @@ const USER: &str = "CN_SQL_DB_USER";
 /// The secret backend's key of the password, when no password file is there.
 const PASSWORD_KEY: &str = "sql_password";
 
-/// The table and document id `wait_for_sql` looks for, by the first data key mapped to SQL
-/// (its `search_mapping`, the ids being the first RDN values of the DNs it names).
-const LOOKED_FOR: [(&str, &str, &str); 2] = [
-    ("default", "jansAppConf", "jans-auth"),
-    ("user", "jansGrp", "60B7"),
-];
-
 /// Where the SQL server is, and as whom.
 #[derive(Clone)]
 struct Server {
@@ -33,7 +26,8 @@ struct Server {
     port: u16,
     name: String,
     user: String,
-    row: Option<(&'static str, &'static str)>,
+    /// The table and document id the image looks for.
+    row: Option<(String, String)>,
 }
 
 /// Checks the SQL backend; `Err` (not reached) when the password must come from the secret
@@ -50,10 +44,8 @@ pub fn check(
         port: setting.text(PORT).parse().unwrap_or(0),
         name: setting.text(NAME),
         user: setting.text(USER),
-        row: LOOKED_FOR
-            .iter()
-            .find(|(key, ..)| *key == backend.first_key)
-            .map(|(_, table, id)| (*table, *id)),
+        row: waited_entry(&backend.first_key)
+            .and_then(|entry| Some((entry.table.clone()?, doc_id_from_dn(&entry.dn)))),
     };
     let target = format!(
         "{}://{}@{} (database {})",
@@ -119,7 +111,7 @@ fn postgres(server: &Server, password: &str, timeout: Duration) -> Outcome<()> {
         .password(password)
         .connect_timeout(timeout);
     let mut client = config.connect(postgres::NoTls).map_err(|e| pg_reason(&e))?;
-    let Some((table, id)) = server.row else {
+    let Some((table, id)) = &server.row else {
         return Ok(());
     };
     let quoted = format!("\"{table}\"");
@@ -132,7 +124,7 @@ fn postgres(server: &Server, password: &str, timeout: Duration) -> Outcome<()> {
     let rows = client
         .query(
             &format!("SELECT 1 FROM {quoted} WHERE doc_id = $1 LIMIT 1"),
-            &[&id],
+            &[id],
         )
         .map_err(|e| pg_reason(&e))?;
     if rows.is_empty() {
@@ -166,7 +158,7 @@ fn mysql(server: &Server, password: &str, timeout: Duration) -> Outcome<()> {
         .read_timeout(Some(timeout))
         .write_timeout(Some(timeout));
     let mut conn = mysql::Conn::new(options).map_err(|e| mysql_reason(&e))?;
-    let Some((table, id)) = server.row else {
+    let Some((table, id)) = &server.row else {
         return Ok(());
     };
     let tables: Option<u64> = conn

@@ -123,7 +123,8 @@ fn python3() -> Option<PathBuf> {
     found
 }
 
-/// The venv's python with the image's own clients (python-consul, hvac), for the oracle.
+/// The venv's python with the image's own clients (python-consul, hvac, kubernetes, requests),
+/// for the oracle.
 pub fn oracle_python() -> Option<PathBuf> {
     let venv = std::env::var_os("SVCGEN_VENV")
         .map(PathBuf::from)
@@ -131,12 +132,12 @@ pub fn oracle_python() -> Option<PathBuf> {
     let python = venv.join("bin/python");
     let has_clients = python.is_file()
         && Command::new(&python)
-            .args(["-c", "import consul, hvac"])
+            .args(["-c", "import consul, hvac, kubernetes, requests"])
             .status()
             .is_ok_and(|s| s.success());
     if !has_clients {
         super::skip(
-            "python-consul and hvac",
+            "python-consul, hvac, kubernetes and requests",
             &super::how_to_get("python-consul"),
         );
         return None;

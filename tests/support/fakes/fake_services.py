@@ -6,8 +6,14 @@ checks them with the real Python clients the image uses (python-consul, hvac: or
 
     python3 fake_services.py consul CASE TOKEN [KEY=VALUE ...]
     python3 fake_services.py vault CASE ROLE_ID SECRET_ID [KEY=VALUE ...]
+    python3 fake_services.py kubernetes CASE TOKEN NAMESPACE NAME [KEY=VALUE ...]
+    python3 fake_services.py couchbase CASE USER PASSWORD ADDRESS
 
-CASE: ready, missing (the key is not there), denied (wrong credentials), sealed (vault only).
+CASE: ready, missing (the key is not there), denied (wrong credentials), sealed (vault only);
+kubernetes also gone (no such ConfigMap or Secret, 404) and forbidden (a valid token without the
+right to read, 403); couchbase also no-bucket and no-document. The couchbase fake listens on
+ADDRESS (a loopback address) on the client's fixed ports (8091 and 8093; 18091 and 18093 with
+TLS), as the image's client ignores any port.
 With FAKE_TLS_CERT and FAKE_TLS_KEY (PEM files) set, it serves HTTPS with that certificate.
 The first line on stdout is the port it listens on (127.0.0.1, a free port); it serves until killed.
 """
@@ -17,6 +23,7 @@ import json
 import os
 import ssl
 import sys
+import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -117,16 +124,126 @@ def vault(handler, method):
     return handler.reply(404, {"errors": []})
 
 
-SERVICES = {"consul": consul, "vault": vault}
+def kubernetes(handler, method):
+    """GET /api/v1/namespaces/<ns>/configmaps/<name> and .../secrets/<name>, as the API server
+    answers: the object (a Secret's data in base64); 401 Status "Unauthorized" without a valid
+    bearer token; 403 Status "<resource> \"<name>\" is forbidden: User ... cannot get resource"
+    for a token without the right; 404 Status "<resource> \"<name>\" not found"."""
+    case, token, namespace, name = ARGS[0], ARGS[1], ARGS[2], ARGS[3]
+    values = dict(a.split("=", 1) for a in ARGS[4:])
+    path = urlsplit(handler.path).path
+    parts = path.strip("/").split("/")
+
+    def status(code, reason, message, details=None):
+        body = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": message, "reason": reason, "code": code}
+        if details:
+            body["details"] = details
+        return handler.reply(code, body)
+
+    # The API server reads the scheme without regard to case (the Python client sends "bearer").
+    scheme, _, sent = handler.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or sent != token:
+        return status(401, "Unauthorized", "Unauthorized")
+    if len(parts) != 6 or parts[:3] != ["api", "v1", "namespaces"] or parts[4] not in ("configmaps", "secrets"):
+        return status(404, "NotFound", "the server could not find the requested resource")
+    resource, asked = parts[4], parts[5]
+    details = {"name": asked, "kind": resource}
+    if case == "forbidden":
+        return status(403, "Forbidden", f'{resource} "{asked}" is forbidden: User '
+                      f'"system:serviceaccount:{namespace}:admin-ui" cannot get resource "{resource}" '
+                      f'in API group "" in the namespace "{parts[3]}"', details)
+    if case == "gone" or parts[3] != namespace or asked != name:
+        return status(404, "NotFound", f'{resource} "{asked}" not found', details)
+    defaults = {"configmaps": ("hostname", "auth.example.org"), "secrets": ("ssl_cert", "-----BEGIN CERTIFICATE-----")}
+    data = dict(values)
+    key, value = defaults[resource]
+    if case != "missing":
+        data.setdefault(key, value)
+    kind = "ConfigMap" if resource == "configmaps" else "Secret"
+    body = {"kind": kind, "apiVersion": "v1",
+            "metadata": {"name": name, "namespace": namespace, "uid": str(uuid.uuid4()),
+                         "resourceVersion": "7", "creationTimestamp": "2026-11-28T00:00:00Z"}}
+    if kind == "Secret":
+        body["type"] = "Opaque"
+        data = {k: base64.b64encode(v.encode()).decode() for k, v in data.items()}
+    if data:
+        body["data"] = data
+    return handler.reply(200, body)
+
+
+def couchbase(handler, method):
+    """Couchbase's REST (GET /pools/, GET /pools/default/buckets) and N1QL (POST /query/service,
+    a form with `statement` and named arguments such as `$key`) services. A wrong user or password:
+    401 (REST: empty body; N1QL: errors [{"code": 10000, "msg": "Authentication failure"}]). A
+    bucket that is not there: N1QL 500 with errors [{"code": 12003, "msg": "Keyspace not found in
+    CB datastore: default:<bucket>"}]. A document that is not there: 200 with empty results."""
+    case, user, password = ARGS[0], ARGS[1], ARGS[2]
+    buckets = [] if case == "no-bucket" else ["jans"]
+    sent = handler.headers.get("Authorization", "")
+    expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+    path = urlsplit(handler.path).path
+    request_id = str(uuid.uuid4())
+    if path == "/query/service" and method == "POST":
+        length = int(handler.headers.get("Content-Length") or 0)
+        form = {k: v[0] for k, v in parse_qs(handler.rfile.read(length).decode()).items()}
+        if sent != expected:
+            return handler.reply(401, {"requestID": request_id, "errors": [
+                {"code": 10000, "msg": "Authentication failure"}], "status": "fatal"})
+        statement = form.get("statement", "")
+        words = statement.split()
+        if statement == "SELECT status FROM system:indexes LIMIT 1":
+            results = []
+        elif words[:4] == ["SELECT", "objectClass", "FROM", words[3] if len(words) > 3 else ""] \
+                and words[4:] == ["USE", "KEYS", "$key"]:
+            bucket = words[3].strip("`")
+            if bucket not in buckets:
+                return handler.reply(500, {"requestID": request_id, "errors": [
+                    {"code": 12003, "msg": f"Keyspace not found in CB datastore: default:{bucket}"}],
+                    "status": "fatal"})
+            key = json.loads(form.get("$key", "null"))
+            results = [] if case == "no-document" or key != "configuration_jans-auth" \
+                else [{"objectClass": "jansAppConf"}]
+        else:
+            return handler.reply(400, {"requestID": request_id, "errors": [
+                {"code": 3000, "msg": "syntax error"}], "status": "fatal"})
+        return handler.reply(200, {"requestID": request_id, "signature": {"objectClass": "json"},
+                                   "results": results, "status": "success",
+                                   "metrics": {"resultCount": len(results)}})
+    if sent != expected:
+        return handler.reply(401, b"", [("WWW-Authenticate", 'Basic realm="Couchbase Server Admin / REST"')])
+    if path == "/pools/" or path == "/pools":
+        return handler.reply(200, {"isAdminCreds": True, "isEnterprise": True, "pools": [
+            {"name": "default", "uri": "/pools/default?uuid=1", "streamingUri": "/poolsStreaming/default?uuid=1"}],
+            "implementationVersion": "7.2.0-5325-enterprise"})
+    if path == "/pools/default/buckets":
+        return handler.reply(200, [{"name": b, "bucketType": "membase", "uri": f"/pools/default/buckets/{b}"}
+                                   for b in buckets])
+    return handler.reply(404, b'"Not found."')
+
+
+SERVICES = {"consul": consul, "vault": vault, "kubernetes": kubernetes, "couchbase": couchbase}
 SERVICE = [SERVICES[sys.argv[1]]]
 ARGS = sys.argv[2:]
 TOKENS = set()
 
-if __name__ == "__main__":
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+def serve(address, port):
+    server = ThreadingHTTPServer((address, port), Handler)
     if os.environ.get("FAKE_TLS_CERT"):
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(os.environ["FAKE_TLS_CERT"], os.environ["FAKE_TLS_KEY"])
         server.socket = context.wrap_socket(server.socket, server_side=True)
+    return server
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "couchbase":
+        # The client's fixed ports, REST then N1QL, on the given loopback address.
+        ports = (18091, 18093) if os.environ.get("FAKE_TLS_CERT") else (8091, 8093)
+        rest, n1ql = (serve(ARGS[3], port) for port in ports)
+        threading.Thread(target=n1ql.serve_forever, daemon=True).start()
+        print(ports[0], flush=True)
+        rest.serve_forever()
+    server = serve("127.0.0.1", 0)
     print(server.server_address[1], flush=True)
     server.serve_forever()
