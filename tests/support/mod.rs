@@ -4,6 +4,7 @@
 pub mod expect;
 pub mod hostile;
 pub mod lsp;
+pub mod memory;
 pub mod scenario;
 pub mod servers;
 
