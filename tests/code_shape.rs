@@ -15,11 +15,7 @@ use std::path::{Path, PathBuf};
 const MAX_FUNCTION_LINES: usize = 80;
 
 /// Functions still longer (file, function), to shorten where they live.
-const LONG_FUNCTIONS: [(&str, &str); 3] = [
-    ("src/cli/explain.rs", "in_profile"),
-    ("src/commands/explain.rs", "describe"),
-    ("src/resolve/deploy/sources.rs", "file_sources"),
-];
+const LONG_FUNCTIONS: [(&str, &str); 0] = [];
 
 /// Files of one folder still using each other, to part where they live.
 const FILES_USING_EACH_OTHER: [(&str, &str); 0] = [];
