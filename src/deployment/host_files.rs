@@ -5,8 +5,6 @@
 
 use super::env::EnvOptions;
 use crate::diag::source::Origin;
-#[cfg(feature = "host")]
-use crate::diag::source::Origin as Written;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::resolve::deploy::{FileSource, K8sKind, names};
 use std::path::Path;
@@ -133,10 +131,8 @@ pub fn unreadable(files: &[HostFile<'_>]) -> Diagnostics {
 /// read: a file it read is there, and one it could not read is its error ([`unreadable`]), so
 /// each file is said once. Compose binds the path and the container reads one file there.
 /// Without a file system (the browser build) nothing is looked at.
-#[cfg_attr(not(feature = "host"), allow(unused_variables))]
 pub fn missing(files: &[FileSource], read: &[HostFile<'_>]) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    #[cfg(feature = "host")]
     for file in files {
         let (Some(written), Some(path), Some(origin)) =
             (&file.host, &file.host_path, file.host_origin)
@@ -146,16 +142,25 @@ pub fn missing(files: &[FileSource], read: &[HostFile<'_>]) -> Diagnostics {
         let looked_at = read
             .iter()
             .any(|r| r.host_origin == Some(origin) && !matches!(r.read, HostRead::NotRead));
-        if let Some(warning) = not_a_file(written, path, origin).filter(|_| !looked_at) {
+        if looked_at {
+            continue;
+        }
+        if let Some(warning) = not_a_file(written, path, origin) {
             diags.push(warning);
         }
     }
     diags
 }
 
+/// Without a file system (the browser build) no host path is looked at.
+#[cfg(not(feature = "host"))]
+fn not_a_file(_: &str, _: &Path, _: Origin) -> Option<Diagnostic> {
+    None
+}
+
 /// The warning for a host path that is a folder or names nothing.
 #[cfg(feature = "host")]
-fn not_a_file(written: &str, path: &Path, origin: Written) -> Option<Diagnostic> {
+fn not_a_file(written: &str, path: &Path, origin: Origin) -> Option<Diagnostic> {
     if path.is_dir() {
         return Some(
             Diagnostic::new(
