@@ -15,11 +15,7 @@ use std::path::{Path, PathBuf};
 const MAX_FUNCTION_LINES: usize = 80;
 
 /// Functions still longer (file, function), to shorten where they live.
-const LONG_FUNCTIONS: [(&str, &str); 3] = [
-    ("src/cli/explain.rs", "in_profile"),
-    ("src/commands/explain.rs", "describe"),
-    ("src/resolve/deploy/sources.rs", "file_sources"),
-];
+const LONG_FUNCTIONS: [(&str, &str); 0] = [];
 
 /// Files of one folder still using each other, to part where they live.
 const FILES_USING_EACH_OTHER: [(&str, &str); 0] = [];
@@ -244,4 +240,48 @@ fn sibling_file(dir: &Path, name: &str) -> Option<PathBuf> {
     ]
     .into_iter()
     .find(|candidate| root.join(candidate).is_file())
+}
+
+/// Proptest keeps a failure's seeds beside the test file that found it
+/// (`tests/<file>.proptest-regressions`) and reads them there on every run: each property test
+/// is configured through `support::proptest_cases`, each seed file has its test file, and no
+/// seeds lie in a `proptest-regressions/` folder at the root (proptest's default for a test
+/// crate whose `lib.rs` is in `tests/`).
+#[test]
+fn property_tests_keep_their_seeds_beside_their_test_file() {
+    let root = repo();
+    assert!(
+        !root.join("proptest-regressions").exists(),
+        "seeds at the root: move them to tests/<file>.proptest-regressions"
+    );
+    let mut configs = 0;
+    let mut seed_files = 0;
+    for entry in std::fs::read_dir(root.join("tests")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".proptest-regressions") {
+            seed_files += 1;
+            let test = std::fs::read_to_string(root.join("tests").join(format!("{stem}.rs")))
+                .unwrap_or_default();
+            assert!(
+                test.contains("proptest!"),
+                "{name}: no property test reads it"
+            );
+        } else if name.ends_with(".rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let configured = |l: &&str| l.trim_start().starts_with("#![proptest_config(");
+            for line in text.lines().filter(configured) {
+                configs += 1;
+                assert!(
+                    line.contains("support::proptest_cases("),
+                    "{name}: `{}` keeps its seeds where proptest's default puts them",
+                    line.trim()
+                );
+            }
+        }
+    }
+    assert!(
+        configs > 0 && seed_files > 0,
+        "{configs} configs, {seed_files} seed files"
+    );
 }

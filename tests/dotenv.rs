@@ -205,7 +205,7 @@ fn dotenv_snapshots() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(24))]
 
     /// 24 cases of 100 hostile values: each reader reads every value exactly unless svcgen
     /// names it in a W0327 warning (and then it does differ).

@@ -3,8 +3,11 @@
 //! language server; and its memory stays linear in the input.
 
 use crate::support::lsp::{Client, file_uri};
+use crate::support::memory::peak_during;
 use crate::support::scenario::Test;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use svcgen::diag::source::Sources;
+use svcgen::profile::{Layers, load_layers};
 
 /// Writes `l0.toml` … `l{levels-1}.toml`, each extending the next, into `dir`.
 fn chain(dir: &Path, levels: usize) {
@@ -72,4 +75,61 @@ fn the_language_server_reports_a_deep_chain_and_keeps_serving() {
         "{diagnostics:?}"
     );
     assert_eq!(client.shutdown(), Some(0));
+}
+
+/// Writes a chain of `levels` files of `keys` keys each (`w0.toml` extends `w1.toml` ...) and
+/// one file that holds all of them; returns the chain's top and the one file.
+fn wide_chain(dir: &Path, levels: usize, keys: usize) -> (PathBuf, PathBuf) {
+    let own_keys = |level: usize| -> String {
+        (0..keys)
+            .map(|k| format!("V{level}_{k} = \"value {level} {k}\"\n"))
+            .collect()
+    };
+    let mut flat = String::from("edition = \"B\"\n[env]\n");
+    for level in 0..levels {
+        let head = if level + 1 < levels {
+            format!("extends = \"w{}.toml\"\n", level + 1)
+        } else {
+            "edition = \"B\"\n".to_string()
+        };
+        let text = format!("{head}[env]\n{}", own_keys(level));
+        std::fs::write(dir.join(format!("w{level}.toml")), text).unwrap();
+        flat.push_str(&own_keys(level));
+    }
+    std::fs::write(dir.join("flat.toml"), flat).unwrap();
+    (dir.join("w0.toml"), dir.join("flat.toml"))
+}
+
+/// The most memory loading `profile` with its bases took, and how many `[env]` keys it merged.
+fn peak_of_loading(profile: &Path) -> (usize, usize) {
+    let (keys, peak) = peak_during(|| {
+        let mut sources = Sources::new();
+        let loaded = load_layers(&Layers::single(profile), &mut sources).unwrap();
+        let table = loaded.table.expect("the chain merges");
+        match &table.get("env").expect("an [env] table").node.value {
+            svcgen::profile::Value::Table(env) => env.entries.len(),
+            other => panic!("[env] is {other:?}"),
+        }
+    });
+    (peak, keys)
+}
+
+#[test]
+fn a_deep_chain_of_wide_bases_takes_memory_linear_in_its_keys() {
+    // The spec model is parsed once per process, on first use: not part of what is measured.
+    svcgen::model::Model::get();
+    let dir = tempfile::tempdir().unwrap();
+    let (levels, keys) = (60, 200);
+    let (chain, flat) = wide_chain(dir.path(), levels, keys);
+    let (flat_peak, flat_keys) = peak_of_loading(&flat);
+    let (chain_peak, chain_keys) = peak_of_loading(&chain);
+    assert_eq!((flat_keys, chain_keys), (levels * keys, levels * keys));
+    eprintln!("peak memory: {chain_peak} bytes for {levels} layers, {flat_peak} for one file");
+    // The same keys in 60 files: each file's table held once, and one merged table. A merged
+    // copy kept per layer would hold about 30 times the keys (1 + 2 + ... + 60 layers' worth).
+    assert!(
+        chain_peak < 3 * flat_peak,
+        "{levels} layers of {keys} keys took {chain_peak} bytes at the peak; the same keys in \
+         one file {flat_peak}"
+    );
 }

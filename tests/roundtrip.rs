@@ -105,7 +105,7 @@ fn every_example_survives_render_import_render_through_each_target() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(256))]
 
     #[test]
     fn hostile_values_survive_render_import_render(values in prop::collection::vec(hostile::value(), 8)) {

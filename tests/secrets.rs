@@ -181,7 +181,7 @@ fn secret_value() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(6))]
 
     #[test]
     fn no_command_shows_a_secret_value(secret in secret_value(), other in secret_value()) {

@@ -400,7 +400,7 @@ fn every_yaml_output_passes_yamllint_default_and_truthy_and_octal_rules() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(6))]
 
     /// Long hostile values are folded to yamllint's width in every YAML target, and read back
     /// unchanged (serde-saphyr here; PyYAML and compose v2 in their own tests).
@@ -480,7 +480,7 @@ fn pyyaml_documents(python: &Path, text: &str) -> Vec<Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(2000))]
 
     /// 2,000 cases of 4 hostile strings each, every YAML target parsed back by serde-saphyr
     /// (which applies YAML 1.1 typing to anything unquoted).
@@ -497,7 +497,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(12))]
 
     /// Docker Compose v2 (with interpolation) on 100 hostile values at a time; its JSON printout
     /// carries every character, U+0085 and U+2028 included.
@@ -528,7 +528,7 @@ fn kubernetes_expansion_emulation_matches_the_documented_rules() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(support::proptest_cases(12))]
 
     /// PyYAML (YAML 1.1) reads every YAML target exactly as written, 100 hostile values at a time.
     #[test]

@@ -143,44 +143,41 @@ fn in_profile(
         print(&out);
         return EXIT_OK;
     };
-    out.push_str(
-        &match resolved.vars.iter().find(|rv| rv.var.key == var.key) {
-            Some(rv) => {
-                let value = match &rv.value {
-                    crate::resolve::Typed::Deferred(d) => {
-                        format!("${{{}}} (filled in at deploy time)", d.var)
-                    }
-                    other => other
-                        .env_text()
-                        .unwrap_or_else(|| "<secret reference>".to_string()),
-                };
-                match rv.origin {
-                    Some(origin) => {
-                        format!(
-                            "  {} = {value:?}, set at {}\n",
-                            var.env,
-                            at(&sources, origin)
-                        )
-                    }
-                    None => format!("  {} = {value:?}, the spec's default\n", var.env),
-                }
-            }
-            None => format!(
-                "  {} is not in the environment: its group does not apply, or it has no value\n",
-                var.env
-            ),
-        },
-    );
-    for (key, origin) in checked
-        .overridden
-        .iter()
-        .filter(|(k, _)| k == &var.key || k.starts_with(&format!("{}.", var.key)))
-    {
-        out.push_str(&format!(
-            "  overrides {key} set at {}\n",
-            at(&sources, *origin)
-        ));
-    }
+    out.push_str(&value_line(resolved, var, &sources));
+    out.push_str(&overrides(&checked.overridden, var, &sources));
     print(&out);
     EXIT_OK
+}
+
+/// The variable's value in the profile and where it was set, as one line.
+fn value_line(resolved: &crate::resolve::Resolved, var: &Var, sources: &Sources) -> String {
+    let Some(rv) = resolved.vars.iter().find(|rv| rv.var.key == var.key) else {
+        return format!(
+            "  {} is not in the environment: its group does not apply, or it has no value\n",
+            var.env
+        );
+    };
+    let value = match &rv.value {
+        crate::resolve::Typed::Deferred(d) => format!("${{{}}} (filled in at deploy time)", d.var),
+        other => other
+            .env_text()
+            .unwrap_or_else(|| "<secret reference>".to_string()),
+    };
+    match rv.origin {
+        Some(origin) => format!(
+            "  {} = {value:?}, set at {}\n",
+            var.env,
+            at(sources, origin)
+        ),
+        None => format!("  {} = {value:?}, the spec's default\n", var.env),
+    }
+}
+
+/// One line per value of the variable (or below its key) that a later layer replaced.
+fn overrides(overridden: &crate::profile::Overridden, var: &Var, sources: &Sources) -> String {
+    let nested = format!("{}.", var.key);
+    (overridden.iter())
+        .filter(|(k, _)| *k == var.key || k.starts_with(&nested))
+        .map(|(key, origin)| format!("  overrides {key} set at {}\n", at(sources, *origin)))
+        .collect()
 }

@@ -42,6 +42,14 @@ pub fn describe(var: &Var) -> String {
     let _ = writeln!(out, "{}  (profile key `{}`)", var.env, var.key);
     let _ = writeln!(out, "  {}", var.meaning);
     let _ = writeln!(out, "  editions:      {}", var.editions_text());
+    values(var, &mut out);
+    uses(var, group, &mut out);
+    let _ = writeln!(out, "  spec section:  {} ({})", group.section, group.title);
+    out
+}
+
+/// What the variable takes: its type, unit, default, allowed values, keys, file and secrecy.
+fn values(var: &Var, out: &mut String) {
     let _ = writeln!(out, "  type:          {}", var.ty.name());
     if let Some(unit) = var.unit {
         let _ = writeln!(
@@ -83,6 +91,11 @@ pub fn describe(var: &Var) -> String {
     if var.required {
         let _ = writeln!(out, "  required:      whenever it applies");
     }
+}
+
+/// When it applies and what reads it: its group's conditions, a restart, a note, the texts it
+/// is put into raw.
+fn uses(var: &Var, group: &crate::model::Group, out: &mut String) {
     let applies = if group.when.is_empty() {
         "always".to_string()
     } else {
@@ -113,6 +126,4 @@ pub fn describe(var: &Var) -> String {
             let _ = writeln!(out, "  reserved:      {}", consumer.reserved.join(" "));
         }
     }
-    let _ = writeln!(out, "  spec section:  {} ({})", group.section, group.title);
-    out
 }

@@ -171,7 +171,11 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
         return (Outcome::new(sources, diags), None);
     };
     if job.include_secrets {
-        diags.extend(secret_files_outside(&resolved, root.as_ref(), &sources));
+        diags.extend(crate::deployment::env::secret_files_outside(
+            &resolved,
+            root.as_ref(),
+            &sources,
+        ));
     }
     let options = EnvOptions {
         minimal: job.minimal,
@@ -200,7 +204,6 @@ fn render_one(job: &Job<'_>, profile: &Path) -> (Outcome, Option<Rendered>) {
         );
     }
     let errors = crate::templates::messages(&rendered.template_errors);
-    rendered.drop_superseded(&mut diags);
     diags.extend(rendered.diagnostics);
     let left_behind = match &folder {
         Some(folder) if !job.targets_given => left_behind(job, &resolved, folder, &targets, render),
@@ -644,31 +647,4 @@ fn wrote_line(
         ));
     }
     crate::support::escape::one_line(&line)
-}
-
-/// With `--include-secrets` a secret's `{ file = PATH }` that a profile writes is read into an
-/// output: only from inside the profile's root, as a host file is (see
-/// [`crate::support::root`]). A `--set-file` path is named on the command line, not by the
-/// profile: it is the operator's own.
-fn secret_files_outside(
-    resolved: &Resolved,
-    root: Option<&crate::support::root::Root>,
-    sources: &Sources,
-) -> Diagnostics {
-    use crate::value_type::{SecretSource, Typed};
-    let mut diags = Diagnostics::default();
-    let Some(root) = root else {
-        return diags;
-    };
-    for rv in &resolved.vars {
-        let Typed::Secret(SecretSource::File { path, .. }) = &rv.value else {
-            continue;
-        };
-        let on_command_line =
-            (rv.origin).is_some_and(|o| sources.get(o.source).name.starts_with("--"));
-        if let (false, Err(why)) = (on_command_line, root.admit(path, "the secret file")) {
-            diags.push(crate::deployment::env::unreadable_secret(rv, &why));
-        }
-    }
-    diags
 }

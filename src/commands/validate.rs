@@ -79,7 +79,6 @@ pub fn report(
     if let Some(resolved) = &checked.resolved {
         let rendered = render_checks(resolved, include_secrets, templates, reader);
         template_errors = crate::templates::messages(&rendered.template_errors);
-        rendered.drop_superseded(&mut diagnostics);
         diagnostics.extend(rendered.diagnostics);
     }
     Report {

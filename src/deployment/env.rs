@@ -136,6 +136,32 @@ pub fn unreadable_secret(var: &ResolvedVar, why: &str) -> Diagnostic {
     .help("set the variable or create the file, or render without --include-secrets")
 }
 
+/// With `--include-secrets` a secret's `{ file = PATH }` that a profile writes is read into an
+/// output: only from inside the profile's root, as a host file is (see
+/// [`crate::support::root`]). A `--set-file` path is named on the command line, not by the
+/// profile: it is the operator's own.
+pub fn secret_files_outside(
+    resolved: &Resolved,
+    root: Option<&crate::support::root::Root>,
+    sources: &crate::diag::source::Sources,
+) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    let Some(root) = root else {
+        return diags;
+    };
+    for rv in &resolved.vars {
+        let Typed::Secret(SecretSource::File { path, .. }) = &rv.value else {
+            continue;
+        };
+        let on_command_line =
+            (rv.origin).is_some_and(|o| sources.get(o.source).name.starts_with("--"));
+        if let (false, Err(why)) = (on_command_line, root.admit(path, "the secret file")) {
+            diags.push(unreadable_secret(rv, &why));
+        }
+    }
+    diags
+}
+
 /// Text made safe for a one-line comment.
 fn one_line(text: &str) -> String {
     text.chars()

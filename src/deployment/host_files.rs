@@ -126,3 +126,108 @@ pub fn unreadable(files: &[HostFile<'_>]) -> Diagnostics {
     }
     diags
 }
+
+/// One warning per host path that names nothing, or a folder, among the files the base did not
+/// read: a file it read is there, and one it could not read is its error ([`unreadable`]), so
+/// each file is said once. Compose binds the path and the container reads one file there.
+/// Without a file system (the browser build) nothing is looked at.
+pub fn missing(files: &[FileSource], read: &[HostFile<'_>]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for file in files {
+        let (Some(written), Some(path), Some(origin)) =
+            (&file.host, &file.host_path, file.host_origin)
+        else {
+            continue;
+        };
+        let looked_at = read
+            .iter()
+            .any(|r| r.host_origin == Some(origin) && !matches!(r.read, HostRead::NotRead));
+        if looked_at {
+            continue;
+        }
+        if let Some(warning) = not_a_file(written, path, origin) {
+            diags.push(warning);
+        }
+    }
+    diags
+}
+
+/// Without a file system (the browser build) no host path is looked at.
+#[cfg(not(feature = "host"))]
+fn not_a_file(_: &str, _: &Path, _: Origin) -> Option<Diagnostic> {
+    None
+}
+
+/// The warning for a host path that is a folder or names nothing.
+#[cfg(feature = "host")]
+fn not_a_file(written: &str, path: &Path, origin: Origin) -> Option<Diagnostic> {
+    if path.is_dir() {
+        return Some(
+            Diagnostic::new(
+                Code::HostPathMissing,
+                format!("the host path \"{written}\" is a folder, not a file"),
+            )
+            .at(origin)
+            .label("a folder")
+            .help("name the file itself: the container reads one file at this path"),
+        );
+    }
+    (!path.exists()).then(|| {
+        Diagnostic::new(
+            Code::HostPathMissing,
+            format!("the host path \"{written}\" does not exist"),
+        )
+        .at(origin)
+        .label("not found")
+        .help(
+            "relative paths are checked from the profile's folder; svcgen writes them relative \
+             to the output's folder",
+        )
+    })
+}
+
+#[cfg(all(test, feature = "host"))]
+mod tests {
+    use crate::deployment::{Carrier, EnvOptions, decide};
+    use crate::diag::Code;
+    use crate::diag::source::Sources;
+
+    /// The codes the deployment of `deploy_files` gives (its base's host files read through a
+    /// reader that fails), after checking that resolve said nothing of the host path.
+    fn deployment_codes(deploy_files: &str) -> Vec<Code> {
+        let text = format!("edition = \"B\"\n[deploy.files]\n{deploy_files}\n");
+        let mut sources = Sources::new();
+        let checked = crate::pipeline::check_text("p.toml", &text, None, &mut sources);
+        assert!(
+            !(checked.diagnostics.items.iter()).any(|d| d.code == Code::HostPathMissing),
+            "resolve looked at the host file: {:?}",
+            checked.diagnostics
+        );
+        let resolved = checked.resolved.expect("a valid profile");
+        let options = EnvOptions {
+            copy_host_files: true,
+            ..EnvOptions::default()
+        };
+        let fails = |_: &std::path::Path| Err("cannot read it".to_string());
+        let deployment = decide(&resolved, options, &[] as &[Carrier], None, Some(&fails));
+        let deployment = deployment.unwrap_or_else(|_| panic!("no secret is read"));
+        deployment
+            .diagnostics
+            .items
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_missing_host_path_is_said_once_by_the_deployment_stage() {
+        let missing = "\"token_server.cert_file\" = { host = \"/no/such/file.crt\" }";
+        assert_eq!(deployment_codes(missing), [Code::HostPathMissing]);
+        // The base copies it: that it cannot be read is the one diagnostic.
+        let copied =
+            "\"token_server.cert_file\" = { host = \"/no/such/file.crt\", configmap = \"certs\" }";
+        assert_eq!(deployment_codes(copied), [Code::HostFileUnreadable]);
+        let folder = "\"token_server.cert_file\" = { host = \"/\" }";
+        assert_eq!(deployment_codes(folder), [Code::HostPathMissing]);
+    }
+}

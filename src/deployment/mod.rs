@@ -19,7 +19,6 @@ pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 pub use host_files::{HostRead, HostReader};
 
 use crate::diag::Diagnostics;
-use crate::diag::source::Origin;
 use crate::resolve::Resolved;
 use crate::resolve::deploy::Mounts;
 use std::path::Path;
@@ -65,10 +64,6 @@ pub struct Deployment<'a> {
     pub diagnostics: Diagnostics,
     /// One per target asked, in order: whether its checks passed, so that it may be formatted.
     pub verdicts: Vec<Verdict>,
-    /// Where resolve warned about a host path (W0310: missing, a folder) that this stage then
-    /// could not read (E0245): the error says it, so resolve's warning is superseded (one
-    /// cause, one diagnostic). See [`Deployment::drop_superseded`].
-    pub superseded: Vec<Origin>,
 }
 
 /// What the checks of one target asked for decided.
@@ -96,10 +91,10 @@ pub fn decide<'a>(
     let env = environment(resolved, options)?;
     let mut out = Deployment::planned(resolved, env, folder, options, reader);
     out.diagnostics = host_files::unreadable(&out.plan.host_files);
-    out.superseded = (out.plan.host_files.iter())
-        .filter(|f| matches!(f.read, HostRead::Unreadable(_)))
-        .filter_map(|f| f.host_origin)
-        .collect();
+    (out.diagnostics).extend(host_files::missing(
+        &resolved.deploy.files,
+        &out.plan.host_files,
+    ));
     crate::resolve::allow::acknowledge(&mut out.diagnostics, &resolved.allow);
     for carrier in targets {
         let mut found = checks::target(carrier, resolved, &out.env);
@@ -136,24 +131,8 @@ impl<'a> Deployment<'a> {
             plan,
             diagnostics: Diagnostics::default(),
             verdicts: Vec::new(),
-            superseded: Vec::new(),
         }
     }
-
-    /// Removes from `earlier` (resolve's diagnostics) the warnings this deployment's errors
-    /// replace (see [`Deployment::superseded`]); the caller then adds `self.diagnostics`.
-    pub fn drop_superseded(&self, earlier: &mut Diagnostics) {
-        drop_superseded(&self.superseded, earlier);
-    }
-}
-
-/// Removes from `earlier` the host-path warnings (W0310) at `superseded`: the deployment could
-/// not read those files and says so with an error of its own.
-pub fn drop_superseded(superseded: &[Origin], earlier: &mut Diagnostics) {
-    earlier.items.retain(|d| {
-        !(d.code == crate::diag::Code::HostPathMissing
-            && d.origin.is_some_and(|o| superseded.contains(&o)))
-    });
 }
 
 #[cfg(test)]

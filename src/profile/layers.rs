@@ -3,9 +3,14 @@
 //! Each layer is merged over the ones before it (see `merge`); every value keeps the origin of the
 //! layer that wrote it. `extends` is followed first, depth first, in the order listed, with cycles
 //! and missing files reported at the `extends` value with the whole chain.
+//!
+//! The walk reads every file once and keeps only its own table; the layers are then merged in
+//! one pass, each table once (see [`merge_order`]), into one table that keeps an index of its
+//! keys. Memory and work grow with the input: a chain of 60 bases of 2,000 keys each holds its
+//! 120,000 entries once, not a merged copy per layer.
 
 use super::load::ReadError;
-use super::merge::{Overridden, merge_recording};
+use super::merge::{Overridden, Stacked};
 use super::set::{SetKind, parse_set};
 use super::{Entry, Table, Value, load_file, parse_text};
 use crate::diag::source::{Origin, SourceId, Sources};
@@ -17,9 +22,8 @@ use std::path::{Path, PathBuf};
 pub const EXTENDS: &str = "extends";
 
 /// Most layers of bases a profile may stand on (a chain of `extends`, overlays' directives
-/// included). Far above any real layering; it keeps the walk's recursion, which merges each
-/// layer on the way back, within every thread's stack (a batch's workers have small ones) and
-/// its work within a bound.
+/// included). Far above any real layering; it keeps the walk's recursion, which reads each base
+/// on the way down, within every thread's stack (a batch's workers have small ones).
 pub const MAX_EXTENDS_DEPTH: usize = 64;
 
 /// What a profile is made of, as files (the command line's form; see [`Stack`] for layers
@@ -158,31 +162,36 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
     // (where bases are read at all: `extends` is followed), and a loop through directives and
     // `extends` is a cycle.
     walk.directives = matches!(stack.extends, Extends::Follow);
-    let (main, mut table) = walk.load_layer(&stack.profile)?;
+    let profile = walk.load_layer(&stack.profile)?;
+    let main = walk.files[profile].id;
     // An `--overlay` file's base is the profile it is given over, not its directive's.
     walk.directives = false;
+    let mut layers = vec![profile];
     for overlay in &stack.overlays {
-        let (_, over) = walk.load_layer(overlay)?;
-        merge_recording(&mut table, over, "", &mut walk.overridden);
+        layers.push(walk.load_layer(overlay)?);
     }
-    let layers = stack;
     let Walk {
         sources,
         mut diags,
-        mut overridden,
+        mut files,
         root,
         ..
     } = walk;
-    for (kind, arg) in &layers.sets {
+    let mut overridden = Vec::new();
+    let mut table = Stacked::default();
+    for file in merge_order(&files, &layers) {
+        table.merge(std::mem::take(&mut files[file].table), &mut overridden);
+    }
+    for (kind, arg) in &stack.sets {
         match parse_set(arg, *kind, sources) {
-            Ok(over) => merge_recording(&mut table, over, "", &mut overridden),
+            Ok(over) => table.merge(over, &mut overridden),
             Err(d) => diags.extend(d),
         }
     }
     let table = if diags.has_errors() {
         Err(diags)
     } else {
-        Ok(table)
+        Ok(table.into_table())
     };
     Ok(Loaded {
         main,
@@ -196,16 +205,49 @@ pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadEr
 const EXTENDS_LINK: &str = "`extends`";
 const DIRECTIVE_LINK: &str = "`#:svcgen overlay-of`";
 
+/// One layer read: its own table (without `extends`) and the layers it stands on, in the order
+/// they merge under it (its directive's base, then its `extends`), as indexes into the walk's
+/// files.
+struct File {
+    id: SourceId,
+    table: Table,
+    bases: Vec<usize>,
+}
+
+/// The order in which the files merge, each once: a file's bases (in order) under it, the
+/// `layers` (the profile, then its overlays) in order, where a file that several paths reach
+/// (a diamond) takes the place of its last path.
+///
+/// Merging every path's copy in turn would give each key the value of the last copy that sets
+/// it, which is that file's last copy: the copies before it decide nothing. The last copies, in
+/// order, are the first ones of the reversed walk (a file first, then its bases from the last),
+/// which a walk that skips a file seen before finds without following every path.
+fn merge_order(files: &[File], layers: &[usize]) -> Vec<usize> {
+    let mut seen = vec![false; files.len()];
+    let mut order = Vec::with_capacity(files.len());
+    let mut stack: Vec<usize> = layers.to_vec();
+    while let Some(file) = stack.pop() {
+        if std::mem::replace(&mut seen[file], true) {
+            continue;
+        }
+        order.push(file);
+        stack.extend(&files[file].bases);
+    }
+    order.reverse();
+    order
+}
+
 /// The state of one walk through `extends`: the chain being followed (for cycles), and every
-/// file already loaded with its bases, by identity, so that a base shared by several profiles (a
-/// diamond, repeated at every level) is read and merged once, not once per path to it; with
-/// what the walk reports and records on the way.
+/// file already read, by identity, so that a base shared by several profiles (a diamond,
+/// repeated at every level) is read once, not once per path to it; with what the walk reports
+/// on the way.
 struct Walk<'s> {
     chain: Vec<PathBuf>,
-    done: std::collections::HashMap<PathBuf, (SourceId, Table)>,
+    /// Each file read, by identity, as an index into `files`.
+    done: std::collections::HashMap<PathBuf, usize>,
+    files: Vec<File>,
     sources: &'s mut Sources,
     diags: Diagnostics,
-    overridden: Overridden,
     extends: Extends,
     /// Whether a file's `#:svcgen overlay-of` names its lowest base: for the profile and every
     /// base it reaches (an overlay of an overlay, a base that is an overlay), so that a loop
@@ -221,17 +263,18 @@ impl<'s> Walk<'s> {
         Walk {
             chain: Vec::new(),
             done: std::collections::HashMap::new(),
+            files: Vec::new(),
             sources,
             diags: Diagnostics::default(),
-            overridden: Vec::new(),
             extends,
             directives: false,
             root,
         }
     }
 
-    /// One layer with its bases: a file (through the walk's cache), or text.
-    fn load_layer(&mut self, layer: &Layer) -> Result<(SourceId, Table), ReadError> {
+    /// One layer with its bases (a file through the walk's cache, or text), as an index into
+    /// `files`.
+    fn load_layer(&mut self, layer: &Layer) -> Result<usize, ReadError> {
         match layer {
             Layer::File(path) => self.load_with_bases(path),
             Layer::Text {
@@ -247,57 +290,67 @@ impl<'s> Walk<'s> {
         }
     }
 
-    /// One file with its `extends` bases merged under it (from the walk's cache when it was
-    /// loaded before).
-    fn load_with_bases(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
+    /// One file with its `extends` bases read (from the walk's cache when it was read before).
+    fn load_with_bases(&mut self, path: &Path) -> Result<usize, ReadError> {
         let me = identity(path);
         // Standard input is a stream, not a file: a second `-` is read again (and refused there),
         // never served from the cache.
         let cached = !super::is_stdio(path);
-        if let Some((id, table)) = self.done.get(&me).filter(|_| cached) {
-            return Ok((*id, table.clone()));
+        if let Some(file) = self.done.get(&me).filter(|_| cached) {
+            return Ok(*file);
         }
-        let (id, table) = self.load_uncached(path)?;
-        self.done.insert(me, (id, table.clone()));
-        Ok((id, table))
+        let file = self.load_uncached(path)?;
+        self.done.insert(me, file);
+        Ok(file)
     }
 
-    fn load_uncached(&mut self, path: &Path) -> Result<(SourceId, Table), ReadError> {
+    fn load_uncached(&mut self, path: &Path) -> Result<usize, ReadError> {
         let (id, parsed) = load_file(path, self.sources)?;
         Ok(self.with_bases(id, parsed, path))
     }
 
-    /// A parsed layer (at `path`, for cycles) with its `extends` bases merged under it, as the
-    /// walk's policy says.
+    /// A parsed layer (at `path`, for cycles) with its `extends` bases read, as the walk's
+    /// policy says; the index of its [`File`].
     fn with_bases(
         &mut self,
         id: SourceId,
         parsed: Result<Table, Diagnostics>,
         path: &Path,
-    ) -> (SourceId, Table) {
-        let mut table = match parsed {
-            Ok(t) => t,
+    ) -> usize {
+        let mut bases = Vec::new();
+        let table = match parsed {
+            Ok(mut table) => {
+                self.read_bases(id, &mut table, path, &mut bases);
+                table
+            }
             Err(d) => {
                 self.diags.extend(d);
-                return (id, Table::default());
+                Table::default()
             }
         };
+        self.files.push(File { id, table, bases });
+        self.files.len() - 1
+    }
+
+    /// Takes `extends` out of `table` and reads the bases it and the file's directive name into
+    /// `read` (in merge order), as the walk's policy says.
+    fn read_bases(&mut self, id: SourceId, table: &mut Table, path: &Path, read: &mut Vec<usize>) {
         // A file's directive names its lowest base (see `directives`).
         let directive = super::overlay_of(&self.sources.get(id).text)
             .filter(|_| self.directives)
             .map(|(base, span)| (base, Origin::new(id, span)));
         let position = table.entries.iter().position(|e| e.key == EXTENDS);
         if position.is_none() && directive.is_none() {
-            return (id, table);
+            return;
         }
         let mut bases = Vec::new();
         if let Some(extends) = position.map(|p| table.entries.remove(p)) {
             match &self.extends {
                 Extends::Follow => {}
-                Extends::Ignore => return (id, table),
+                Extends::Ignore => return,
                 Extends::Refuse(diagnostic) => {
                     self.diags.push(diagnostic.clone().at(extends.key_origin));
-                    return (id, table);
+                    return;
                 }
             }
             bases = bases_of(&extends, &mut self.diags).unwrap_or_default();
@@ -309,57 +362,53 @@ impl<'s> Walk<'s> {
             .dir
             .clone()
             .unwrap_or_else(|| PathBuf::from("."));
-        let mut merged = Table::default();
         if let Some((base, origin)) = directive {
-            self.merge_base(&dir, &base, (origin, DIRECTIVE_LINK), &mut merged);
+            read.extend(self.read_base(&dir, &base, (origin, DIRECTIVE_LINK)));
         }
         for (base, origin) in bases {
-            self.merge_base(&dir, &base, (origin, EXTENDS_LINK), &mut merged);
+            read.extend(self.read_base(&dir, &base, (origin, EXTENDS_LINK)));
         }
         self.chain.pop();
-        merge_recording(&mut merged, table, "", &mut self.overridden);
-        (id, merged)
     }
 
-    /// Merges one base (a path relative to `dir`, named at `origin` by `link`) into `merged`;
-    /// reports a cycle or a base that cannot be read.
-    fn merge_base(
+    /// Reads one base (a path relative to `dir`, named at `origin` by `link`) with its own
+    /// bases; reports a cycle or a base that cannot be read (`None`).
+    fn read_base(
         &mut self,
         dir: &Path,
         base: &str,
         (origin, link): (Origin, &str),
-        merged: &mut Table,
-    ) {
+    ) -> Option<usize> {
         let base_path = dir.join(base);
         if let Some(refused) = self.refused_base(&base_path, base, (origin, link)) {
             self.diags.push(refused);
-            return;
+            return None;
         }
-        match self.load_with_bases(&base_path) {
-            Ok((_, base_table)) => merge_recording(merged, base_table, "", &mut self.overridden),
-            Err(ReadError(why)) if link == DIRECTIVE_LINK => self.diags.push(
-                Diagnostic::new(
-                    Code::Extends,
-                    format!("cannot read the base named by {link} ({base:?}): {why}"),
-                )
+        let why = match self.load_with_bases(&base_path) {
+            Ok(file) => return Some(file),
+            Err(ReadError(why)) => why,
+        };
+        let chain = chain_names(&self.chain);
+        self.diags.push(if link == DIRECTIVE_LINK {
+            Diagnostic::new(
+                Code::Extends,
+                format!("cannot read the base named by {link} ({base:?}): {why}"),
+            )
+            .at(origin)
+            .label("base not readable")
+            .help(format!(
+                "fix that line (paths are relative to this file's folder), or validate the \
+                 base with --overlay instead; chain: {chain}"
+            ))
+        } else {
+            Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
                 .at(origin)
                 .label("base not readable")
                 .help(format!(
-                    "fix that line (paths are relative to this file's folder), or validate the \
-                     base with --overlay instead; chain: {}",
-                    chain_names(&self.chain)
-                )),
-            ),
-            Err(ReadError(why)) => self.diags.push(
-                Diagnostic::new(Code::Extends, format!("cannot extend {base:?}: {why}"))
-                    .at(origin)
-                    .label("base not readable")
-                    .help(format!(
-                        "paths are relative to this file's folder; chain: {}",
-                        chain_names(&self.chain)
-                    )),
-            ),
-        }
+                    "paths are relative to this file's folder; chain: {chain}"
+                ))
+        });
+        None
     }
 
     /// Why the base at `base_path` is not merged, if it is not: one layer past the limit, a
@@ -479,4 +528,35 @@ fn chain_names(chain: &[PathBuf]) -> String {
 /// A path as it identifies a file for cycle detection (canonical when it exists).
 fn identity(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files standing on the bases given, by index.
+    fn files(bases: &[&[usize]]) -> Vec<File> {
+        let mut sources = Sources::new();
+        bases
+            .iter()
+            .map(|bases| File {
+                id: parse_text("f.toml".into(), String::new(), &mut sources).0,
+                table: Table::default(),
+                bases: bases.to_vec(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_base_two_paths_reach_merges_once_in_the_place_of_the_last_path() {
+        // 0 stands on [1, 2], both on 3; merging each path's copy would be 3 1 3 2 0.
+        let diamond = files(&[&[1, 2], &[3], &[3], &[]]);
+        assert_eq!(merge_order(&diamond, &[0]), [1, 3, 2, 0]);
+        // An overlay (4) over the profile (0) that stands on 1 too.
+        let stack = files(&[&[1, 2], &[3], &[3], &[], &[1]]);
+        assert_eq!(merge_order(&stack, &[0, 4]), [2, 0, 3, 1, 4]);
+        // A chain: the lowest base first.
+        let chain = files(&[&[1], &[2], &[3], &[]]);
+        assert_eq!(merge_order(&chain, &[0]), [3, 2, 1, 0]);
+    }
 }

@@ -20,21 +20,9 @@ pub struct Rendered {
     /// kustomization among the targets): each host file's copy, by its path relative to the
     /// output folder, and a `.gitignore` beside secret ones; empty when there is any error.
     pub copies: Vec<HostCopy>,
-    /// Where resolve warned about a host path (W0310: missing, a folder) that rendering then
-    /// could not copy (E0245): the error says it, so the warning is left out (one cause, one
-    /// diagnostic). See [`Rendered::drop_superseded`].
-    pub superseded: Vec<crate::diag::source::Origin>,
     /// The Secrets and ConfigMaps the operator creates, from the one plan (`svcgen krm` lists
     /// them as results; the `deploy-notes` target from the same plan).
     pub to_create: Vec<crate::deployment::k8s_plan::ToCreate>,
-}
-
-impl Rendered {
-    /// Removes from `earlier` (resolve's diagnostics) the warnings this rendering's errors
-    /// replace; the caller then adds `self.diagnostics`.
-    pub fn drop_superseded(&self, earlier: &mut Diagnostics) {
-        crate::deployment::drop_superseded(&self.superseded, earlier);
-    }
 }
 
 /// A file the kustomize base holds a copy of.
@@ -64,7 +52,6 @@ pub fn render_checked(
         diagnostics: Diagnostics::default(),
         template_errors: Vec::new(),
         copies: Vec::new(),
-        superseded: Vec::new(),
         to_create: Vec::new(),
     };
     let carriers = super::carriers(targets);
@@ -81,7 +68,6 @@ pub fn render_checked(
     for (at, diagnostic) in failed.into_iter().rev() {
         out.diagnostics.items.insert(at, diagnostic);
     }
-    out.superseded = std::mem::take(&mut deployment.superseded);
     if options.copy_host_files && targets.contains(&Target::Kustomization) {
         out.copies = copies(&deployment.plan.host_files);
     }

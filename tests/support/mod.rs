@@ -4,6 +4,7 @@
 pub mod expect;
 pub mod hostile;
 pub mod lsp;
+pub mod memory;
 pub mod scenario;
 pub mod servers;
 
@@ -13,6 +14,21 @@ use std::process::Command;
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A property test's configuration: `cases` cases, and the seeds of a failure kept beside the
+/// test file that found it (`tests/<file>.proptest-regressions`). Proptest's default puts them
+/// under a `proptest-regressions/` folder at the root, because the test crate's `lib.rs` sits in
+/// `tests/`.
+pub fn proptest_cases(cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, FileFailurePersistence};
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..Config::default()
+    }
 }
 
 /// True on CI, where a missing external tool is a failure, not a skip.

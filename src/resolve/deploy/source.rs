@@ -40,7 +40,7 @@ pub(super) fn read_source(
 ) -> Option<FileSource> {
     let fields = read_fields(source, key, diags)?;
     secret_in_configmap(&fields, key, kind, diags);
-    let host_path = fields.host.as_ref().map(|h| host_path(h, sources, diags));
+    let host_path = fields.host.as_ref().map(|h| host_path(h, sources));
     let k8s = k8s_ref(&fields, key, &container_path, diags).ok()?;
     Some(FileSource {
         env,
@@ -209,45 +209,15 @@ fn secret_in_configmap(fields: &Fields, key: &str, kind: FileKind, diags: &mut D
     }
 }
 
-/// The host path, absolute: a relative one from the folder of the file that wrote it. Without
-/// the `host` feature (the browser build) there is no file system to look in, and the host file
-/// checks are skipped (the playground says so once).
-#[cfg_attr(not(feature = "host"), allow(unused_variables))]
-fn host_path(
-    (path, origin): &(String, Origin),
-    sources: &Sources,
-    diags: &mut Diagnostics,
-) -> PathBuf {
+/// The host path, absolute: a relative one from the folder of the file that wrote it. Whether
+/// a file is there is the deployment stage's to say (`deployment::host_files::missing`), once,
+/// beside whether it could be read.
+fn host_path((path, origin): &(String, Origin), sources: &Sources) -> PathBuf {
     let full = match sources.dir_of(*origin) {
         Some(dir) if Path::new(path).is_relative() => dir.join(path),
         _ => Path::new(path).to_path_buf(),
     };
-    #[cfg(feature = "host")]
-    check_host_file((path, origin), &full, diags);
     std::path::absolute(&full).unwrap_or(full)
-}
-
-/// The host file must exist and be a file, not a folder.
-#[cfg(feature = "host")]
-fn check_host_file((path, origin): (&String, &Origin), full: &Path, diags: &mut Diagnostics) {
-    if full.is_dir() {
-        diags.push(
-            Diagnostic::new(
-                Code::HostPathMissing,
-                format!("the host path \"{path}\" is a folder, not a file"),
-            )
-            .at(*origin)
-            .label("a folder")
-            .help("name the file itself: the container reads one file at this path"),
-        );
-    } else if !full.exists() {
-        diags.push(
-            Diagnostic::new(Code::HostPathMissing, format!("the host path \"{path}\" does not exist"))
-                .at(*origin)
-                .label("not found")
-                .help("relative paths are checked from the profile's folder; svcgen writes them relative to the output's folder"),
-        );
-    }
 }
 
 /// The Secret or ConfigMap key: given, or the container file's name, which must then pass the

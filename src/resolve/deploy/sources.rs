@@ -32,19 +32,9 @@ pub(super) fn file_sources(
     };
     let ssa = super::credentials::ssa_path(edition, extras);
     let ssa_key = model.image.ssa_file.key.as_str();
-    let mut file_keys: Vec<&str> = model
-        .vars_of(edition)
-        .filter(|v| v.ty == VarType::File)
-        .map(|v| v.key.as_str())
-        .collect();
-    file_keys.extend(ssa.is_some().then_some(ssa_key));
     let sql_password = &model.image.sql_password_file;
     let sql_password_path = image_file_path(sql_password, edition, extras);
-    file_keys.extend(
-        sql_password_path
-            .is_some()
-            .then_some(sql_password.key.as_str()),
-    );
+    let file_keys = file_keys(model, edition, ssa.is_some(), sql_password_path.is_some());
     let mut found: Vec<(usize, FileSource)> = Vec::new();
     for source in &table.entries {
         let key = source.key.as_str();
@@ -74,35 +64,11 @@ pub(super) fn file_sources(
             .var_by_key(key, edition)
             .filter(|v| v.ty == VarType::File)
         else {
-            let other = model.entries_by_key(key).find(|v| v.ty == VarType::File);
-            let d = match other {
-                Some(v) => Diagnostic::new(
-                    Code::OtherEdition,
-                    format!(
-                        "`{key}` exists only in edition {}; this profile is edition {edition}",
-                        v.editions_text()
-                    ),
-                ),
-                None => Diagnostic::new(
-                    Code::UnknownKey,
-                    format!("`deploy.files` has no file variable `{key}`"),
-                )
-                .suggest(did_you_mean(key, file_keys.iter().copied()))
-                .help(format!("file variables: {}", file_keys.join(", "))),
-            };
-            diags.push(d.at(source.key_origin).label("not a file variable"));
+            diags.push(not_a_file_variable(model, edition, source, &file_keys));
             continue;
         };
         let Some(position) = vars.iter().position(|rv| rv.var.key == var.key) else {
-            diags.push(
-                Diagnostic::new(
-                    Code::UnusedSource,
-                    format!("a source is declared for `{key}`, but that variable does not apply to this profile"),
-                )
-                .at(source.key_origin)
-                .label("unused")
-                .help("remove it, or choose the adapter or backend that reads this file"),
-            );
+            diags.push(unused_source(source));
             continue;
         };
         let container_path = vars[position].value.env_text().unwrap_or_default();
@@ -121,6 +87,59 @@ pub(super) fn file_sources(
     }
     found.sort_by_key(|(position, _)| *position);
     out.extend(found.into_iter().map(|(_, f)| f));
+}
+
+/// The keys `[deploy.files]` takes in `edition`: its file variables, then the image's SSA file
+/// and SQL password file where its image reads them.
+fn file_keys(model: &Model, edition: Edition, ssa: bool, sql_password: bool) -> Vec<&str> {
+    let mut keys: Vec<&str> = (model.vars_of(edition))
+        .filter(|v| v.ty == VarType::File)
+        .map(|v| v.key.as_str())
+        .collect();
+    keys.extend(ssa.then_some(model.image.ssa_file.key.as_str()));
+    keys.extend(sql_password.then_some(model.image.sql_password_file.key.as_str()));
+    keys
+}
+
+/// A source whose key names no file variable of this edition.
+fn not_a_file_variable(
+    model: &Model,
+    edition: Edition,
+    source: &Entry,
+    file_keys: &[&str],
+) -> Diagnostic {
+    let key = source.key.as_str();
+    let other = model.entries_by_key(key).find(|v| v.ty == VarType::File);
+    let d = match other {
+        Some(v) => Diagnostic::new(
+            Code::OtherEdition,
+            format!(
+                "`{key}` exists only in edition {}; this profile is edition {edition}",
+                v.editions_text()
+            ),
+        ),
+        None => Diagnostic::new(
+            Code::UnknownKey,
+            format!("`deploy.files` has no file variable `{key}`"),
+        )
+        .suggest(did_you_mean(key, file_keys.iter().copied()))
+        .help(format!("file variables: {}", file_keys.join(", "))),
+    };
+    d.at(source.key_origin).label("not a file variable")
+}
+
+/// A source for a file variable that does not apply to this profile.
+fn unused_source(source: &Entry) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnusedSource,
+        format!(
+            "a source is declared for `{}`, but that variable does not apply to this profile",
+            source.key
+        ),
+    )
+    .at(source.key_origin)
+    .label("unused")
+    .help("remove it, or choose the adapter or backend that reads this file")
 }
 
 /// The source of one of the image's own files (a secret one), at `path`: after every
