@@ -9,6 +9,7 @@
 //! feature, never in the pure core.
 
 mod config;
+mod container;
 mod deadline;
 mod http;
 mod ldap;
@@ -20,6 +21,7 @@ mod setting;
 mod sql;
 mod ssa;
 
+pub use container::{image_variables, is_image_name};
 pub use report::{Report, Status, StepResult};
 pub use setting::{FileReader, Setting};
 
