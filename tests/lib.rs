@@ -42,6 +42,7 @@ mod output_folder;
 mod outputs;
 mod plan;
 mod preflight;
+mod preflight_job;
 mod profile_root;
 mod readers;
 mod readme;

@@ -22,7 +22,7 @@ pub struct PreflightArgs {
     #[command(flatten)]
     pub layers: LayerArgs,
     /// Bound each step to this many seconds (a server that never answers ends it as `timeout`)
-    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::deployment::preflight_job::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
     /// How to print the steps
     #[arg(long, value_enum, value_parser = choice::enum_of::<PreflightFormat>(), default_value_t = PreflightFormat::Human)]
