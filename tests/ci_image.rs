@@ -165,13 +165,23 @@ fn image_binary_runs_preflight_from_its_environment(binary: &Path) {
     };
     let refused = support::servers::refused_port();
     let ran = Command::new(binary)
-        .args(["preflight", "--from-env", "--edition", "B", "--format", "json"])
+        .args([
+            "preflight",
+            "--from-env",
+            "--edition",
+            "B",
+            "--format",
+            "json",
+        ])
         .args(["--timeout", "2"])
         .env_clear()
         .env("CN_CONFIG_CONSUL_HOST", "127.0.0.1")
         .env("CN_CONFIG_CONSUL_PORT", consul.port.to_string())
         .env("CN_CONFIG_CONSUL_SCHEME", "http")
-        .env("CN_SECRET_VAULT_ADDR", format!("https://127.0.0.1:{refused}"))
+        .env(
+            "CN_SECRET_VAULT_ADDR",
+            format!("https://127.0.0.1:{refused}"),
+        )
         .env("CN_PERSISTENCE_TYPE", "sql")
         .output()
         .unwrap();
