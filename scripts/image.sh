@@ -4,10 +4,11 @@
 #
 #   scripts/image.sh OUT.tar      # then: podman load -i OUT.tar   (or skopeo copy oci-archive:OUT.tar ...)
 #
-# Needs: Rust with rustup (it adds the x86_64-unknown-linux-musl target; no C toolchain needed)
-# and buildah (Debian: apt-get install buildah). buildah runs with `--isolation chroot` and its
-# own storage in a temporary folder, removed afterwards: nothing is left in the user's image
-# store, and no base image is pulled. OUT.tar is replaced only once the archive is complete.
+# Needs: Rust with rustup (it adds the x86_64-unknown-linux-musl target), a C compiler (musl-gcc
+# from Debian's musl-tools, else gcc) and buildah (Debian: apt-get install buildah). buildah
+# runs with `--isolation chroot` and its own storage in a temporary folder, removed afterwards:
+# nothing is left in the user's image store, and no base image is pulled. OUT.tar is replaced
+# only once the archive is complete.
 set -euo pipefail
 if [ $# -ne 1 ] || [ -z "$1" ]; then
   echo "usage: scripts/image.sh OUT.tar" >&2
@@ -40,10 +41,22 @@ target=x86_64-unknown-linux-musl
 version=$(cargo metadata --no-deps --format-version 1 --locked |
   python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "svcgen"))')
 rustup target add "$target" >&2
-# Without the "live" feature (preflight's network clients): its TLS stack (ring) compiles C,
-# which needs a C compiler for musl that this build does not require; the image has every
-# other command.
-cargo build --release --locked --target "$target" --bin svcgen --no-default-features --features host >&2
+# With every default feature, "live" (preflight's network clients) included: its TLS stack
+# (ring) compiles C for the target, with musl-gcc when it is there (Debian: musl-tools), else
+# the host's gcc (ring's C needs no libc headers of its own; the binary is still linked
+# statically against Rust's own musl). The public TLS roots are compiled in (webpki-roots,
+# through ureq): the image has no CA bundle.
+if [ -z "${CC_x86_64_unknown_linux_musl:-}" ]; then
+  if command -v musl-gcc >/dev/null; then
+    export CC_x86_64_unknown_linux_musl=musl-gcc
+  elif command -v gcc >/dev/null; then
+    export CC_x86_64_unknown_linux_musl=gcc
+  else
+    echo "scripts/image.sh: no C compiler for musl (apt-get install musl-tools, or gcc)" >&2
+    exit 2
+  fi
+fi
+cargo build --release --locked --target "$target" --bin svcgen >&2
 
 work=$(mktemp -d)
 trap 'buildah --root "$work/storage" --runroot "$work/run" --storage-driver vfs rm --all >/dev/null 2>&1 || true; rm -rf "$work"' EXIT

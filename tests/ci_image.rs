@@ -148,6 +148,59 @@ fn image_archive_runs_svcgen_as_a_non_root_user_from_a_static_binary() {
         "{}",
         String::from_utf8_lossy(&ran.stderr)
     );
+    image_binary_runs_preflight_from_its_environment(&binary);
+}
+
+/// The image's binary has preflight's network clients (the feature `live`): from a bare
+/// environment, as the preflight Job gives it, it dials a local consul fake (found), and a
+/// refused vault.
+fn image_binary_runs_preflight_from_its_environment(binary: &Path) {
+    let help = Command::new(binary)
+        .args(["preflight", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--from-env"));
+    let Some(consul) = support::servers::fake("consul", &["ready", ""]) else {
+        return;
+    };
+    let refused = support::servers::refused_port();
+    let ran = Command::new(binary)
+        .args([
+            "preflight",
+            "--from-env",
+            "--edition",
+            "B",
+            "--format",
+            "json",
+        ])
+        .args(["--timeout", "2"])
+        .env_clear()
+        .env("CN_CONFIG_CONSUL_HOST", "127.0.0.1")
+        .env("CN_CONFIG_CONSUL_PORT", consul.port.to_string())
+        .env("CN_CONFIG_CONSUL_SCHEME", "http")
+        .env(
+            "CN_SECRET_VAULT_ADDR",
+            format!("https://127.0.0.1:{refused}"),
+        )
+        .env("CN_PERSISTENCE_TYPE", "sql")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&ran.stdout).unwrap_or_else(|_| {
+        panic!(
+            "no report: {}{}",
+            String::from_utf8_lossy(&ran.stdout),
+            String::from_utf8_lossy(&ran.stderr)
+        )
+    });
+    assert_eq!(ran.status.code(), Some(1), "{report:#}");
+    let step = |name: &str| {
+        (report["steps"].as_array().unwrap().iter())
+            .find(|s| s["step"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no step {name}: {report:#}"))
+    };
+    assert_eq!(step("config")["status"], "ok", "{report:#}");
+    assert_eq!(step("secret")["status"], "failed", "{report:#}");
 }
 
 #[test]

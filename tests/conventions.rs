@@ -159,16 +159,25 @@ fn validate_checks_every_deployable_target_of_every_example() {
 fn validate_fails_on_a_broken_template_of_every_deployable_target() {
     let mut templates = support::file_names(&support::repo().join("templates"));
     templates.retain(|name| name.ends_with(".j2") && name != "docs.md.j2");
+    // The deployable targets, and those a profile opts into (the preflight Job, once svcgen's
+    // image is named), which validate checks as `render --out-dir` writes them.
+    let opted_in = (svcgen::render::targets::TARGETS.iter())
+        .filter(|row| row.opted_in.is_some())
+        .count();
     assert_eq!(
         templates.len(),
-        svcgen::render::Target::ALL.len(),
-        "one template per deployable target: {templates:?}"
+        svcgen::render::Target::ALL.len() + opted_in,
+        "one template per deployable or opted-in target: {templates:?}"
     );
     for template in &templates {
         Test::new()
             .file(&format!("templates/{template}"), "{{ no_such_variable }}\n")
             .arg("validate")
             .arg(example())
+            .args([
+                "--set",
+                "deploy.preflight.repository=registry.example.org/svcgen",
+            ])
             .args(["--templates", "templates"])
             .code(1)
             .stderr_has(template)

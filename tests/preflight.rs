@@ -937,3 +937,117 @@ fn preflight_from_env_reads_the_container_s_environment_and_files() {
         "key secret/jans/sql_password missing"
     );
 }
+
+/// `preflight --from-env` in a process whose environment is `vars` alone (plus what the
+/// runtime adds: `PATH` and `HOSTNAME`, which the image does not read): exit code, stdout, stderr.
+fn from_env(vars: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
+    let out = svcgen()
+        .args(["preflight", "--from-env", "--timeout", "2"])
+        .args(extra)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOSTNAME", "admin-ui-preflight-x7")
+        .envs(vars.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn preflight_from_env_refuses_an_unusable_variable_naming_it_and_what_is_accepted() {
+    let (port, _hole) = servers::black_hole();
+    let port = port.to_string();
+    let passphrase = "passphrase-e41c7a";
+    let started = Instant::now();
+    let (code, stdout, stderr) = from_env(
+        &[
+            ("CN_CONFIG_ADAPTER", "consul"),
+            ("CN_CONFIG_CONSUL_HOST", "127.0.0.1"),
+            ("CN_CONFIG_CONSUL_PORT", "consul-port"),
+            ("CN_SQL_DB_HOST", "127.0.0.1"),
+            ("CN_SQL_DB_PORT", &port),
+            ("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE", passphrase),
+        ],
+        &["--edition", "B"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    // Nothing dialled: no report, and no wait on the black hole.
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // The variable, where it is in the environment, and what a port accepts.
+    assert!(stderr.contains("`CN_CONFIG_CONSUL_PORT`"), "{stderr}");
+    assert!(stderr.contains("the environment:"), "{stderr}");
+    assert!(stderr.contains("an integer from 1 to 65535"), "{stderr}");
+    assert!(
+        !stderr.contains(passphrase),
+        "the passphrase is shown: {stderr}"
+    );
+    // The runtime's own variables are not the image's: never reported.
+    assert!(
+        !stderr.contains("HOSTNAME") && !stderr.contains("PATH"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn preflight_from_env_decides_the_edition_from_the_variables_or_asks_for_it() {
+    // Both editions have the consul adapter: the edition must be given.
+    let (code, stdout, stderr) = from_env(&[("CN_CONFIG_ADAPTER", "consul")], &[]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("--edition A or --edition B"), "{stderr}");
+    // A variable only edition A has decides it: the `ssa` step runs, on the file
+    // `GLUU_SSA_FILE` names.
+    let dir = tempfile::tempdir().unwrap();
+    let ssa = dir.path().join("ssa");
+    std::fs::write(&ssa, "not-a-jwt").unwrap();
+    let refused = servers::refused_port().to_string();
+    let (code, stdout, stderr) = from_env(
+        &[
+            ("CN_CONFIG_ADAPTER", "consul"),
+            ("CN_CONFIG_CONSUL_HOST", "127.0.0.1"),
+            ("CN_CONFIG_CONSUL_PORT", &refused),
+            ("GLUU_SSA_FILE", ssa.to_str().unwrap()),
+            ("CN_LDAP_USE_SSL", "true"),
+        ],
+        &["--format", "json"],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let ssa_step = step(&report, "ssa");
+    assert_eq!(ssa_step["status"], "failed", "{report:#}");
+    assert_eq!(ssa_step["target"], ssa.to_str().unwrap(), "{report:#}");
+}
+
+#[test]
+fn preflight_from_env_reads_files_through_the_bounded_reader() {
+    let Some(vault) = servers::fake("vault", &["ready", ROLE_ID, SECRET_ID]) else {
+        return;
+    };
+    let addr = format!("http://127.0.0.1:{}", vault.port);
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("role_id");
+    if !crate::support::mkfifo(&fifo) {
+        return;
+    }
+    for role_id in [Path::new("/dev/zero"), &fifo] {
+        let started = Instant::now();
+        let (code, stdout, stderr) = from_env(
+            &[
+                ("CN_SECRET_ADAPTER", "vault"),
+                ("CN_SECRET_VAULT_ADDR", &addr),
+                ("CN_SECRET_VAULT_ROLE_ID_FILE", role_id.to_str().unwrap()),
+            ],
+            &["--format", "json", "--edition", "B"],
+        );
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        let (status, reason) = status_and_reason(&report, "secret");
+        assert_eq!(status, "failed", "{report:#}");
+        assert!(reason.contains(role_id.to_str().unwrap()), "{reason}");
+    }
+}

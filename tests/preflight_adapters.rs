@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use svcgen::model::{Edition, Model};
-use svcgen::preflight::{FileReader, Limits, Setting};
+use svcgen::preflight::{FileReader, Limits};
 
 /// The service account token the Kubernetes fake accepts: distinctive, to look for it in outputs.
 const TOKEN: &str = "sa-token-41c9e7";
@@ -63,7 +63,16 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     env.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let setting = Setting::from_env(Edition::B, env, reader);
+    let mut sources = svcgen::diag::source::Sources::new();
+    let read = svcgen::preflight::from_environment(
+        "the environment",
+        env,
+        Some(Edition::B),
+        &mut sources,
+        reader,
+    );
+    assert!(!read.diagnostics.has_errors(), "{:?}", read.diagnostics);
+    let setting = read.setting.expect("a usable environment").unwrap();
     let limits = Limits {
         timeout: Duration::from_secs(3),
     };

@@ -22,15 +22,15 @@ pub struct PreflightArgs {
     #[command(flatten)]
     pub layers: LayerArgs,
     /// Bound each step to this many seconds (a server that never answers ends it as `timeout`)
-    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::deployment::preflight_job::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
     /// How to print the steps
     #[arg(long, value_enum, value_parser = choice::enum_of::<PreflightFormat>(), default_value_t = PreflightFormat::Human)]
     pub format: PreflightFormat,
     /// Read the container's own environment and files, as the image does (in the cluster)
-    #[arg(long, conflicts_with = "profile", requires = "edition")]
+    #[arg(long, conflicts_with = "profile")]
     pub from_env: bool,
-    /// The image's edition, with --from-env
+    /// The image's edition, with --from-env (by default decided by the variables)
     #[arg(long, value_parser = super::editions(), requires = "from_env")]
     pub edition: Option<String>,
 }
@@ -52,18 +52,10 @@ pub fn run(args: &PreflightArgs, quiet: bool) -> u8 {
             Ok(setting) => setting,
             Err(code) => return code,
         },
-        None => {
-            // In the container there is no profile and so no profile root: the files are where
-            // the image opens them, read through the one bounded reader.
-            let reader_inputs = inputs.clone();
-            let reader: crate::preflight::FileReader = Box::new(move |path| {
-                crate::profile::read_input(path, &reader_inputs).map_err(|e| e.0)
-            });
-            let edition = (args.edition.as_deref())
-                .and_then(crate::model::Edition::parse)
-                .unwrap_or(crate::model::Edition::B);
-            Setting::from_env(edition, std::env::vars(), reader)
-        }
+        None => match container_setting(args, quiet, &inputs) {
+            Ok(setting) => setting,
+            Err(code) => return code,
+        },
     };
     let limits = Limits {
         timeout: Duration::from_secs(args.timeout),
@@ -127,6 +119,58 @@ fn checked_setting(
         EXIT_IO
     })
 }
+
+/// The container's own environment (`--from-env`): the image's variables of this process, read
+/// and checked as `import` reads an environment (the diagnostics at `the environment:line:col`,
+/// secret values never shown); `Err` is the exit code: nothing is dialled for an environment the
+/// image cannot use. Files are read where the container opens them, through the bounded reader.
+fn container_setting(
+    args: &PreflightArgs,
+    quiet: bool,
+    inputs: &crate::support::inputs::Inputs,
+) -> Result<Setting, u8> {
+    let mut pairs = Vec::new();
+    for (name, value) in std::env::vars_os() {
+        let Some(name) = name
+            .to_str()
+            .filter(|n| crate::preflight::is_container_name(n))
+        else {
+            continue;
+        };
+        let Some(value) = value.to_str() else {
+            io_error(&format!(
+                "the environment variable {name} is not UTF-8 text: the image reads its variables as UTF-8"
+            ));
+            return Err(EXIT_IO);
+        };
+        pairs.push((name.to_string(), value.to_string()));
+    }
+    let edition = (args.edition.as_deref()).and_then(crate::model::Edition::parse);
+    let reader_inputs = inputs.clone();
+    let reader: crate::preflight::FileReader =
+        Box::new(move |path| crate::profile::read_input(path, &reader_inputs).map_err(|e| e.0));
+    let mut sources = Sources::with_inputs(inputs.clone());
+    let read =
+        crate::preflight::from_environment(ENVIRONMENT, pairs, edition, &mut sources, reader);
+    let diagnostic_args = DiagnosticArgs {
+        format: super::Format::Human,
+        deny_warnings: false,
+        quiet,
+    };
+    let mut reporter = Reporter::new(&diagnostic_args, false);
+    reporter.add(&read.diagnostics, &sources);
+    reporter.finish();
+    let Some(setting) = read.setting else {
+        return Err(EXIT_IO);
+    };
+    setting.map_err(|why| {
+        io_error(&why);
+        EXIT_IO
+    })
+}
+
+/// The name diagnostics give the process's environment.
+const ENVIRONMENT: &str = "the environment";
 
 /// The steps as a table, then the after-start checks, then the verdict.
 fn human(report: &Report) -> String {

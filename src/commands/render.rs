@@ -396,10 +396,11 @@ fn write_out(
 /// (`{ deploy_env = "X" }`, which the Kubernetes targets cannot carry), the targets that carry
 /// it. Targets named with `-t` are rendered or refused.
 fn chosen_targets(job: &Job<'_>, resolved: &Resolved) -> (Vec<Target>, Option<String>) {
-    let all = job.targets.to_vec();
+    let mut all = job.targets.to_vec();
     if job.targets_given || job.out_dir.is_none() {
         return (all, None);
     }
+    all.extend(crate::render::targets::opted_in(resolved));
     let deployed = crate::commands::validate::deployed_targets(resolved, &all);
     let mut why = Vec::new();
     if let Some(target) = all.iter().find(|t| !deployed.contains(t)) {

@@ -107,7 +107,10 @@ pub fn render_checks(
         .into_iter()
         .map(|v| checks::deploy_time_note(&v.key, v.origin, &v.var))
         .collect();
-    let deployed = deployed_targets(resolved, &Target::ALL);
+    // What `render --out-dir` writes: the deployable targets and those the profile opts into.
+    let mut all = Target::ALL.to_vec();
+    all.extend(crate::render::targets::opted_in(resolved));
+    let deployed = deployed_targets(resolved, &all);
     if deferred.is_empty() {
         return render_checked(resolved, options, &deployed, templates, None, reader);
     }

@@ -14,6 +14,7 @@ pub mod env;
 pub mod host_files;
 pub mod k8s_plan;
 pub mod paths;
+pub mod preflight_job;
 
 pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
 pub use host_files::{HostRead, HostReader};

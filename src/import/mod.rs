@@ -25,7 +25,7 @@ pub(crate) use analyze::analyze;
 pub use edition::{Inferred, infer_edition};
 pub use formats::Format;
 pub use names::in_variable_names;
-pub use profile::{ImportOptions, Imported, draft, import};
+pub use profile::{ImportOptions, Imported, draft, import, resolve_environment};
 pub(crate) use profile::{profile_check, reading_failed};
 
 use crate::diag::source::{Origin, SourceId, Sources};
@@ -207,6 +207,56 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
             }
         },
     };
+    let entries = kept_secret(entries, sources, &mut diagnostics);
+    Read {
+        format,
+        source,
+        entries,
+        deploy,
+        diagnostics,
+    }
+}
+
+/// A process's own environment (`preflight --from-env`), read as a `.env` file of its
+/// `NAME=value` pairs would be, each value taken as it is (no quotes, escapes or `$`): the
+/// diagnostics point at `name:line:col` of that text, and a secret's value is never shown.
+pub fn read_environment(name: &str, pairs: &[(String, String)], sources: &mut Sources) -> Read {
+    let mut text = String::new();
+    let mut spans = Vec::with_capacity(pairs.len());
+    for (var, value) in pairs {
+        let at = text.len();
+        text.push_str(var);
+        text.push('=');
+        spans.push((at..at + var.len(), text.len()..text.len() + value.len()));
+        text.push_str(value);
+        text.push('\n');
+    }
+    let source = sources.add(name, text);
+    let entries = (pairs.iter().zip(spans))
+        .map(|((var, value), (name_span, value_span))| EnvEntry {
+            name: var.clone(),
+            value: EnvValue::Text(value.clone()),
+            name_origin: Origin::new(source, name_span),
+            origin: Origin::new(source, value_span),
+        })
+        .collect();
+    let mut diagnostics = Diagnostics::default();
+    let entries = kept_secret(entries, sources, &mut diagnostics);
+    Read {
+        format: Format::Dotenv,
+        source,
+        entries,
+        deploy: DeployHints::default(),
+        diagnostics,
+    }
+}
+
+/// Marks every secret value read as one no printer shows, then keeps each variable once.
+fn kept_secret(
+    entries: Vec<EnvEntry>,
+    sources: &mut Sources,
+    diagnostics: &mut Diagnostics,
+) -> Vec<EnvEntry> {
     for entry in &entries {
         let secret_name = crate::diag::redact::secret_var_of_env(&entry.name).is_some()
             || crate::diag::redact::nearly_names_a_secret(&entry.name);
@@ -216,14 +266,7 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
             sources.mark_url_password(entry.origin, text);
         }
     }
-    let entries = effective(entries, sources, &mut diagnostics);
-    Read {
-        format,
-        source,
-        entries,
-        deploy,
-        diagnostics,
-    }
+    effective(entries, sources, diagnostics)
 }
 
 /// The format by content: YAML with `services` is compose, with `kind` (or `env`) Kubernetes;

@@ -71,6 +71,55 @@ pub fn import(
     options: ImportOptions,
     sources: &Sources,
 ) -> Result<Imported, Diagnostics> {
+    let decided = decide(read, options, sources)?;
+    let (edition, from_image) = (decided.edition, decided.from_image);
+    let mut header = format!(
+        "Imported by svcgen from {} ({}).",
+        crate::support::escape::one_line(&sources.get(read.source).name),
+        read.format.name()
+    );
+    if let Some(place) = &from_image {
+        header.push_str(&format!(
+            "\n# Edition {edition}: named by the image tag at {place}; the variables fit both."
+        ));
+    }
+    let written = Written {
+        header: &header,
+        deploy: &decided.deploy,
+        keep_defaults: options.keep_defaults,
+    };
+    Ok(Imported {
+        profile: written.text(read, &decided.analysis, edition, Some(&decided.resolved)),
+        edition,
+        diagnostics: decided.diagnostics,
+        edition_from_image: from_image,
+    })
+}
+
+/// The environment read, resolved as the profile `import` writes of it resolves (every check
+/// of its values, at the input's lines), with its warnings; `Err` holds every diagnostic when
+/// there is an error. `preflight --from-env` dials what this resolves.
+pub fn resolve_environment(
+    read: &Read,
+    options: ImportOptions,
+    sources: &Sources,
+) -> Result<(Resolved, Diagnostics), Diagnostics> {
+    decide(read, options, sources).map(|d| (d.resolved, d.diagnostics))
+}
+
+/// What an import decides before it writes: the edition, the values, the deployment names read
+/// along and the profile resolved, with the diagnostics.
+struct Decided {
+    analysis: Analysis,
+    edition: Edition,
+    from_image: Option<String>,
+    deploy: Vec<DeploySetting>,
+    resolved: Resolved,
+    diagnostics: Diagnostics,
+}
+
+/// Decides an import; `Err` holds every diagnostic when there is an error.
+fn decide(read: &Read, options: ImportOptions, sources: &Sources) -> Result<Decided, Diagnostics> {
     let (given, from_image) = edition_to_use(read, options, sources);
     let analysis = analyze(&read.entries, given, sources, false);
     let mut diags = read.diagnostics.clone();
@@ -100,26 +149,13 @@ pub fn import(
     let Some(resolved) = resolved.filter(|_| !diags.has_errors()) else {
         return Err(diags);
     };
-    let mut header = format!(
-        "Imported by svcgen from {} ({}).",
-        crate::support::escape::one_line(&sources.get(read.source).name),
-        read.format.name()
-    );
-    if let Some(place) = &from_image {
-        header.push_str(&format!(
-            "\n# Edition {edition}: named by the image tag at {place}; the variables fit both."
-        ));
-    }
-    let written = Written {
-        header: &header,
-        deploy: &deploy,
-        keep_defaults: options.keep_defaults,
-    };
-    Ok(Imported {
-        profile: written.text(read, &analysis, edition, Some(&resolved)),
+    Ok(Decided {
+        analysis,
         edition,
+        from_image,
+        deploy,
+        resolved,
         diagnostics: diags,
-        edition_from_image: from_image,
     })
 }
 

@@ -9,6 +9,7 @@
 //! feature, never in the pure core.
 
 mod config;
+mod container;
 mod couchbase;
 mod deadline;
 mod http;
@@ -22,6 +23,7 @@ mod setting;
 mod sql;
 mod ssa;
 
+pub use container::{FromEnvironment, from_environment, is_container_name};
 pub use report::{Report, Status, StepResult};
 pub use setting::{FileReader, Setting};
 

@@ -29,6 +29,34 @@ impl Setting {
     /// The environment `render` writes for a checked profile (secret values read; `Err` when
     /// one cannot be), with its host files.
     pub fn from_profile(resolved: &Resolved, reader: FileReader) -> Result<Setting, String> {
+        let files = (resolved.deploy.files.iter())
+            .filter_map(|f| Some((f.container_path.clone(), f.host_path.clone()?)))
+            .collect();
+        Setting::resolved(resolved, reader, Some(files))
+    }
+
+    /// A container's own environment, resolved as `import` resolves it
+    /// ([`crate::import::resolve_environment`]), with its files read where the container opens
+    /// them (`--from-env`). `kept`: the container's variables as it has them, for each name the
+    /// resolved environment does not hold (it wins where it does).
+    pub fn from_container(
+        resolved: &Resolved,
+        reader: FileReader,
+        kept: Vec<(String, String)>,
+    ) -> Result<Setting, String> {
+        let mut setting = Setting::resolved(resolved, reader, None)?;
+        for (name, value) in kept {
+            setting.env.entry(name).or_insert(value);
+        }
+        Ok(setting)
+    }
+
+    /// The environment `render` writes for `resolved`, secret values read, and where its files are.
+    fn resolved(
+        resolved: &Resolved,
+        reader: FileReader,
+        files: Option<HashMap<String, PathBuf>>,
+    ) -> Result<Setting, String> {
         use crate::render::{EnvOptions, environment};
         let options = EnvOptions {
             include_secrets: true,
@@ -47,38 +75,13 @@ impl Setting {
             }
             env.insert(var.name, value);
         }
-        let files = (resolved.deploy.files.iter())
-            .filter_map(|f| Some((f.container_path.clone(), f.host_path.clone()?)))
-            .collect();
         Ok(Setting {
             edition: resolved.edition,
             env,
-            files: Some(files),
+            files,
             reader,
             secrets: std::sync::Arc::new(Mutex::new(secrets)),
         })
-    }
-
-    /// A container's own environment and files (`--from-env`); every value of a secret
-    /// variable of the model is kept out of the output.
-    pub fn from_env(
-        edition: Edition,
-        vars: impl IntoIterator<Item = (String, String)>,
-        reader: FileReader,
-    ) -> Setting {
-        let model = Model::get();
-        let env: BTreeMap<String, String> = vars.into_iter().collect();
-        let secrets = (env.iter())
-            .filter(|(name, _)| model.entries_by_env(name).any(|v| v.secret))
-            .map(|(_, value)| value.clone())
-            .collect();
-        Setting {
-            edition,
-            env,
-            files: None,
-            reader,
-            secrets: std::sync::Arc::new(Mutex::new(secrets)),
-        }
     }
 
     /// The value the image reads for `name`: the environment's, else the model's default (the

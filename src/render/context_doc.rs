@@ -85,6 +85,13 @@ fn described() -> Vec<(&'static str, &'static str, &'static str, Json)> {
             schema(schemars::schema_for!(super::k8s::Context)),
         ),
         (
+            "preflight-job.yaml.j2",
+            "the preflight Job of `svcgen render -t preflight-job` (preflight-job.yaml in \
+             `--out-dir`)",
+            YAML,
+            schema(schemars::schema_for!(super::preflight_job::Context)),
+        ),
+        (
             crate::artifacts::docs::TEMPLATE,
             "the Markdown reference of `svcgen docs` (and `render -t docs`), built from the spec \
              model only; table cells are already escaped for a Markdown table",
@@ -277,7 +284,9 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
         }
         let mut sources = crate::diag::source::Sources::new();
         let checked = crate::pipeline::check_profile(&path, &mut sources).unwrap();
-        let resolved = checked.resolved.expect("every example is valid");
+        let mut resolved = checked.resolved.expect("every example is valid");
+        // The preflight Job's own fields are given once svcgen's image is named.
+        resolved.deploy.preflight_repository = Some("registry.example.org/svcgen".into());
         let copies = EnvOptions {
             copy_host_files: true,
             ..EnvOptions::default()
@@ -305,9 +314,10 @@ fn rendered_fields() -> BTreeMap<&'static str, BTreeSet<String>> {
         ] {
             let deployment = Deployment::planned(&resolved, env.clone(), folder, options, None);
             let input = Input::of(&deployment);
-            for target in Target::ALL {
-                let (template, context) = template_context(target, &input).unwrap();
-                field_paths(&context, "", fields.entry(template).or_default());
+            for target in Target::VARIANTS {
+                if let Some((template, context)) = template_context(*target, &input) {
+                    field_paths(&context, "", fields.entry(template).or_default());
+                }
             }
         }
     }

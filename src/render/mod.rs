@@ -10,6 +10,7 @@ mod context_doc;
 mod dotenv;
 mod k8s;
 mod k8s_env;
+mod preflight_job;
 pub mod targets;
 
 pub use crate::deployment::{
@@ -139,7 +140,8 @@ fn format(
 /// A template's output as the target's file: the template engine drops a template's last
 /// newline, and the kustomize base's readers want one.
 fn finish(template: &str, mut text: String) -> String {
-    if k8s::TEMPLATES.contains(&template) && !text.ends_with('\n') {
+    let yaml_file = k8s::TEMPLATES.contains(&template) || template == preflight_job::TEMPLATE;
+    if yaml_file && !text.ends_with('\n') {
         text.push('\n');
     }
     text

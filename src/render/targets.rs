@@ -6,7 +6,7 @@
 //! renderer's dispatch all read this table (the one table pattern, `support::table`): a new
 //! target is a row here, plus its template and its context file.
 
-use super::{Input, TemplateError, Templates, compose, dotenv, k8s, k8s_env};
+use super::{Input, TemplateError, Templates, compose, dotenv, k8s, k8s_env, preflight_job};
 use crate::deployment::{Carrier, CheckFn, checks, k8s_plan};
 use crate::model::Edition;
 use crate::resolve::deploy::Mounts;
@@ -34,6 +34,9 @@ pub struct TargetDef {
     pub file_name: &'static str,
     /// `--out-dir` writes it and `validate` checks it when no `-t` is given.
     pub deployable: bool,
+    /// A target the profile opts into: `--out-dir` without `-t` also writes it when this says
+    /// the profile asks for it (the preflight Job, once svcgen's image is named).
+    pub opted_in: Option<fn(&crate::resolve::Resolved) -> bool>,
     /// A Kubernetes cluster reads it: it has no deploy-time step to fill a value in.
     pub in_cluster: bool,
     /// It starts the container (compose, Kubernetes, the kustomize base and its notes), and how
@@ -62,6 +65,7 @@ crate::support::table::table! {
             help: "`.env` file (compose v2 env_file, python-dotenv, docker run --env-file)",
             file_name: ".env",
             deployable: true,
+            opted_in: None,
             renders_workload: false,
             runs_container: None,
             in_cluster: false,
@@ -73,6 +77,7 @@ crate::support::table::table! {
             help: "docker-compose.yml with the service, its environment and read-only file mounts",
             file_name: "docker-compose.yml",
             deployable: true,
+            opted_in: None,
             renders_workload: false,
             runs_container: Some(Mounts::HostFile),
             in_cluster: false,
@@ -84,6 +89,7 @@ crate::support::table::table! {
             help: "the `env:` list of a Kubernetes container spec",
             file_name: "k8s-env.yaml",
             deployable: true,
+            opted_in: None,
             renders_workload: false,
             runs_container: Some(Mounts::ObjectKey),
             in_cluster: true,
@@ -96,6 +102,7 @@ crate::support::table::table! {
                    only as references unless --include-secrets)",
             file_name: k8s_plan::MANIFESTS,
             deployable: true,
+            opted_in: None,
             renders_workload: true,
             runs_container: Some(Mounts::ObjectKey),
             in_cluster: true,
@@ -108,6 +115,7 @@ crate::support::table::table! {
                    files)",
             file_name: "kustomization.yaml",
             deployable: true,
+            opted_in: None,
             renders_workload: true,
             runs_container: Some(Mounts::ObjectKey),
             in_cluster: true,
@@ -119,17 +127,32 @@ crate::support::table::table! {
             help: "DEPLOY.md: how to apply the kustomize base, and the objects to create by hand",
             file_name: "DEPLOY.md",
             deployable: true,
+            opted_in: None,
             renders_workload: true,
             runs_container: Some(Mounts::ObjectKey),
             in_cluster: true,
             checks: Some(checks::deploy_notes),
             renders: Renders::Template(k8s::NOTES_TEMPLATE, k8s::context),
         },
+        PreflightJob => TargetDef {
+            name: "preflight-job",
+            help: "a Kubernetes Job (an Argo CD PreSync hook) running `svcgen preflight --from-env` \
+                   in svcgen's image with the Deployment's environment and files",
+            file_name: "preflight-job.yaml",
+            deployable: false,
+            opted_in: Some(preflight_job::wanted),
+            renders_workload: false,
+            runs_container: Some(Mounts::ObjectKey),
+            in_cluster: true,
+            checks: Some(crate::deployment::preflight_job::check),
+            renders: Renders::Template(preflight_job::TEMPLATE, preflight_job::context),
+        },
         Schema => TargetDef {
             name: "schema",
             help: "the JSON Schema of profiles, for editors (same as `svcgen schema`)",
             file_name: "profile.schema.json",
             deployable: false,
+            opted_in: None,
             renders_workload: false,
             runs_container: None,
             in_cluster: false,
@@ -141,6 +164,7 @@ crate::support::table::table! {
             help: "Markdown reference of the profile's edition (same as `svcgen docs --edition`)",
             file_name: "reference.md",
             deployable: false,
+            opted_in: None,
             renders_workload: false,
             runs_container: None,
             in_cluster: false,
@@ -175,6 +199,13 @@ pub fn carriers(targets: &[Target]) -> Vec<Carrier> {
 /// The row of `target`.
 pub fn row(target: Target) -> &'static TargetDef {
     target.row()
+}
+
+/// The targets `resolved` opts into (`opted_in`), in the table's order.
+pub fn opted_in(resolved: &crate::resolve::Resolved) -> Vec<Target> {
+    (Target::VARIANTS.iter().copied())
+        .filter(|t| row(*t).opted_in.is_some_and(|wanted| wanted(resolved)))
+        .collect()
 }
 
 /// The deployable targets, in the table's order.

@@ -32,6 +32,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../templates/kustomization.yaml.j2"),
     ),
     ("deploy.md.j2", include_str!("../../templates/deploy.md.j2")),
+    (
+        "preflight-job.yaml.j2",
+        include_str!("../../templates/preflight-job.yaml.j2"),
+    ),
     ("docs.md.j2", include_str!("../../templates/docs.md.j2")),
 ];
 

@@ -45,6 +45,8 @@ pub struct Deploy {
     pub workload: Workload,
     /// `deploy.service_account`: an existing account the pods use (svcgen then renders no RBAC).
     pub service_account: Option<String>,
+    /// `deploy.preflight.repository`: where svcgen's own image is, for the preflight Job.
+    pub preflight_repository: Option<String>,
     /// The objects the image reads and writes through the Kubernetes API (its `kubernetes`
     /// adapters), in the model's order.
     pub api_objects: Vec<ApiUse>,
@@ -234,6 +236,7 @@ pub fn deploy(
     );
     let workload = workload::workload(model, edition, &reader, vars, diags);
     let service_account = text("deploy.service_account", diags);
+    let preflight_repository = text(PREFLIGHT_REPOSITORY_KEY, diags);
     let deployed_by = deployed_by(&reader, diags);
     let mut deploy = Deploy {
         name,
@@ -244,6 +247,7 @@ pub fn deploy(
         files,
         workload,
         service_account,
+        preflight_repository,
         api_objects: api_objects(model, vars, extras),
         deployed_by,
         declared_at: table_entry.map(|e| e.key_origin),
@@ -279,6 +283,10 @@ fn deployed_by(reader: &SettingReader<'_>, diags: &mut Diagnostics) -> Vec<Mount
     }
     out
 }
+
+/// The repository of svcgen's own image, which the preflight Job runs (no default: svcgen
+/// names no registry).
+pub const PREFLIGHT_REPOSITORY_KEY: &str = "deploy.preflight.repository";
 
 /// The namespace setting: read here, and named by render checks that say it is unset.
 pub const NAMESPACE_KEY: &str = "deploy.namespace";
