@@ -41,20 +41,47 @@ const SHARED_POD: [&str; 3] = [
     "serviceAccountName",
     "automountServiceAccountToken",
 ];
-const SHARED_CONTAINER: [&str; 3] = ["env", "envFrom", "volumeMounts"];
+/// The container's environment as the kubelet gives it, by name: each `envFrom` ConfigMap's data
+/// (found among `objects`; a map, which kustomize writes sorted) as values, and `env`.
+fn environment(container: &Value, objects: &[Value]) -> Vec<Value> {
+    let mut env = Vec::new();
+    for source in container["envFrom"].as_array().into_iter().flatten() {
+        let name = &source["configMapRef"]["name"];
+        let map = (objects.iter())
+            .find(|o| o["kind"] == "ConfigMap" && o["metadata"]["name"] == *name)
+            .unwrap_or_else(|| panic!("no ConfigMap {name}"));
+        for (key, value) in map["data"].as_object().into_iter().flatten() {
+            env.push(serde_json::json!({"name": key, "value": value}));
+        }
+    }
+    env.extend(container["env"].as_array().into_iter().flatten().cloned());
+    env.sort_by_key(|var| var["name"].as_str().unwrap_or_default().to_string());
+    env
+}
 
-fn assert_shares_the_deployment_s_pod(job: &Value, deployment: &Value, what: &str) {
+/// The Job's pod is the Deployment's (`objects` holds both and what they name), its environment
+/// written as values: a PreSync hook runs before the sync creates the environment's ConfigMap.
+fn assert_shares_the_deployment_s_pod(job: &Value, objects: &[Value], what: &str) {
+    let deployment = one(objects, "Deployment");
     let job_pod = &job["spec"]["template"]["spec"];
     let pod = &deployment["spec"]["template"]["spec"];
     for key in SHARED_POD {
         assert_eq!(job_pod[key], pod[key], "{what}: {key}");
     }
-    for key in SHARED_CONTAINER {
-        assert_eq!(
-            job_pod["containers"][0][key], pod["containers"][0][key],
-            "{what}: {key}"
-        );
-    }
+    let (job_container, container) = (&job_pod["containers"][0], &pod["containers"][0]);
+    assert_eq!(
+        job_container["volumeMounts"], container["volumeMounts"],
+        "{what}: volumeMounts"
+    );
+    assert!(
+        job_container["envFrom"].is_null(),
+        "{what}: the Job reads no object the sync creates"
+    );
+    assert_eq!(
+        environment(job_container, objects),
+        environment(container, objects),
+        "{what}: env"
+    );
 }
 
 /// The Job as the preflight's hook needs it: one try, never restarted, a restricted container,
@@ -142,7 +169,7 @@ fn preflight_job_in_the_out_dir_validates_shares_the_deployment_s_pod_and_stays_
         let job = one(&job_objects, "Job");
         assert_is_a_restricted_presync_hook(job, &what);
         let manifests = objects(&std::fs::read_to_string(out.join("k8s.yaml")).unwrap());
-        assert_shares_the_deployment_s_pod(job, one(&manifests, "Deployment"), &what);
+        assert_shares_the_deployment_s_pod(job, &manifests, &what);
         kubernetes_validate(&file);
         if let Some(python) = &python {
             assert_eq!(
@@ -172,7 +199,7 @@ fn preflight_job_in_the_out_dir_validates_shares_the_deployment_s_pod_and_stays_
         let built = objects(&built);
         assert_shares_the_deployment_s_pod(
             one(&built, "Job"),
-            one(&built, "Deployment"),
+            &built,
             &format!("{what} built with the job"),
         );
     }
