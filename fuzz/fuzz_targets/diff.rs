@@ -14,8 +14,8 @@ fuzz_target!(|data: &[u8]| {
     let old = String::from_utf8_lossy(&data[..split]);
     let new = String::from_utf8_lossy(data.get(split + 1..).unwrap_or_default());
     for include_secrets in [false, true] {
-        let _ = svcgen::commands::drift::report("fuzz.env", Some(&old), &new, include_secrets);
-        let _ = svcgen::commands::drift::report("fuzz.env", None, &new, include_secrets);
+        let _ = svcgen::commands::stale::report("fuzz.env", Some(&old), &new, include_secrets);
+        let _ = svcgen::commands::stale::report("fuzz.env", None, &new, include_secrets);
     }
     let mut sources = Sources::new();
     let old_checked = check_text("old.toml", &old, None, &mut sources);
