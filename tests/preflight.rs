@@ -1051,3 +1051,30 @@ fn preflight_from_env_reads_files_through_the_bounded_reader() {
         assert!(reason.contains(role_id.to_str().unwrap()), "{reason}");
     }
 }
+
+#[test]
+fn preflight_from_env_never_shows_the_value_of_a_credential_variable_the_spec_does_not_name() {
+    // Variables the image or a sidecar may read as credentials, some misspelt: the warnings
+    // about them name the variable, never its value.
+    let refused = servers::refused_port().to_string();
+    let values = [
+        ("CN_SQL_PASSWORD", "sql-pw-61c0f2"),
+        ("CN_SECRET_VAULT_ROLE_ID", "role-6a1e77"),
+        ("CN_VAULT_TOKEN", "token-0d93b4"),
+        ("GLUU_COUCHBASE_SUPERUSER_PASSWORD", "su-pw-7c2e10"),
+    ];
+    let mut vars = vec![
+        ("CN_CONFIG_ADAPTER", "consul"),
+        ("CN_CONFIG_CONSUL_HOST", "127.0.0.1"),
+        ("CN_CONFIG_CONSUL_PORT", refused.as_str()),
+    ];
+    vars.extend(values);
+    let (_, stdout, stderr) = from_env(&vars, &["--edition", "B"]);
+    assert!(stderr.contains("CN_SQL_PASSWORD"), "{stderr}");
+    for (name, value) in values {
+        assert!(
+            !stdout.contains(value) && !stderr.contains(value),
+            "{name}'s value is shown:\n{stdout}{stderr}"
+        );
+    }
+}

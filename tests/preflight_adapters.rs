@@ -575,3 +575,54 @@ fn preflight_couchbase_over_https_on_the_client_s_ports_without_verifying_as_its
         )
     );
 }
+
+#[test]
+fn preflight_never_shows_a_kubeconfig_s_token_or_the_password_of_its_server_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".kube")).unwrap();
+    let sections = format!(
+        r#"[config]
+adapter = "kubernetes"
+kubernetes = {{ namespace = "{NAMESPACE}", configmap = "{NAME}", use_kube_config = true }}
+
+[secret]
+adapter = "kubernetes"
+kubernetes = {{ namespace = "{NAMESPACE}", configmap = "{NAME}", use_kube_config = true }}
+
+[persistence]
+type = "sql"
+sql = {{ dialect = "pgsql", host = "127.0.0.1", port = {port}, name = "svc", user = "svc" }}
+"#,
+        port = servers::refused_port()
+    );
+    let path = profile(dir.path(), &sections, "");
+    let refused = servers::refused_port();
+    let token = "kube-token-4b7e19";
+    let password = "url-pw-93d0aa";
+    // A file that is no YAML (the parser's message quotes its lines), then a server URL with a
+    // password in it (the step's target prints the URL).
+    let broken = format!("users:\n- name: u\n  user:\n    token: \"{token}\n    other: [x\n");
+    let with_password = format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: test\nclusters:\n- name: c\n  cluster:\n    server: https://admin:{password}@127.0.0.1:{refused}\n    insecure-skip-tls-verify: true\ncontexts:\n- name: test\n  context: {{cluster: c, user: u}}\nusers:\n- name: u\n  user: {{token: {token}}}\n"
+    );
+    for kube_config in [broken, with_password] {
+        std::fs::write(home.join(".kube/config"), &kube_config).unwrap();
+        for format in ["json", "human"] {
+            let out = svcgen()
+                .arg("preflight")
+                .arg(&path)
+                .args(["--format", format, "--timeout", "2"])
+                .env("HOME", &home)
+                .output()
+                .unwrap();
+            let printed = crate::support::printed(&out);
+            assert_eq!(out.status.code(), Some(1), "{printed}");
+            assert!(printed.contains("kubernetes"), "{printed}");
+            assert!(
+                !printed.contains(token) && !printed.contains(password),
+                "a credential is shown:\n{printed}"
+            );
+        }
+    }
+}

@@ -89,6 +89,41 @@ pub fn secret_var_of_env(name: &str) -> Option<&'static Var> {
     })
 }
 
+/// The words of a variable name that name a credential (`CN_SQL_PASSWORD`, `CN_VAULT_TOKEN`).
+const CREDENTIAL_WORDS: [&str; 11] = [
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PWD",
+    "PASSPHRASE",
+    "TOKEN",
+    "SECRET",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "APIKEY",
+    "KEY",
+];
+
+/// True for an environment variable's name the model does not know (neither a variable of the
+/// spec nor one the image reads) whose words name a credential (`CN_SQL_PASSWORD`,
+/// `CN_SECRET_VAULT_ROLE_ID`, `CN_VAULT_TOKEN`): the image or a sidecar may read it as one, so
+/// its value is never shown. A name the model knows is judged by the model alone
+/// (`CN_SECRET_ADAPTER` names no secret). Only what is shown changes, never what is written.
+pub fn names_a_credential(name: &str) -> bool {
+    let model = Model::get();
+    let image = &model.image;
+    let known = model.entries_by_env(name).next().is_some()
+        || image.reads.iter().any(|r| r.env == name)
+        || [&image.ssa_file.env, &image.sql_password_file.env].contains(&&name.to_string());
+    if known {
+        return false;
+    }
+    let upper = name.to_ascii_uppercase();
+    let words: Vec<&str> = upper.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    words.iter().any(|w| CREDENTIAL_WORDS.contains(w))
+        || words.windows(2).any(|pair| pair == ["ROLE", "ID"])
+}
+
 /// True when the name the model knows closest to `name` (its "did you mean") names a secret:
 /// a value under a misspelled secret name (`secret_manager_passphrse`,
 /// `CN_GOOGLE_SECRET_MANAGER_PASSPRASE`) is as secret as under the right one. Both the whole

@@ -259,7 +259,8 @@ fn kept_secret(
 ) -> Vec<EnvEntry> {
     for entry in &entries {
         let secret_name = crate::diag::redact::secret_var_of_env(&entry.name).is_some()
-            || crate::diag::redact::nearly_names_a_secret(&entry.name);
+            || crate::diag::redact::nearly_names_a_secret(&entry.name)
+            || crate::diag::redact::names_a_credential(&entry.name);
         if secret_name && !matches!(entry.value, EnvValue::SecretRef { .. }) {
             sources.mark_secret(entry.origin);
         } else if let Some(text) = entry.value.text() {

@@ -247,8 +247,14 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
     let failed = |why: String| (Status::Failed, format!("{}: {why}", path.display()));
     let bytes = setting.read_local(&path, true).map_err(&failed)?;
     let text = String::from_utf8(bytes).map_err(|_| failed("not UTF-8".to_string()))?;
-    let config: serde_json::Value =
-        serde_saphyr::from_str(&text).map_err(|e| failed(format!("not YAML: {e}")))?;
+    // The parser's message quotes the file's lines, and a kubeconfig holds tokens and keys:
+    // only its first line (where, and what) is said.
+    let config: serde_json::Value = serde_saphyr::from_str(&text).map_err(|e| {
+        let first = e.to_string().lines().next().unwrap_or_default().to_string();
+        failed(format!(
+            "not YAML: {first} (the file's lines are not shown)"
+        ))
+    })?;
     let named = |list: &str, name: &str, field: &str| {
         (config.get(list)?.as_array()?.iter())
             .find(|item| item.get("name").and_then(|n| n.as_str()) == Some(name))?
@@ -305,8 +311,13 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
     if let Some(token) = &token {
         setting.keep_secret(token);
     }
+    let base = field(&cluster, "server").trim_end_matches('/').to_string();
+    // A password in the server's URL is never shown (the step's target prints the URL).
+    for range in crate::diag::redact::url_password_ranges(&base) {
+        setting.keep_secret(&base[range]);
+    }
     Ok(Api {
-        base: field(&cluster, "server").trim_end_matches('/').to_string(),
+        base,
         tls: Tls {
             verify,
             ca: ca.filter(|_| verify),

@@ -76,8 +76,11 @@ impl Report {
     /// or an address could carry (a server may echo what it was sent).
     pub fn redact(&mut self, secrets: &[String]) {
         self.would_start = self.steps.iter().all(|s| s.status == Status::Ok);
+        // The longest first: a secret that begins another must not leave the other's tail.
+        let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         let mask = |text: &mut String| {
-            for secret in secrets.iter().filter(|s| !s.is_empty()) {
+            for secret in &secrets {
                 if text.contains(secret.as_str()) {
                     *text = text.replace(secret.as_str(), "***");
                 }
@@ -89,5 +92,26 @@ impl Report {
                 mask(reason);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_that_begins_another_leaves_no_tail_of_it() {
+        let mut report = Report {
+            steps: vec![StepResult::not_run(
+                "secret",
+                "vault",
+                "http://vault".to_string(),
+                Status::Failed,
+                "server said: abcdef".to_string(),
+            )],
+            ..Report::default()
+        };
+        report.redact(&["abc".to_string(), "abcdef".to_string()]);
+        assert_eq!(report.steps[0].reason.as_deref(), Some("server said: ***"));
     }
 }

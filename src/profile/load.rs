@@ -275,7 +275,8 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
             Value::Table(inner) => mark_secrets(inner, &path, sources),
             _ if crate::diag::redact::is_secret_key(&path)
                 || (!crate::diag::redact::is_secret_key(prefix)
-                    && crate::diag::redact::nearly_names_a_secret(&path)) =>
+                    && crate::diag::redact::nearly_names_a_secret(&path))
+                || (prefix == "env" && crate::diag::redact::names_a_credential(&entry.key)) =>
             {
                 sources.mark_secret(entry.node.origin)
             }
