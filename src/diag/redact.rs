@@ -6,7 +6,7 @@
 //! an old name) has its value part masked, so that a text nobody could parse (a syntax error on
 //! the secret's own line) is covered too.
 
-use crate::model::{Model, Var};
+use crate::model::{Edition, Model, Var};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -111,10 +111,11 @@ const CREDENTIAL_WORDS: [&str; 11] = [
 /// (`CN_SECRET_ADAPTER` names no secret). Only what is shown changes, never what is written.
 pub fn names_a_credential(name: &str) -> bool {
     let model = Model::get();
-    let image = &model.image;
     let known = model.entries_by_env(name).next().is_some()
-        || image.reads.iter().any(|r| r.env == name)
-        || [&image.ssa_file.env, &image.sql_password_file.env].contains(&&name.to_string());
+        || [Edition::A, Edition::B]
+            .iter()
+            .any(|&edition| model.image_reads(name, edition).is_some())
+        || model.image.sql_password_file.env == name;
     if known {
         return false;
     }

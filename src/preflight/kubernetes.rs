@@ -245,16 +245,7 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
         .unwrap_or_default();
     let path = PathBuf::from(facts.kube_config.replacen('~', &home, 1));
     let failed = |why: String| (Status::Failed, format!("{}: {why}", path.display()));
-    let bytes = setting.read_local(&path, true).map_err(&failed)?;
-    let text = String::from_utf8(bytes).map_err(|_| failed("not UTF-8".to_string()))?;
-    // The parser's message quotes the file's lines, and a kubeconfig holds tokens and keys:
-    // only its first line (where, and what) is said.
-    let config: serde_json::Value = serde_saphyr::from_str(&text).map_err(|e| {
-        let first = e.to_string().lines().next().unwrap_or_default().to_string();
-        failed(format!(
-            "not YAML: {first} (the file's lines are not shown)"
-        ))
-    })?;
+    let config = read_kube_config(setting, &path).map_err(&failed)?;
     let named = |list: &str, name: &str, field: &str| {
         (config.get(list)?.as_array()?.iter())
             .find(|item| item.get("name").and_then(|n| n.as_str()) == Some(name))?
@@ -274,17 +265,7 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
     let cluster = named("clusters", &cluster_name, "cluster")
         .ok_or_else(|| failed(format!("no cluster {cluster_name:?}")))?;
     let user = named("users", &user_name, "user").unwrap_or_default();
-    for plugin in ["exec", "auth-provider"] {
-        if user.get(plugin).is_some() {
-            return Err((
-                Status::NotChecked,
-                format!(
-                    "{}: the user {user_name:?} gets its credentials from an {plugin} plugin, which svcgen does not run",
-                    path.display()
-                ),
-            ));
-        }
-    }
+    refuse_plugins(&user, &user_name, &path)?;
     let dir = path.parent().unwrap_or(Path::new("/")).to_path_buf();
     let file = |v: &serde_json::Value, data: &str, file: &str, secret: bool| {
         kube_config_file(setting, &dir, v, (data, file), secret).map_err(&failed)
@@ -325,6 +306,38 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
         },
         token,
     })
+}
+
+/// The kubeconfig at `path`, read through the bounded reader. The parser's message quotes the
+/// file's lines, and a kubeconfig holds tokens and keys: only its first line (where, and what)
+/// is said.
+fn read_kube_config(setting: &Setting, path: &Path) -> Result<serde_json::Value, String> {
+    let bytes = setting.read_local(path, true)?;
+    let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
+    serde_saphyr::from_str(&text).map_err(|e| {
+        let first = e.to_string().lines().next().unwrap_or_default().to_string();
+        format!("not YAML: {first} (the file's lines are not shown)")
+    })
+}
+
+/// A user whose credentials come from a plugin: `not-checked`, as svcgen runs no plugin.
+fn refuse_plugins(
+    user: &serde_json::Value,
+    user_name: &str,
+    path: &Path,
+) -> Result<(), (Status, String)> {
+    for plugin in ["exec", "auth-provider"] {
+        if user.get(plugin).is_some() {
+            return Err((
+                Status::NotChecked,
+                format!(
+                    "{}: the user {user_name:?} gets its credentials from an {plugin} plugin, which svcgen does not run",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A kubeconfig field given inline in base64 (`data`) or as a file path (`file`, relative to the
