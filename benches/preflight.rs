@@ -17,6 +17,12 @@ use std::time::{Duration, Instant};
 #[path = "../tests/support/servers.rs"]
 mod servers;
 
+#[allow(dead_code)]
+#[path = "../tests/support/preflight_profile.rs"]
+mod preflight_profile;
+
+use preflight_profile::{READY_SQL, ROLE_ID, SECRET_ID, SQL_PASSWORD, Services, profile};
+
 /// The repository (the servers' helpers find the fakes here).
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -31,47 +37,8 @@ fn how_to_get(name: &str) -> String {
     format!("scripts/test.sh installs {name} (or see README's set-up)")
 }
 
-const ROLE_ID: &str = "role-id-bench";
-const SECRET_ID: &str = "secret-id-bench";
-const READY_SQL: &str = "CREATE TABLE \"jansAppConf\" (doc_id varchar(64) PRIMARY KEY); \
-                         INSERT INTO \"jansAppConf\" VALUES ('jans-auth')";
 const TIMEOUT_S: u64 = 2;
 const ROUNDS: usize = 15;
-
-/// Writes an edition B profile: consul at `consul`, vault at `vault`, PostgreSQL at `sql`.
-fn profile(dir: &Path, consul: u16, vault: u16, sql: u16) -> PathBuf {
-    std::fs::write(dir.join("role_id"), ROLE_ID).unwrap();
-    std::fs::write(dir.join("secret_id"), SECRET_ID).unwrap();
-    let refused = servers::refused_port();
-    let text = format!(
-        r#"edition = "B"
-[config]
-adapter = "consul"
-consul = {{ host = "127.0.0.1", port = {consul}, scheme = "http" }}
-[secret]
-adapter = "vault"
-vault = {{ addr = "http://127.0.0.1:{vault}", prefix = "jans" }}
-[persistence]
-type = "sql"
-sql = {{ dialect = "pgsql", host = "127.0.0.1", port = {sql}, name = "svc", user = "svc" }}
-[token_server]
-base_url = "https://127.0.0.1:{refused}"
-client_id = "2001.abc"
-[auth_server]
-base_url = "https://auth.example.org"
-[config_api]
-base_url = "https://config-api.example.org"
-[deploy]
-kubernetes = false
-[deploy.files]
-"secret.vault.role_id_file" = {{ host = "role_id" }}
-"secret.vault.secret_id_file" = {{ host = "secret_id" }}
-"#
-    );
-    let path = dir.join("profile.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 /// One preflight run: its exit code and wall time.
 fn run(binary: &Path, profile: &Path) -> (Option<i32>, Duration) {
@@ -105,10 +72,10 @@ fn main() {
         );
         return;
     }
-    let password = "sql_password=password";
+    let password = format!("sql_password={SQL_PASSWORD}");
     let (Some(consul), Some(vault)) = (
         servers::fake("consul", &["ready", ""]),
-        servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, password]),
+        servers::fake("vault", &["ready", ROLE_ID, SECRET_ID, &password]),
     ) else {
         return;
     };
@@ -116,7 +83,7 @@ fn main() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let passing = profile(dir.path(), consul.port, vault.port, pg.port);
+    let passing = profile(dir.path(), &Services::new(consul.port, vault.port, pg.port));
     let mut times = Vec::new();
     for _ in 0..ROUNDS {
         let (code, time) = run(&binary, &passing);
@@ -133,7 +100,7 @@ fn main() {
     );
     let (hole, _held) = servers::black_hole();
     let blocked = tempfile::tempdir().unwrap();
-    let blocked = profile(blocked.path(), hole, vault.port, pg.port);
+    let blocked = profile(blocked.path(), &Services::new(hole, vault.port, pg.port));
     let (code, time) = run(&binary, &blocked);
     let bound = (TIMEOUT_S + 1) * 1000;
     println!(

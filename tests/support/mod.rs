@@ -5,6 +5,7 @@ pub mod expect;
 pub mod hostile;
 pub mod lsp;
 pub mod memory;
+pub mod preflight_profile;
 pub mod scenario;
 pub mod servers;
 
