@@ -58,27 +58,34 @@ pub fn quote_line(name: &str, value: &str) -> Result<Spelling, String> {
 
 /// The value as it must appear after `NAME=`, or why no reader can carry it.
 pub fn quote(value: &str) -> Result<Spelling, String> {
+    let (text, python_differs) = spelled(value)?;
+    let differs = match (&text, python_differs) {
+        (std::borrow::Cow::Borrowed(_), _) => Vec::new(),
+        (_, false) => vec![Reader::DockerRunEnvFile],
+        (_, true) => vec![Reader::PythonDotenv, Reader::DockerRunEnvFile],
+    };
+    Ok(Spelling {
+        text: text.into_owned(),
+        differs,
+    })
+}
+
+/// The text of [`quote`], borrowed from `value` when it is plain (the `.env` template's
+/// formatter writes it as it is, with no copy), and whether python-dotenv would read a quoted
+/// one differently.
+pub fn spelled(value: &str) -> Result<(std::borrow::Cow<'_, str>, bool), String> {
     if value.contains('\0') {
         return Err("it contains a NUL character, which no environment can hold".to_string());
     }
     if is_plain(value) {
-        return Ok(Spelling {
-            text: value.to_string(),
-            differs: Vec::new(),
-        });
+        return Ok((std::borrow::Cow::Borrowed(value), false));
     }
     let single_safe =
         !value.contains(['\'', '\r']) && !value.contains("\\\\") && !value.ends_with('\\');
-    let (text, python_differs) = if single_safe {
-        (format!("'{value}'"), python_expands(value))
-    } else {
-        (double_quoted(value), value.contains('$'))
-    };
-    let mut differs = vec![Reader::DockerRunEnvFile];
-    if python_differs {
-        differs.insert(0, Reader::PythonDotenv);
-    }
-    Ok(Spelling { text, differs })
+    Ok(match single_safe {
+        true => (format!("'{value}'").into(), python_expands(value)),
+        false => (double_quoted(value).into(), value.contains('$')),
+    })
 }
 
 /// True when the value, written unquoted, is read exactly by all three readers: no line break,

@@ -1,6 +1,7 @@
 //! Escaping filters shared by templates, written once and tested here.
 
-use minijinja::Environment;
+use minijinja::{Environment, State, Value};
+use std::borrow::Cow;
 
 /// The filters svcgen adds to minijinja's own, by name, with what each does: the templates'
 /// reference (`docs/templates.md`, generated) lists them for the users who override a template.
@@ -17,32 +18,47 @@ pub const FILTERS: [(&str, TextFilter, &str); 2] = [
     ),
 ];
 
-/// A filter from text to text.
-type TextFilter = fn(String) -> String;
+/// A filter from text to text: the text itself (borrowed) when the filter changes nothing.
+type TextFilter = fn(&str) -> Cow<'_, str>;
 
-/// Registers every filter of svcgen's templates.
+/// Registers every filter of svcgen's templates. A string the filter leaves as it is is handed
+/// back as the same value, with no copy (most values hold no `$`); any other value is read as
+/// text the way minijinja reads a filter's `String` argument (a number by its digits, an
+/// undefined value refused as strict mode refuses it).
 pub fn register(env: &mut Environment<'static>) {
     for (name, filter, _) in FILTERS {
-        env.add_filter(name, move |value: String| filter(value));
+        let as_text = Value::from_function(move |value: String| filter(&value).into_owned());
+        env.add_filter(name, move |state: &mut State, value: Value| {
+            match value.as_str().filter(|_| !value.is_safe()) {
+                Some(text) => Ok(match filter(text) {
+                    Cow::Borrowed(_) => value.clone(),
+                    Cow::Owned(changed) => Value::from(changed),
+                }),
+                None => as_text.call(state, &[value]),
+            }
+        });
     }
 }
 
 /// Doubles every `$`: docker compose interpolates `$VAR` in a compose file and Kubernetes expands
 /// `$(VAR)` in `env[].value`; both read `$$` as a literal `$`.
-pub fn dollar_escape(value: String) -> String {
-    value.replace('$', "$$")
+pub fn dollar_escape(value: &str) -> Cow<'_, str> {
+    match value.contains('$') {
+        true => Cow::Owned(value.replace('$', "$$")),
+        false => Cow::Borrowed(value),
+    }
 }
 
 /// One POSIX shell word that the shell reads back as `value`: as it is when every character is
 /// one a shell never treats specially (the common `./files/a.crt`), else in single quotes, a `'`
-/// written `'\''`. For the commands DEPLOY.md tells the operator to run: a host path with a
+/// written `'\\''`. For the commands DEPLOY.md tells the operator to run: a host path with a
 /// space, `$` or `;` stays one argument and runs nothing.
-pub fn shell_quote(value: String) -> String {
+pub fn shell_quote(value: &str) -> Cow<'_, str> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:@%+=".contains(c);
     if !value.is_empty() && value.chars().all(plain) {
-        return value;
+        return Cow::Borrowed(value);
     }
-    format!("'{}'", value.replace('\'', "'\\''"))
+    Cow::Owned(format!("'{}'", value.replace('\'', "'\\''")))
 }
 
 #[cfg(test)]
@@ -51,19 +67,19 @@ mod tests {
 
     #[test]
     fn dollars_are_doubled() {
-        assert_eq!(dollar_escape("a$b$$c".into()), "a$$b$$$$c");
-        assert_eq!(dollar_escape("$(X) ${Y}".into()), "$$(X) $${Y}");
-        assert_eq!(dollar_escape("plain".into()), "plain");
+        assert_eq!(dollar_escape("a$b$$c"), "a$$b$$$$c");
+        assert_eq!(dollar_escape("$(X) ${Y}"), "$$(X) $${Y}");
+        assert_eq!(dollar_escape("plain"), "plain");
     }
 
     #[test]
     fn shell_words_are_quoted_only_when_needed() {
-        assert_eq!(shell_quote("./files/a.crt".into()), "./files/a.crt");
-        assert_eq!(shell_quote("../p/x=1,y@z%+:".into()), "../p/x=1,y@z%+:");
-        assert_eq!(shell_quote("My Certs/a.crt".into()), "'My Certs/a.crt'");
-        assert_eq!(shell_quote("a$(rm -rf ~);b".into()), "'a$(rm -rf ~);b'");
-        assert_eq!(shell_quote("it's".into()), "'it'\\''s'");
-        assert_eq!(shell_quote("a\nb".into()), "'a\nb'");
-        assert_eq!(shell_quote(String::new()), "''");
+        assert_eq!(shell_quote("./files/a.crt"), "./files/a.crt");
+        assert_eq!(shell_quote("../p/x=1,y@z%+:"), "../p/x=1,y@z%+:");
+        assert_eq!(shell_quote("My Certs/a.crt"), "'My Certs/a.crt'");
+        assert_eq!(shell_quote("a$(rm -rf ~);b"), "'a$(rm -rf ~);b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("a\nb"), "'a\nb'");
+        assert_eq!(shell_quote(""), "''");
     }
 }

@@ -42,42 +42,56 @@ pub const BUILTIN: &[(&str, &str)] = &[
 /// `value` in double quotes, with the backslash escapes that YAML, JSON, compose v2 and
 /// python-dotenv all decode alike (`\\`, `\"`, `\n`, `\r`, `\t`); `other` writes every other
 /// character as its format needs (`$$` for compose, `\uXXXX` for a YAML control character).
-pub(crate) fn double_quoted(value: &str, other: impl FnMut(char, &mut String)) -> String {
+pub(crate) fn double_quoted(value: &str, mut other: impl FnMut(char, &mut String)) -> String {
     let mut out = String::with_capacity(value.len() + 2);
-    double_quoted_into(&mut out, value, other);
+    // Writing to a String cannot fail.
+    let _ = double_quoted_into(&mut out, value, |c, out: &mut String| {
+        other(c, out);
+        Ok(())
+    });
     out
 }
 
-/// [`double_quoted`] appended to `out` (a formatter writes a value straight into the
-/// template's output). Runs of printable ASCII other than `\\`, `"` and `$`
-/// are copied as they are, without `other`: every format writes them unchanged.
-pub(crate) fn double_quoted_into(
-    out: &mut String,
+/// The bytes every double-quoted format writes as they are: printable ASCII but `\\`, `"` and
+/// `$` (a table: one load a byte where the quoting of a long value spends its time).
+const COPIED_AS_IS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        table[b] = !matches!(b as u8, b'\\' | b'"' | b'$');
+        b += 1;
+    }
+    table
+};
+
+/// [`double_quoted`] written to `out` (a formatter writes a value straight into the
+/// template's output, with no text of its own). Runs of printable ASCII other than `\\`, `"`
+/// and `$` are copied as they are, without `other`: every format writes them unchanged.
+pub(crate) fn double_quoted_into<W: std::fmt::Write>(
+    out: &mut W,
     value: &str,
-    mut other: impl FnMut(char, &mut String),
-) {
-    let copied_as_is = |b: u8| (0x20..0x7f).contains(&b) && !matches!(b, b'\\' | b'"' | b'$');
-    out.reserve(value.len() + 2);
-    out.push('"');
+    mut other: impl FnMut(char, &mut W) -> std::fmt::Result,
+) -> std::fmt::Result {
+    out.write_char('"')?;
     let mut rest = value;
     while !rest.is_empty() {
-        let run = rest.bytes().take_while(|&b| copied_as_is(b)).count();
-        out.push_str(&rest[..run]);
+        let run = (rest.bytes().position(|b| !COPIED_AS_IS[usize::from(b)])).unwrap_or(rest.len());
+        out.write_str(&rest[..run])?;
         rest = &rest[run..];
         let Some(c) = rest.chars().next() else {
             break;
         };
         match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => other(c, out),
+            '\\' => out.write_str("\\\\")?,
+            '"' => out.write_str("\\\"")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            c => other(c, out)?,
         }
         rest = &rest[c.len_utf8()..];
     }
-    out.push('"');
+    out.write_char('"')
 }
 
 /// The custom auto-escape of `.env` templates.
@@ -123,8 +137,8 @@ pub const TEMPLATE_MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// The compiled templates of one run.
 pub struct Templates {
-    /// The template engine, made on first use: a run whose targets are all written by plain
-    /// Rust (the built-in ones, see `render::plain`) never makes it.
+    /// The template engine, made on first use (once per process, shared by every profile of a
+    /// batch): a command that renders no template (the schema) never makes it.
     engines: std::sync::OnceLock<Engines>,
     overrides: Vec<(String, PathBuf)>,
 }
@@ -239,13 +253,17 @@ fn environment() -> Environment<'static> {
         if output_exhausted() {
             return Err(output_too_large());
         }
-        if let AutoEscape::Custom(name) = state.auto_escape() {
-            if name == DOTENV {
-                return write_dotenv(out, value);
+        match state.auto_escape() {
+            AutoEscape::Custom(name) if name == DOTENV => return write_dotenv(out, value),
+            AutoEscape::Custom(name) if name == YAML => return write_yaml(out, value),
+            // A string printed as it is, written as it is (minijinja's formatter would print it
+            // through `fmt`, the same text).
+            AutoEscape::None => {
+                if let Some(text) = value.as_str() {
+                    return out.write_str(text).map_err(Error::from);
+                }
             }
-            if name == YAML {
-                return write_yaml(out, value);
-            }
+            _ => {}
         }
         minijinja::escape_formatter(out, state, value)
     });
@@ -259,7 +277,7 @@ fn write_yaml(out: &mut minijinja::Output, value: &Value) -> Result<(), Error> {
     // Written straight to the output: only a quoted string needs a text of its own.
     match value.kind() {
         _ if value.is_safe() => out.write_str(value.as_str().unwrap_or_default()),
-        ValueKind::String => out.write_str(&yaml_quote::quote(value.as_str().unwrap_or_default())),
+        ValueKind::String => yaml_quote::quote_into(out, value.as_str().unwrap_or_default()),
         ValueKind::Number => write!(out, "{value}"),
         ValueKind::Bool => out.write_str(if value.is_true() { "true" } else { "false" }),
         kind => {
@@ -278,25 +296,23 @@ fn write_dotenv(out: &mut minijinja::Output, value: &Value) -> Result<(), Error>
             .write_str(value.as_str().unwrap_or_default())
             .map_err(Error::from);
     }
-    let Some(text) = value.as_str() else {
-        let text = value.to_string();
-        if value.is_none() || value.is_undefined() {
-            return Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "a .env value cannot be none",
-            ));
+    if value.is_none() || value.is_undefined() {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "a .env value cannot be none",
+        ));
+    }
+    let shown;
+    let text = match value.as_str() {
+        Some(text) => text,
+        None => {
+            shown = value.to_string();
+            &shown
         }
-        return out
-            .write_str(
-                &dotenv_quote::quote(&text)
-                    .map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?
-                    .text,
-            )
-            .map_err(Error::from);
     };
-    let quoted =
-        dotenv_quote::quote(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
-    out.write_str(&quoted.text).map_err(Error::from)
+    let (quoted, _) =
+        dotenv_quote::spelled(text).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))?;
+    out.write_str(&quoted).map_err(Error::from)
 }
 
 /// What to print for each failed template: where it failed, and whose fault it is.

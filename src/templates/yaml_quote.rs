@@ -13,20 +13,16 @@
 /// `value` as a double-quoted YAML (and JSON) scalar.
 pub fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
-    quote_into(&mut out, value);
+    // Writing to a String cannot fail.
+    let _ = quote_into(&mut out, value);
     out
 }
 
-/// [`quote`] appended to `out`.
-pub fn quote_into(out: &mut String, value: &str) {
-    use std::fmt::Write;
-    super::double_quoted_into(out, value, |c, out| {
-        if needs_escape(c) {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push(c);
-        }
+/// [`quote`] written to `out` (a String, or a template's output).
+pub fn quote_into<W: std::fmt::Write>(out: &mut W, value: &str) -> std::fmt::Result {
+    super::double_quoted_into(out, value, |c, out| match needs_escape(c) {
+        true => write!(out, "\\u{:04x}", c as u32),
+        false => out.write_char(c),
     })
 }
 
@@ -40,10 +36,26 @@ pub const WIDTH: usize = 80;
 /// [`fold_lines`] of a rendered file, taken and handed back as it is when no line is longer than
 /// [`WIDTH`] bytes (most outputs): no line is then copied one by one into a new text.
 pub fn fold_long_lines(text: String) -> String {
-    match text.split('\n').all(|line| line.len() <= WIDTH) {
-        true => text,
-        false => fold_lines(&text),
+    match has_long_line(&text) {
+        false => text,
+        true => fold_lines(&text),
     }
+}
+
+/// Whether a line of `text` is longer than [`WIDTH`] bytes. Looks at the next `WIDTH + 1` bytes
+/// from each line's start for the last newline among them: none means the line is too long;
+/// one means every line before it fits, and the search goes on after it. Most bytes are
+/// skipped, not read one by one.
+fn has_long_line(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while let Some(window) = bytes.get(start..=start + WIDTH) {
+        match window.iter().rposition(|&b| b == b'\n') {
+            Some(newline) => start += newline + 1,
+            None => return true,
+        }
+    }
+    false
 }
 
 /// `text` (rendered YAML) with every line longer than [`WIDTH`] folded where that keeps its
@@ -177,7 +189,7 @@ fn fold_scalar(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{WIDTH, fold_lines, fold_long_lines, quote};
+    use super::{WIDTH, fold_lines, fold_long_lines, has_long_line, quote};
 
     #[test]
     fn long_scalars_and_comments_fold_within_the_width() {
@@ -220,6 +232,31 @@ mod tests {
         ] {
             assert_eq!(fold_long_lines(text.clone()), fold_lines(&text));
             assert_ne!(fold_lines(&text), text, "the long line is folded");
+        }
+    }
+
+    /// The window search finds a line longer than the width wherever it is (first, last, between
+    /// short ones, with or without its newline), and never one of exactly the width.
+    #[test]
+    fn a_long_line_is_found_wherever_it_is() {
+        let lines = |lengths: &[usize]| -> String {
+            let lines: Vec<String> = lengths.iter().map(|n| "x".repeat(*n)).collect();
+            lines.join("\n")
+        };
+        for lengths in [
+            vec![WIDTH],
+            vec![WIDTH + 1],
+            vec![0, WIDTH + 1],
+            vec![WIDTH, WIDTH, 0, WIDTH],
+            vec![3, 40, WIDTH, 79, WIDTH + 1, 2],
+            vec![WIDTH + 1, 1],
+            vec![1; 300],
+            vec![],
+        ] {
+            for text in [lines(&lengths), lines(&lengths) + "\n"] {
+                let long = text.split('\n').any(|line| line.len() > WIDTH);
+                assert_eq!(has_long_line(&text), long, "{lengths:?}");
+            }
         }
     }
 
