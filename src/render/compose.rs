@@ -19,7 +19,8 @@ pub struct Context<'a> {
     /// The image, `repository:tag`.
     pub image: &'a str,
     /// One item per variable, in the model's order (`[env]` extras last).
-    pub env: &'a [EnvVar],
+    #[schemars(with = "Vec<EnvVar>")]
+    pub env: Value,
     /// One per file the container reads that has a host path.
     pub mounts: Vec<Mount<'a>>,
 }
@@ -50,7 +51,7 @@ pub fn context(input: &Input) -> Value {
         edition: input.resolved.edition.as_str(),
         name: &deploy.name,
         image: &deploy.image,
-        env: input.env,
+        env: input.env_value(),
         mounts,
     })
 }

@@ -10,16 +10,17 @@ pub const TEMPLATE: &str = "dotenv.env.j2";
 
 /// The context of `dotenv.env.j2`.
 #[derive(Serialize, JsonSchema)]
-pub struct Context<'a> {
+pub struct Context {
     /// The profile's edition.
     pub edition: &'static str,
     /// One item per variable, in the model's order (`[env]` extras last).
-    pub env: &'a [EnvVar],
+    #[schemars(with = "Vec<EnvVar>")]
+    pub env: Value,
 }
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
         edition: input.resolved.edition.as_str(),
-        env: input.env,
+        env: input.env_value(),
     })
 }

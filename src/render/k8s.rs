@@ -20,10 +20,11 @@ pub const TEMPLATES: [&str; 3] = [MANIFESTS_TEMPLATE, KUSTOMIZATION_TEMPLATE, NO
 /// The context of the kustomize base's templates (`k8s.yaml.j2`, `kustomization.yaml.j2`,
 /// `deploy.md.j2`).
 #[derive(Serialize, JsonSchema)]
-pub struct Context<'a> {
+pub struct Context {
     /// The Kubernetes objects of the profile, decided once for k8s.yaml, kustomization.yaml and
     /// DEPLOY.md (names come from svcgen's names module: content-hashed where known).
-    pub plan: &'a Plan<'a>,
+    #[schemars(with = "Plan<'static>")]
+    pub plan: Value,
     /// The file name of the manifests in the base (k8s.yaml).
     pub manifests: &'static str,
     /// Facts about the real image, not the spec, for DEPLOY.md's "real image" section.
@@ -99,7 +100,7 @@ pub struct ObjectName {
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
-        plan: input.plan,
+        plan: input.plan_value(),
         manifests: MANIFESTS,
         image: image_facts(input.resolved),
     })

@@ -16,7 +16,8 @@ pub struct Context<'a> {
     /// generates it with --include-secrets, else deploy.secret_name).
     pub secret_name: &'a str,
     /// One item per variable, in the model's order (`[env]` extras last).
-    pub env: &'a [EnvVar],
+    #[schemars(with = "Vec<EnvVar>")]
+    pub env: Value,
 }
 
 pub fn context(input: &Input) -> Value {
@@ -24,6 +25,6 @@ pub fn context(input: &Input) -> Value {
         edition: input.resolved.edition.as_str(),
         // The plan's name: the generated Secret's under --include-secrets, as k8s.yaml has it.
         secret_name: (input.plan.env_secret_name()).unwrap_or(&input.resolved.deploy.secret_name),
-        env: input.env,
+        env: input.env_value(),
     })
 }

@@ -87,6 +87,12 @@ struct Input<'a> {
     env: &'a [EnvVar],
     folder: Option<&'a std::path::Path>,
     plan: &'a k8s_plan::Plan<'a>,
+    /// The environment and the plan as template values, each made on first use and then shared
+    /// by every context that holds it (the `.env`, compose and `env:` list contexts hold the
+    /// same environment; the kustomize base's and the preflight Job's the same plan): turning
+    /// them into template values is most of a context's cost.
+    env_value: std::cell::OnceCell<minijinja::Value>,
+    plan_value: std::cell::OnceCell<minijinja::Value>,
 }
 
 impl<'a> Input<'a> {
@@ -97,7 +103,19 @@ impl<'a> Input<'a> {
             env: &deployment.env,
             folder: deployment.folder,
             plan: &deployment.plan,
+            env_value: std::cell::OnceCell::new(),
+            plan_value: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The environment as a template value (made once).
+    fn env_value(&self) -> minijinja::Value {
+        (self.env_value.get_or_init(|| to_value(self.env))).clone()
+    }
+
+    /// The plan as a template value (made once).
+    fn plan_value(&self) -> minijinja::Value {
+        (self.plan_value.get_or_init(|| to_value(self.plan))).clone()
     }
 }
 

@@ -13,10 +13,11 @@ pub const TEMPLATE: &str = "preflight-job.yaml.j2";
 
 /// The context of `preflight-job.yaml.j2`.
 #[derive(Serialize, JsonSchema)]
-pub struct Context<'a> {
+pub struct Context {
     /// The Kubernetes objects of the profile, as k8s.yaml has them: the Job's pod takes the
     /// Deployment's envFrom, env, volumes and volume mounts from here.
-    pub plan: &'a Plan<'a>,
+    #[schemars(with = "Plan<'static>")]
+    pub plan: Value,
     /// The Job's own name, image, arguments and deadline (none when
     /// `deploy.preflight.repository` is unset: the target is then refused before rendering).
     pub job: Option<PreflightJob>,
@@ -24,7 +25,7 @@ pub struct Context<'a> {
 
 pub fn context(input: &Input) -> Value {
     to_value(&Context {
-        plan: input.plan,
+        plan: input.plan_value(),
         job: job(input.resolved),
     })
 }
