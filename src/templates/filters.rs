@@ -65,6 +65,29 @@ pub fn shell_quote(value: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
 
+    /// A filter reads any value as minijinja's `String` argument reads it (a number by its
+    /// digits, a safe string as plain text again, an undefined value refused), and a string it
+    /// leaves as it is stays the plain string it was (escaped by the output's format).
+    #[test]
+    fn filters_read_any_value_as_text() {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+        register(&mut env);
+        let render = |source: &str| {
+            let context = minijinja::context! { n => 5, s => "<a$b>", t => "<ab>" };
+            env.render_str(source, context)
+        };
+        let text = "{{ n|dollar_escape }} {{ s|dollar_escape }} {{ t|dollar_escape }} \
+                    {{ '<$>'|safe|dollar_escape }} {{ t|safe|shell_quote }}";
+        assert_eq!(
+            render(text).unwrap(),
+            "5 &lt;a$$b&gt; &lt;ab&gt; &lt;$$&gt; &#x27;&lt;ab&gt;&#x27;"
+        );
+        let err = render("{{ missing|dollar_escape }}").unwrap_err();
+        assert_eq!(err.kind(), minijinja::ErrorKind::UndefinedError, "{err}");
+    }
+
     #[test]
     fn dollars_are_doubled() {
         assert_eq!(dollar_escape("a$b$$c"), "a$$b$$$$c");
