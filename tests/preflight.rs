@@ -1027,9 +1027,21 @@ fn preflight_names_the_tls_file_at_fault_by_its_role_and_path() {
     let refused = servers::refused_port();
     // (cacert, cert, key) host files, the role that must be named, the key of its path.
     let cases = [
-        (["garbage.pem", "cert.pem", "key.pem"], "the CA file", "cacert_file"),
-        (["ca.pem", "garbage.pem", "key.pem"], "the client certificate", "cert_file"),
-        (["ca.pem", "cert.pem", "garbage.pem"], "the client key", "key_file"),
+        (
+            ["garbage.pem", "cert.pem", "key.pem"],
+            "the CA file",
+            "cacert_file",
+        ),
+        (
+            ["ca.pem", "garbage.pem", "key.pem"],
+            "the client certificate",
+            "cert_file",
+        ),
+        (
+            ["ca.pem", "cert.pem", "garbage.pem"],
+            "the client key",
+            "key_file",
+        ),
     ];
     for ([ca, cert, key], role, at_fault) in cases {
         let mut services = Services::new(1, servers::refused_port(), 1);
@@ -1112,7 +1124,9 @@ fn image_fact_variables() -> Vec<(String, Vec<&'static str>)> {
             .collect();
         for quoted in line.split('"').skip(1).step_by(2) {
             let is_name = (quoted.starts_with("CN_") || quoted.starts_with("GLUU_"))
-                && quoted.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                && quoted
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
             if !is_name {
                 continue;
             }
@@ -1159,10 +1173,18 @@ fn image_variables_outside_the_spec_are_known_to_from_env_and_import() {
         let import_stderr = String::from_utf8_lossy(&imported.stderr);
         for name in names {
             let unknown = format!("`{name}` is not in the spec: svcgen does not check it");
-            assert!(!stderr.contains(&unknown), "--from-env, {edition}: {stdout}{stderr}");
-            assert!(!import_stderr.contains(&unknown), "import, {edition}: {import_stderr}");
             assert!(
-                import_stderr.contains(&format!("`{name}` is not in the spec, but the image reads it")),
+                !stderr.contains(&unknown),
+                "--from-env, {edition}: {stdout}{stderr}"
+            );
+            assert!(
+                !import_stderr.contains(&unknown),
+                "import, {edition}: {import_stderr}"
+            );
+            assert!(
+                import_stderr.contains(&format!(
+                    "`{name}` is not in the spec, but the image reads it"
+                )),
                 "import, {edition}, {name}: {import_stderr}"
             );
         }

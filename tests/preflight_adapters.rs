@@ -63,6 +63,15 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     env.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let setting = container_setting(env, reader);
+    let limits = Limits {
+        timeout: Duration::from_secs(3),
+    };
+    serde_json::to_value(svcgen::preflight::run(&setting, limits)).unwrap()
+}
+
+/// An edition B container's setting from its variables `env`, its files read by `reader`.
+fn container_setting(env: Vec<(String, String)>, reader: FileReader) -> svcgen::preflight::Setting {
     let mut sources = svcgen::diag::source::Sources::new();
     let read = svcgen::preflight::from_environment(
         "the environment",
@@ -72,11 +81,7 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
         reader,
     );
     assert!(!read.diagnostics.has_errors(), "{:?}", read.diagnostics);
-    let setting = read.setting.expect("a usable environment").unwrap();
-    let limits = Limits {
-        timeout: Duration::from_secs(3),
-    };
-    serde_json::to_value(svcgen::preflight::run(&setting, limits)).unwrap()
+    read.setting.expect("a usable environment").unwrap()
 }
 
 /// A service account folder with the token and `ca` as its CA file.
@@ -645,15 +650,7 @@ fn preflight_ends_a_step_whose_files_take_longer_than_its_bound_as_timeout() {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
-    let mut sources = svcgen::diag::source::Sources::new();
-    let read = svcgen::preflight::from_environment(
-        "the environment",
-        env,
-        Some(Edition::B),
-        &mut sources,
-        reader,
-    );
-    let setting = read.setting.expect("a usable environment").unwrap();
+    let setting = container_setting(env, reader);
     let limits = Limits {
         timeout: Duration::from_secs(1),
     };

@@ -232,7 +232,10 @@ pub fn read_environment(name: &str, pairs: &[(String, String)], sources: &mut So
         text.push_str(&var_shown);
         text.push('=');
         let value_at = text.len();
-        spans.push((at..at + var_shown.len(), value_at..value_at + value_shown.len()));
+        spans.push((
+            at..at + var_shown.len(),
+            value_at..value_at + value_shown.len(),
+        ));
         text.push_str(&value_shown);
         text.push('\n');
     }

@@ -18,8 +18,8 @@ pub struct Tls {
     pub ca: Option<Vec<u8>>,
     /// The client certificate and key files' contents, when both are there.
     pub client: Option<(Vec<u8>, Vec<u8>)>,
-    /// Where each came from, for the messages about them.
-    pub names: TlsNames,
+    /// Where each came from, for the messages about them (shared: a session is cloned).
+    pub names: std::sync::Arc<TlsNames>,
 }
 
 /// Where the CA file, the client certificate and the client key came from (their paths, or
@@ -33,12 +33,12 @@ pub struct TlsNames {
 
 impl TlsNames {
     /// The three paths as they are.
-    pub fn paths(ca: &str, cert: &str, key: &str) -> TlsNames {
-        TlsNames {
+    pub fn paths(ca: &str, cert: &str, key: &str) -> std::sync::Arc<TlsNames> {
+        std::sync::Arc::new(TlsNames {
             ca: ca.to_string(),
             cert: cert.to_string(),
             key: key.to_string(),
-        }
+        })
     }
 }
 
@@ -80,7 +80,10 @@ pub fn agent(tls: &Tls, timeout: Duration) -> Result<ureq::Agent, String> {
 }
 
 /// The certificates of a PEM file, `role` (the CA file, the client certificate) at `path`.
-fn certificates(pem: &[u8], (role, path): (&str, &str)) -> Result<Vec<Certificate<'static>>, String> {
+fn certificates(
+    pem: &[u8],
+    (role, path): (&str, &str),
+) -> Result<Vec<Certificate<'static>>, String> {
     let mut out = Vec::new();
     for item in ureq::tls::parse_pem(pem) {
         match item {
@@ -95,7 +98,10 @@ fn certificates(pem: &[u8], (role, path): (&str, &str)) -> Result<Vec<Certificat
         }
     }
     if out.is_empty() {
-        return Err(format!("the {role} {} holds no PEM certificate", shown(path)));
+        return Err(format!(
+            "the {role} {} holds no PEM certificate",
+            shown(path)
+        ));
     }
     Ok(out)
 }

@@ -305,7 +305,7 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
             verify,
             ca: ca.filter(|_| verify),
             client: cert.zip(key),
-            names,
+            names: std::sync::Arc::new(names),
         },
         token,
     })
@@ -352,7 +352,11 @@ fn tls_names(
 ) -> http::TlsNames {
     let named = |v, data, file| kube_config_source(path, dir, v, (data, file));
     http::TlsNames {
-        ca: named(cluster, "certificate-authority-data", "certificate-authority"),
+        ca: named(
+            cluster,
+            "certificate-authority-data",
+            "certificate-authority",
+        ),
         cert: named(user, "client-certificate-data", "client-certificate"),
         key: named(user, "client-key-data", "client-key"),
     }

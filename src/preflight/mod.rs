@@ -64,10 +64,12 @@ pub fn run_watched(
     let mut report = Report::default();
     let mut record = |stage, result| report.record(stage, result, &setting.secrets(), watch);
     let mut carried = Carried::default();
-    let (config, access) = adapter_step(("config", config::ADAPTER), setting, limits, config::check);
+    let (config, access) =
+        adapter_step(("config", config::ADAPTER), setting, limits, config::check);
     carried.config = access;
     record(Stage::Start, config);
-    let (secret, access) = adapter_step(("secret", secret::ADAPTER), setting, limits, secret::check);
+    let (secret, access) =
+        adapter_step(("secret", secret::ADAPTER), setting, limits, secret::check);
     carried.secret = access;
     record(Stage::Start, secret);
     for backend in persistence::backends(setting) {
