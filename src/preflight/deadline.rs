@@ -76,7 +76,8 @@ pub fn whole_step<T: Send + 'static>(
         }
         None => {
             outer.reason = Some(format!(
-                "not done within {} s (the step's files read and parsed included)",
+                "not done within {} s (the whole step: reading and parsing its files, and every \
+                 call it makes)",
                 whole.as_secs_f64()
             ));
             (outer, None)
