@@ -977,3 +977,216 @@ fn preflight_from_env_never_shows_the_value_of_a_credential_variable_the_spec_do
         );
     }
 }
+
+#[test]
+fn preflight_prints_each_step_s_line_as_it_ends_while_a_later_step_still_blocks() {
+    // Consul refuses at once; vault accepts and never answers, for up to a minute.
+    let (vault, _hole) = servers::black_hole();
+    let dir = tempfile::tempdir().unwrap();
+    let services = Services::new(servers::refused_port(), vault, servers::refused_port());
+    let path = profile(dir.path(), &services);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("svcgen"))
+        .arg("preflight")
+        .arg(&path)
+        .args(["--timeout", "60"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // The config step's line, read while the secret step still waits on the black hole.
+    let first = lines.recv_timeout(Duration::from_secs(30));
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let first = first
+        .expect("the config step's line before the run ends")
+        .unwrap();
+    assert!(still_running, "the run had ended: {first}");
+    assert!(first.starts_with("config"), "{first}");
+    assert!(first.contains("failed"), "{first}");
+    assert!(first.contains("connection refused"), "{first}");
+}
+
+#[test]
+fn preflight_names_the_tls_file_at_fault_by_its_role_and_path() {
+    let dir = tempfile::tempdir().unwrap();
+    if !certificates(dir.path()) {
+        return;
+    }
+    std::fs::write(dir.path().join("garbage.pem"), "not a certificate\n").unwrap();
+    let refused = servers::refused_port();
+    // (cacert, cert, key) host files, the role that must be named, the key of its path.
+    let cases = [
+        (
+            ["garbage.pem", "cert.pem", "key.pem"],
+            "the CA file",
+            "cacert_file",
+        ),
+        (
+            ["ca.pem", "garbage.pem", "key.pem"],
+            "the client certificate",
+            "cert_file",
+        ),
+        (
+            ["ca.pem", "cert.pem", "garbage.pem"],
+            "the client key",
+            "key_file",
+        ),
+    ];
+    for ([ca, cert, key], role, at_fault) in cases {
+        let mut services = Services::new(1, servers::refused_port(), 1);
+        services.consul = format!(
+            "host = \"127.0.0.1\", port = {refused}, scheme = \"https\", verify = true, \
+             cacert_file = \"/certs/ca.crt\", cert_file = \"/certs/client.crt\", \
+             key_file = \"/certs/client.key\""
+        );
+        services.files = vec![
+            format!("\"config.consul.cacert_file\" = {{ host = \"{ca}\" }}"),
+            format!("\"config.consul.cert_file\" = {{ host = \"{cert}\" }}"),
+            format!("\"config.consul.key_file\" = {{ host = \"{key}\" }}"),
+        ];
+        let path = profile(dir.path(), &services);
+        let (_, report, stdout, stderr) = preflight(&path, &[]);
+        let (status, reason) = status_and_reason(&report, "config");
+        assert_eq!(status, "failed", "{stdout}{stderr}");
+        let container_path = match at_fault {
+            "cacert_file" => "/certs/ca.crt",
+            "cert_file" => "/certs/client.crt",
+            _ => "/certs/client.key",
+        };
+        assert!(
+            reason.starts_with(&format!("{role} {container_path} ")),
+            "{role}: {reason}"
+        );
+    }
+}
+
+#[test]
+fn preflight_from_env_points_at_the_variable_after_a_value_with_line_breaks() {
+    let (code, stdout, stderr) = from_env(
+        &[
+            ("CN_CONFIG_ADAPTER", "consul"),
+            ("CN_CONFIG_CONSUL_HOST", "consul\nsecond line\nthird line"),
+            ("CN_CONFIG_CONSUL_PORT", "consul-port"),
+        ],
+        &["--edition", "B"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    // Sorted by name: the adapter is line 1, the host 2, the port 3, whatever the host holds.
+    assert!(
+        stderr.contains("--> the environment:3:23"),
+        "the port's position: {stderr}"
+    );
+    assert!(
+        stderr.contains("CN_CONFIG_CONSUL_HOST=consul\\nsecond line\\nthird line"),
+        "the value with its line breaks, on one line: {stderr}"
+    );
+}
+
+#[test]
+fn preflight_from_env_gives_no_advice_about_a_file_on_its_error_path() {
+    // A secret variable is where the container's secrets belong; the run stops on the port.
+    let (code, stdout, stderr) = from_env(
+        &[
+            ("CN_CONFIG_ADAPTER", "consul"),
+            ("CN_CONFIG_CONSUL_PORT", "consul-port"),
+            ("CN_GOOGLE_SECRET_MANAGER_PASSPHRASE", "passphrase-5be0"),
+        ],
+        &["--edition", "B"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("`CN_CONFIG_CONSUL_PORT`"), "{stderr}");
+    assert!(!stderr.contains("W0307"), "{stderr}");
+    assert!(!stderr.contains("in this file"), "{stderr}");
+}
+
+/// Every variable outside the spec that `schemas/spec.toml`'s `[image]` facts name (read from
+/// the file's text, not through svcgen's model), with the editions of its line.
+fn image_fact_variables() -> Vec<(String, Vec<&'static str>)> {
+    let spec = std::fs::read_to_string(crate::support::repo().join("schemas/spec.toml")).unwrap();
+    let section = spec.split("\n[image]\n").nth(1).unwrap();
+    let section = section.split("\n[").next().unwrap();
+    let mut found: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for line in section.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let editions: Vec<&'static str> = ["A", "B"]
+            .into_iter()
+            .filter(|e| !line.contains("editions = [") || line.contains(&format!("\"{e}\"")))
+            .collect();
+        for quoted in line.split('"').skip(1).step_by(2) {
+            let is_name = (quoted.starts_with("CN_") || quoted.starts_with("GLUU_"))
+                && quoted
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if !is_name {
+                continue;
+            }
+            // A variable of one line per edition (its facts differ) gathers both.
+            match found.iter_mut().find(|(n, _)| n == quoted) {
+                Some((_, known)) => {
+                    for edition in &editions {
+                        if !known.contains(edition) {
+                            known.push(edition);
+                        }
+                    }
+                }
+                None => found.push((quoted.to_string(), editions.clone())),
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn image_variables_outside_the_spec_are_known_to_from_env_and_import() {
+    let facts = image_fact_variables();
+    assert!(
+        facts.iter().any(|(n, _)| n == "CN_SQL_PASSWORD_FILE"),
+        "{facts:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for edition in ["A", "B"] {
+        let names: Vec<&str> = (facts.iter())
+            .filter(|(_, editions)| editions.contains(&edition))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let mut vars = vec![("CN_CONFIG_ADAPTER", "consul")];
+        vars.extend(names.iter().map(|n| (*n, "/x")));
+        let (_, stdout, stderr) = from_env(&vars, &["--edition", edition, "--timeout", "1"]);
+        let dotenv = dir.path().join(format!("{edition}.env"));
+        let text: String = vars.iter().map(|(n, v)| format!("{n}={v}\n")).collect();
+        std::fs::write(&dotenv, text).unwrap();
+        let imported = svcgen()
+            .args(["import", "--edition", edition])
+            .arg(&dotenv)
+            .output()
+            .unwrap();
+        let import_stderr = String::from_utf8_lossy(&imported.stderr);
+        for name in names {
+            let unknown = format!("`{name}` is not in the spec: svcgen does not check it");
+            assert!(
+                !stderr.contains(&unknown),
+                "--from-env, {edition}: {stdout}{stderr}"
+            );
+            assert!(
+                !import_stderr.contains(&unknown),
+                "import, {edition}: {import_stderr}"
+            );
+            assert!(
+                import_stderr.contains(&format!(
+                    "`{name}` is not in the spec, but the image reads it"
+                )),
+                "import, {edition}, {name}: {import_stderr}"
+            );
+        }
+    }
+}

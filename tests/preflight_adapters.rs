@@ -63,6 +63,15 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     env.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let setting = container_setting(env, reader);
+    let limits = Limits {
+        timeout: Duration::from_secs(3),
+    };
+    serde_json::to_value(svcgen::preflight::run(&setting, limits)).unwrap()
+}
+
+/// An edition B container's setting from its variables `env`, its files read by `reader`.
+fn container_setting(env: Vec<(String, String)>, reader: FileReader) -> svcgen::preflight::Setting {
     let mut sources = svcgen::diag::source::Sources::new();
     let read = svcgen::preflight::from_environment(
         "the environment",
@@ -72,11 +81,7 @@ fn in_pod(account: &Path, port: u16, vars: &[(&str, &str)]) -> Value {
         reader,
     );
     assert!(!read.diagnostics.has_errors(), "{:?}", read.diagnostics);
-    let setting = read.setting.expect("a usable environment").unwrap();
-    let limits = Limits {
-        timeout: Duration::from_secs(3),
-    };
-    serde_json::to_value(svcgen::preflight::run(&setting, limits)).unwrap()
+    read.setting.expect("a usable environment").unwrap()
 }
 
 /// A service account folder with the token and `ca` as its CA file.
@@ -618,4 +623,49 @@ sql = {{ dialect = "pgsql", host = "127.0.0.1", port = {port}, name = "svc", use
             );
         }
     }
+}
+
+#[test]
+fn preflight_ends_a_step_whose_files_take_longer_than_its_bound_as_timeout() {
+    // Every file read takes 6 s (a kubeconfig of tens of megabytes to parse, a stalled
+    // network mount): each step still ends within --timeout + 1 s, as `timeout`.
+    let reader: FileReader = Box::new(|path: &Path| {
+        std::thread::sleep(Duration::from_secs(6));
+        Err(format!("{}: read too late", path.display()))
+    });
+    let refused = servers::refused_port().to_string();
+    let facts = &Model::get().image.kube_api;
+    let env: Vec<(String, String)> = [
+        ("CN_CONFIG_ADAPTER", "kubernetes"),
+        ("CN_CONFIG_KUBERNETES_NAMESPACE", NAMESPACE),
+        ("CN_CONFIG_KUBERNETES_CONFIGMAP", NAME),
+        (facts.host.as_str(), "127.0.0.1"),
+        (facts.port.as_str(), refused.as_str()),
+        ("CN_SECRET_ADAPTER", "vault"),
+        ("CN_SECRET_VAULT_ADDR", "http://127.0.0.1:1"),
+        ("CN_PERSISTENCE_TYPE", "sql"),
+        ("CN_SQL_DB_HOST", "127.0.0.1"),
+        ("CN_SQL_DB_PORT", refused.as_str()),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let setting = container_setting(env, reader);
+    let limits = Limits {
+        timeout: Duration::from_secs(1),
+    };
+    let started = Instant::now();
+    let report = serde_json::to_value(svcgen::preflight::run(&setting, limits)).unwrap();
+    let elapsed = started.elapsed();
+    // The config step reads the service account's token, the secret step the role_id file,
+    // the SQL step its password file.
+    for name in ["config", "secret", "persistence"] {
+        let (status, reason) = of(&report, name);
+        assert_eq!(status, "timeout", "{name}: {reason}\n{report:#}");
+    }
+    for step in report["steps"].as_array().unwrap() {
+        assert!(step["ms"].as_u64().unwrap() < 2500, "{step:#}");
+    }
+    // Four checks (three steps and the token server), each at most 2 s.
+    assert!(elapsed < Duration::from_secs(9), "{elapsed:?}");
 }

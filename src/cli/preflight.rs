@@ -5,7 +5,7 @@
 use super::report::{Reporter, io_error};
 use super::{DiagnosticArgs, EXIT_IO, LayerArgs, choice};
 use crate::diag::source::Sources;
-use crate::preflight::{Limits, Report, Setting, Status};
+use crate::preflight::{Limits, Report, Setting, Stage, Status, StepResult};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -60,15 +60,33 @@ pub fn run(args: &PreflightArgs, quiet: bool) -> u8 {
     let limits = Limits {
         timeout: Duration::from_secs(args.timeout),
     };
-    let report = crate::preflight::run(&setting, limits);
+    let mut stdout = std::io::stdout();
+    let human = args.format == PreflightFormat::Human;
+    let mut after_start_shown = false;
+    // For people, each step's line as soon as the step ends (flushed): a run watched live, or
+    // a Job's log cut by its deadline, shows how far it got. JSON is one object at the end.
+    let mut watch = |stage: Stage, result: &StepResult| {
+        if !human {
+            return;
+        }
+        let mut line = String::new();
+        if stage == Stage::AfterStart && !std::mem::replace(&mut after_start_shown, true) {
+            line.push_str(AFTER_START);
+        }
+        line.push_str(&row(result));
+        let _ = stdout.write_all(line.as_bytes());
+        let _ = stdout.flush();
+    };
+    let report = crate::preflight::run_watched(&setting, limits, &mut watch);
     let text = match args.format {
         PreflightFormat::Json => format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ),
-        PreflightFormat::Human => human(&report),
+        PreflightFormat::Human => verdict(&report),
     };
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
     if report.would_start {
         0
     } else {
@@ -172,44 +190,37 @@ fn container_setting(
 /// The name diagnostics give the process's environment.
 const ENVIRONMENT: &str = "the environment";
 
-/// The steps as a table, then the after-start checks, then the verdict.
-fn human(report: &Report) -> String {
-    let mut out = table(&report.steps);
-    if !report.after_start.is_empty() {
-        out.push_str("after start (never changes the exit code):\n");
-        out.push_str(&table(&report.after_start));
-    }
+/// The heading of the after-start checks, before the first of them.
+const AFTER_START: &str = "after start (never changes the exit code):\n";
+
+/// The verdict, after every step's line.
+fn verdict(report: &Report) -> String {
     let failed = report
         .steps
         .iter()
         .filter(|s| s.status != Status::Ok)
         .count();
-    out.push_str(&if report.would_start {
+    if report.would_start {
         "would start: yes, every start step passed\n".to_string()
     } else {
         format!(
             "would start: no, {failed} of {} start steps did not pass\n",
             report.steps.len()
         )
-    });
-    out
+    }
 }
 
-/// One line per step: step, backend, status, time, target and reason.
-fn table(rows: &[crate::preflight::StepResult]) -> String {
-    let mut out = String::new();
-    for row in rows {
-        let reason = (row.reason.as_deref())
-            .map(|r| format!("  {r}"))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "{:<13} {:<10} {:<12} {:>6} ms  {}{reason}\n",
-            row.step,
-            row.backend,
-            row.status.as_str(),
-            row.ms,
-            row.target,
-        ));
-    }
-    out
+/// One step's line: step, backend, status, time, target and reason.
+fn row(row: &StepResult) -> String {
+    let reason = (row.reason.as_deref())
+        .map(|r| format!("  {r}"))
+        .unwrap_or_default();
+    format!(
+        "{:<13} {:<10} {:<12} {:>6} ms  {}{reason}\n",
+        row.step,
+        row.backend,
+        row.status.as_str(),
+        row.ms,
+        row.target,
+    )
 }

@@ -34,6 +34,19 @@ pub fn run_bound_s(steps: usize, timeout_s: u64) -> u64 {
     checks.saturating_mul(timeout_s.saturating_add(1))
 }
 
+/// The seconds the Job's deadline allows beyond the preflight's own run: Kubernetes counts
+/// `activeDeadlineSeconds` from the Job's start, so scheduling the pod, pulling svcgen's image
+/// (a registry far away, a node with a cold cache) and starting the container are inside it.
+/// Two minutes covers a slow pull of an image of a few megabytes; a deadline of exactly the
+/// run's bound would kill a preflight that passes whenever the pod took a second to start.
+pub const POD_START_MARGIN_S: u64 = 120;
+
+/// The Job's `activeDeadlineSeconds`: the preflight's whole run ([`run_bound_s`]) plus
+/// [`POD_START_MARGIN_S`] for the pod to be scheduled, pulled and started.
+pub fn job_deadline_s(steps: usize, timeout_s: u64) -> u64 {
+    run_bound_s(steps, timeout_s).saturating_add(POD_START_MARGIN_S)
+}
+
 /// What the Job's template is given beyond the plan.
 #[derive(Serialize, JsonSchema)]
 pub struct PreflightJob {
@@ -44,8 +57,13 @@ pub struct PreflightJob {
     pub image: String,
     /// The container's arguments (the image's entry point is svcgen).
     pub args: Vec<String>,
-    /// The Job's `activeDeadlineSeconds`: the whole run's bound ([`run_bound_s`]).
+    /// The Job's `activeDeadlineSeconds`: the preflight's whole run plus the margin for the pod
+    /// to start (`run_bound_s` + `start_margin_s`).
     pub active_deadline_seconds: u64,
+    /// The longest the preflight itself runs: (start steps + after-start checks) x (timeout + 1) s.
+    pub run_bound_s: u64,
+    /// The seconds the deadline allows for scheduling the pod and pulling svcgen's image.
+    pub start_margin_s: u64,
 }
 
 /// The Job of `resolved`; `None` without `deploy.preflight.repository` (refused by [`check`]).
@@ -66,7 +84,9 @@ pub fn job(resolved: &Resolved) -> Option<PreflightJob> {
         name: format!("{}-preflight", resolved.deploy.name),
         image: format!("{repository}:{}", env!("CARGO_PKG_VERSION")),
         args: args.iter().map(|a| a.to_string()).collect(),
-        active_deadline_seconds: run_bound_s(steps, DEFAULT_TIMEOUT_S),
+        active_deadline_seconds: job_deadline_s(steps, DEFAULT_TIMEOUT_S),
+        run_bound_s: run_bound_s(steps, DEFAULT_TIMEOUT_S),
+        start_margin_s: POD_START_MARGIN_S,
     })
 }
 
@@ -129,5 +149,10 @@ mod tests {
         assert_eq!(start_steps(model, Edition::B, &backends), 4);
         assert_eq!(start_steps(model, Edition::A, &backends[..1]), 4);
         assert_eq!(run_bound_s(4, 10), 55);
+    }
+
+    #[test]
+    fn the_job_s_deadline_leaves_the_pod_time_to_start_beyond_the_run() {
+        assert_eq!(job_deadline_s(4, 10), 55 + POD_START_MARGIN_S);
     }
 }

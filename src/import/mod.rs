@@ -220,15 +220,23 @@ pub fn read_text(name: &str, text: &str, options: &ReadOptions<'_>, sources: &mu
 /// A process's own environment (`preflight --from-env`), read as a `.env` file of its
 /// `NAME=value` pairs would be, each value taken as it is (no quotes, escapes or `$`): the
 /// diagnostics point at `name:line:col` of that text, and a secret's value is never shown.
+/// Line N is the Nth variable: a line break (or other control character) inside a name or a
+/// value is shown escaped (`\n`), so it cannot shift the lines of the variables after it.
 pub fn read_environment(name: &str, pairs: &[(String, String)], sources: &mut Sources) -> Read {
+    use crate::support::escape::one_line;
     let mut text = String::new();
     let mut spans = Vec::with_capacity(pairs.len());
     for (var, value) in pairs {
+        let (var_shown, value_shown) = (one_line(var), one_line(value));
         let at = text.len();
-        text.push_str(var);
+        text.push_str(&var_shown);
         text.push('=');
-        spans.push((at..at + var.len(), text.len()..text.len() + value.len()));
-        text.push_str(value);
+        let value_at = text.len();
+        spans.push((
+            at..at + var_shown.len(),
+            value_at..value_at + value_shown.len(),
+        ));
+        text.push_str(&value_shown);
         text.push('\n');
     }
     let source = sources.add(name, text);

@@ -139,8 +139,8 @@ impl Model {
     }
 
     /// What the real image reads from `env`, a variable outside the spec (the model's facts about
-    /// the image: `[image] ssa_file`, the `image_name` of `[container] api_objects`), in the
-    /// image of `edition`: import, lint and `[env]` say it instead of a near spec name.
+    /// the image: `[image] ssa_file`, `sql_password_file`, `reads`, the Couchbase client's own
+    /// variables, the `image_name` of `[container] api_objects`), in the image of `edition`: import, lint and `[env]` say it instead of a near spec name.
     pub fn image_reads(&self, env: &str, edition: Edition) -> Option<String> {
         let ssa = &self.image.ssa_file;
         if ssa.env == env && ssa.editions.contains(&edition) {
@@ -148,6 +148,17 @@ impl Model {
                 "the path of the SSA file the image refuses to start without (image default {})",
                 ssa.path
             ));
+        }
+        let sql = &self.image.sql_password_file;
+        if sql.env == env && sql.editions.contains(&edition) {
+            return Some(format!(
+                "the path of the file the SQL client reads its password from (image default {}; \
+                 profile key `{}`)",
+                sql.path, sql.key
+            ));
+        }
+        if let Some(what) = self.image.couchbase.reads(env) {
+            return Some(what);
         }
         if let Some(read) =
             (self.image.reads.iter()).find(|r| r.env == env && r.editions.contains(&edition))

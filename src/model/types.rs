@@ -506,6 +506,24 @@ pub struct CouchbaseFacts {
     pub source: String,
 }
 
+impl CouchbaseFacts {
+    /// What the Couchbase client reads from `env`, one of its variables outside the spec.
+    pub fn reads(&self, env: &str) -> Option<String> {
+        if env == self.superuser {
+            Some("the Couchbase user that replaces the spec's when set".to_string())
+        } else if env == self.superuser_password_file.env {
+            Some(format!(
+                "the path of the Couchbase superuser's password file (image default {})",
+                self.superuser_password_file.path
+            ))
+        } else if env == self.verify {
+            Some("whether the Couchbase client checks certificates".to_string())
+        } else {
+            None
+        }
+    }
+}
+
 /// A file the Couchbase client reads at `path` unless the variable `env` moves it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

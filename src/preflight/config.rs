@@ -17,7 +17,7 @@ pub const GOOGLE: &str = "svcgen does not check the google adapters: the image's
      tokens from the service account file, and svcgen has neither a gRPC client nor a fake of \
      those APIs verified by the real Google clients; check it with the image's own client";
 /// The variable choosing the config adapter.
-const ADAPTER: &str = "CN_CONFIG_ADAPTER";
+pub(super) const ADAPTER: &str = "CN_CONFIG_ADAPTER";
 /// The consul adapter's variables (python-consul 1.1.0 as pycloudlib's `ConsulConfig` builds it).
 const HOST: &str = "CN_CONFIG_CONSUL_HOST";
 const PORT: &str = "CN_CONFIG_CONSUL_PORT";
@@ -145,6 +145,7 @@ pub fn tls_of(setting: &Setting, https: bool, [verify, ca, cert, key]: [&str; 4]
         client: https
             .then(|| Some((optional(cert, false)?, optional(key, true)?)))
             .flatten(),
+        names: http::TlsNames::paths(&setting.text(ca), &setting.text(cert), &setting.text(key)),
     }
 }
 

@@ -44,19 +44,26 @@ pub fn from_environment(
     };
     match crate::import::resolve_environment(&read, options, sources) {
         Err(diagnostics) => FromEnvironment {
-            diagnostics,
+            diagnostics: for_a_container(diagnostics),
             setting: None,
         },
-        Ok((resolved, mut diagnostics)) => {
-            // A secret variable is where the container's secrets belong: not a warning here.
-            (diagnostics.items).retain(|d| d.code != crate::diag::Code::SecretInProfile);
+        Ok((resolved, diagnostics)) => {
             let kept = pairs.into_iter().chain(runtime).collect();
             FromEnvironment {
-                diagnostics,
+                diagnostics: for_a_container(diagnostics),
                 setting: Some(Setting::from_container(&resolved, reader, kept)),
             }
         }
     }
+}
+
+/// The diagnostics of reading a container's environment, without those whose advice is about a
+/// file the user edits (there is none): a secret variable is where a container's secrets
+/// belong, not "a secret written in clear text in this file" to move into the environment.
+/// On every path: an environment the image cannot use is reported with the same advice.
+fn for_a_container(mut diagnostics: Diagnostics) -> Diagnostics {
+    (diagnostics.items).retain(|d| d.code != crate::diag::Code::SecretInProfile);
+    diagnostics
 }
 
 /// The image's variables among `vars`, sorted by name (the process's own order is arbitrary).

@@ -66,6 +66,7 @@ pub fn check(
                 .then(|| setting.read_optional(&setting.text(CERT_FILE), false))
                 .flatten(),
             client: None,
+            names: http::TlsNames::paths(&setting.text(CERT_FILE), "", ""),
         },
         user: (setting.get(&facts.superuser))
             .filter(|u| !u.is_empty())

@@ -2,6 +2,11 @@
 //! ends at the deadline whatever the client library is doing (a PostgreSQL client was measured
 //! waiting 104 s on a server that accepts and never answers). The abandoned thread ends with
 //! its socket timeouts, or with the process.
+//!
+//! A step's own preparation (reading the files it needs, parsing a kubeconfig of tens of
+//! megabytes, a file on a stalled network mount) is bounded too: [`whole_step`] runs the whole
+//! step on a thread of its own and ends it at the timeout plus [`GRACE`], the second the issue
+//! allows each step to end in.
 
 use super::report::{Status, StepResult};
 use std::sync::mpsc;
@@ -48,4 +53,34 @@ pub fn bounded<T: Send + 'static>(
         reason,
     };
     (result, carried)
+}
+
+/// What a step may take beyond `--timeout` as a whole, its preparation included.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// Runs a whole step, `step_fn` (its file reads and parsing included, then its own
+/// [`bounded`] dial), within `timeout` + [`GRACE`]: the step's result with the time it took
+/// as a whole, and what it hands on; when it is not done by then, a `timeout` result of
+/// `step` and `backend`, and nothing handed on.
+pub fn whole_step<T: Send + 'static>(
+    (step, backend): (&str, &str),
+    timeout: Duration,
+    step_fn: impl FnOnce() -> (StepResult, T) + Send + 'static,
+) -> (StepResult, Option<T>) {
+    let whole = timeout + GRACE;
+    let (mut outer, done) = bounded((step, backend, ""), whole, move || Ok(step_fn()));
+    match done {
+        Some((mut result, carried)) => {
+            result.ms = outer.ms;
+            (result, Some(carried))
+        }
+        None => {
+            outer.reason = Some(format!(
+                "not done within {} s (the whole step: reading and parsing its files, and every \
+                 call it makes)",
+                whole.as_secs_f64()
+            ));
+            (outer, None)
+        }
+    }
 }

@@ -18,6 +18,28 @@ pub struct Tls {
     pub ca: Option<Vec<u8>>,
     /// The client certificate and key files' contents, when both are there.
     pub client: Option<(Vec<u8>, Vec<u8>)>,
+    /// Where each came from, for the messages about them (shared: a session is cloned).
+    pub names: std::sync::Arc<TlsNames>,
+}
+
+/// Where the CA file, the client certificate and the client key came from (their paths, or
+/// where in a kubeconfig), so that a message names the file at fault and its role.
+#[derive(Debug, Default, Clone)]
+pub struct TlsNames {
+    pub ca: String,
+    pub cert: String,
+    pub key: String,
+}
+
+impl TlsNames {
+    /// The three paths as they are.
+    pub fn paths(ca: &str, cert: &str, key: &str) -> std::sync::Arc<TlsNames> {
+        std::sync::Arc::new(TlsNames {
+            ca: ca.to_string(),
+            cert: cert.to_string(),
+            key: key.to_string(),
+        })
+    }
 }
 
 /// A response: its status and body text.
@@ -33,15 +55,19 @@ pub fn agent(tls: &Tls, timeout: Duration) -> Result<ureq::Agent, String> {
     if tls.verify
         && let Some(ca) = &tls.ca
     {
-        let certs = certificates(ca)?;
+        let certs = certificates(ca, ("CA file", &tls.names.ca))?;
         builder = builder.root_certs(RootCerts::new_with_certs(&certs));
     } else {
         builder = builder.root_certs(RootCerts::WebPki);
     }
     if let Some((cert, key)) = &tls.client {
-        let chain = certificates(cert)?;
-        let key = PrivateKey::from_pem(key)
-            .map_err(|_| "the client key file is not a PEM private key".to_string())?;
+        let chain = certificates(cert, ("client certificate", &tls.names.cert))?;
+        let key = PrivateKey::from_pem(key).map_err(|_| {
+            format!(
+                "the client key {} is not a PEM private key",
+                shown(&tls.names.key)
+            )
+        })?;
         builder = builder.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
     }
     let config = ureq::Agent::config_builder()
@@ -53,26 +79,39 @@ pub fn agent(tls: &Tls, timeout: Duration) -> Result<ureq::Agent, String> {
     Ok(config.into())
 }
 
-/// The certificates of a PEM file.
-fn certificates(pem: &[u8]) -> Result<Vec<Certificate<'static>>, String> {
+/// The certificates of a PEM file, `role` (the CA file, the client certificate) at `path`.
+fn certificates(
+    pem: &[u8],
+    (role, path): (&str, &str),
+) -> Result<Vec<Certificate<'static>>, String> {
     let mut out = Vec::new();
     for item in ureq::tls::parse_pem(pem) {
         match item {
             Ok(ureq::tls::PemItem::Certificate(cert)) => out.push(cert),
             Ok(_) => {}
             Err(_) => {
-                return Err(
-                    "the CA file is not PEM (a certificate without its END line, or \
-                            other text)"
-                        .to_string(),
-                );
+                return Err(format!(
+                    "the {role} {} is not PEM (a certificate without its END line, or other text)",
+                    shown(path)
+                ));
             }
         }
     }
     if out.is_empty() {
-        return Err("the CA file holds no PEM certificate".to_string());
+        return Err(format!(
+            "the {role} {} holds no PEM certificate",
+            shown(path)
+        ));
     }
     Ok(out)
+}
+
+/// A file's name for a message: on one line, or a word when it has none.
+fn shown(path: &str) -> String {
+    match path {
+        "" => "(unnamed)".to_string(),
+        path => crate::support::escape::one_line(path),
+    }
 }
 
 /// `GET url` with `headers`.

@@ -230,6 +230,7 @@ fn in_cluster(setting: &Setting) -> Result<Api, (Status, String)> {
             verify: true,
             ca: Some(ca),
             client: None,
+            names: http::TlsNames::paths(&facts.ca, "", ""),
         },
         token: Some(token),
     })
@@ -284,6 +285,7 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
         false,
     )?;
     let key = file(&user, "client-key-data", "client-key", true)?;
+    let names = tls_names(&path, &dir, &cluster, &user);
     let token = match field(&user, "token") {
         token if !token.is_empty() => Some(token),
         _ => file(&user, "", "tokenFile", true)?
@@ -303,6 +305,7 @@ fn kube_config(setting: &Setting) -> Result<Api, (Status, String)> {
             verify,
             ca: ca.filter(|_| verify),
             client: cert.zip(key),
+            names: std::sync::Arc::new(names),
         },
         token,
     })
@@ -338,6 +341,40 @@ fn refuse_plugins(
         }
     }
     Ok(())
+}
+
+/// Where the cluster's CA and the user's client certificate and key come from, for messages.
+fn tls_names(
+    path: &Path,
+    dir: &Path,
+    cluster: &serde_json::Value,
+    user: &serde_json::Value,
+) -> http::TlsNames {
+    let named = |v, data, file| kube_config_source(path, dir, v, (data, file));
+    http::TlsNames {
+        ca: named(
+            cluster,
+            "certificate-authority-data",
+            "certificate-authority",
+        ),
+        cert: named(user, "client-certificate-data", "client-certificate"),
+        key: named(user, "client-key-data", "client-key"),
+    }
+}
+
+/// Where a kubeconfig field's file comes from, for messages: the file it names (relative to
+/// the kubeconfig's folder), or the inline field of the kubeconfig at `path`.
+fn kube_config_source(
+    path: &Path,
+    dir: &Path,
+    value: &serde_json::Value,
+    (data, file): (&str, &str),
+) -> String {
+    if value.get(data).is_some() {
+        return format!("({data} of {})", path.display());
+    }
+    let named = value.get(file).and_then(|v| v.as_str()).unwrap_or_default();
+    dir.join(named).display().to_string()
 }
 
 /// A kubeconfig field given inline in base64 (`data`) or as a file path (`file`, relative to the

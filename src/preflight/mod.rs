@@ -24,7 +24,7 @@ mod sql;
 mod ssa;
 
 pub use container::{FromEnvironment, from_environment, is_container_name};
-pub use report::{Report, Status, StepResult};
+pub use report::{Report, Stage, Status, StepResult};
 pub use setting::{FileReader, Setting};
 
 use secret::SecretAccess;
@@ -38,7 +38,7 @@ pub struct Limits {
 }
 
 /// What one step hands to the steps after it.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Carried {
     /// The config backend's access, when it answered (the LDAP step reads its bind DN there).
     config: Option<config::ConfigAccess>,
@@ -49,25 +49,67 @@ struct Carried {
 /// Runs every start step in the image's order, then the after-start checks. Steps that need an
 /// earlier step's result are `not-reached` when it failed; the others still run.
 pub fn run(setting: &Setting, limits: Limits) -> Report {
+    run_watched(setting, limits, &mut |_, _| {})
+}
+
+/// [`run`], handing each step's result to `watch` as soon as the step ends (secret values
+/// masked), so that whoever watches a run sees how far it got, even when it is cut off (a
+/// Job's deadline). Each whole step, the files it reads included, is bounded
+/// ([`deadline::whole_step`]).
+pub fn run_watched(
+    setting: &Setting,
+    limits: Limits,
+    watch: &mut dyn FnMut(Stage, &StepResult),
+) -> Report {
     let mut report = Report::default();
+    let mut record = |stage, result| report.record(stage, result, &setting.secrets(), watch);
     let mut carried = Carried::default();
-    let (config, access) = config::check(setting, limits);
+    let (config, access) =
+        adapter_step(("config", config::ADAPTER), setting, limits, config::check);
     carried.config = access;
-    report.steps.push(config);
-    let (secret, access) = secret::check(setting, limits);
+    record(Stage::Start, config);
+    let (secret, access) =
+        adapter_step(("secret", secret::ADAPTER), setting, limits, secret::check);
     carried.secret = access;
-    report.steps.push(secret);
+    record(Stage::Start, secret);
     for backend in persistence::backends(setting) {
-        report
-            .steps
-            .push(persistence_step(&backend, setting, &carried, limits));
+        let (owned, handed) = (setting.clone(), carried.clone());
+        let name = backend.name.clone();
+        let (result, _) = deadline::whole_step(("persistence", &name), limits.timeout, move || {
+            (persistence_step(&backend, &owned, &handed, limits), ())
+        });
+        record(Stage::Start, result);
     }
-    if let Some(step) = ssa::check(setting, limits) {
-        report.steps.push(step);
+    if ssa::applies(setting) {
+        let owned = setting.clone();
+        let (result, _) = deadline::whole_step(("ssa", "file"), limits.timeout, move || {
+            (ssa::check(&owned, limits), ())
+        });
+        record(Stage::Start, result);
     }
-    report.after_start.push(oidc::check(setting, limits));
+    let owned = setting.clone();
+    let (result, _) = deadline::whole_step(("token-server", "oidc"), limits.timeout, move || {
+        (oidc::check(&owned, limits), ())
+    });
+    record(Stage::AfterStart, result);
     report.redact(&setting.secrets());
     report
+}
+
+/// The config or secret step (`name`, its adapter chosen by the variable `adapter`) as a whole
+/// step: what it hands on when it ended in time.
+fn adapter_step<T: Send + 'static>(
+    (name, adapter): (&str, &str),
+    setting: &Setting,
+    limits: Limits,
+    check: fn(&Setting, Limits) -> (StepResult, Option<T>),
+) -> (StepResult, Option<T>) {
+    let owned = setting.clone();
+    let backend = setting.text(adapter);
+    let (result, carried) = deadline::whole_step((name, &backend), limits.timeout, move || {
+        check(&owned, limits)
+    });
+    (result, carried.flatten())
 }
 
 /// Checks one persistence backend (the `persistence` steps); `not-reached` when what it needs from

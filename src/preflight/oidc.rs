@@ -32,6 +32,7 @@ pub fn check(setting: &Setting, limits: Limits) -> StepResult {
         verify: true,
         ca: setting.read_optional(&setting.text(CERT), false),
         client: None,
+        names: http::TlsNames::paths(&setting.text(CERT), "", ""),
     };
     let timeout = limits.timeout;
     let (result, _) = bounded(("token-server", "oidc", &url.clone()), timeout, move || {

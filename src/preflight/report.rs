@@ -71,27 +71,56 @@ pub struct Report {
     pub after_start: Vec<StepResult>,
 }
 
+/// Where a result belongs: the start steps, or the after-start checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Start,
+    AfterStart,
+}
+
 impl Report {
+    /// Adds one step's result where `stage` puts it, its secret values (those seen so far)
+    /// masked, and hands it to `watch` first.
+    pub fn record(
+        &mut self,
+        stage: Stage,
+        mut result: StepResult,
+        secrets: &[String],
+        watch: &mut dyn FnMut(Stage, &StepResult),
+    ) {
+        mask(&mut result, secrets);
+        watch(stage, &result);
+        match stage {
+            Stage::Start => self.steps.push(result),
+            Stage::AfterStart => self.after_start.push(result),
+        }
+    }
+
     /// Sets `would_start` from the steps, and masks every secret value that a server's words
     /// or an address could carry (a server may echo what it was sent).
     pub fn redact(&mut self, secrets: &[String]) {
         self.would_start = self.steps.iter().all(|s| s.status == Status::Ok);
-        // The longest first: a secret that begins another must not leave the other's tail.
-        let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        let mask = |text: &mut String| {
-            for secret in &secrets {
-                if text.contains(secret.as_str()) {
-                    *text = text.replace(secret.as_str(), "***");
-                }
-            }
-        };
         for step in self.steps.iter_mut().chain(self.after_start.iter_mut()) {
-            mask(&mut step.target);
-            if let Some(reason) = step.reason.as_mut() {
-                mask(reason);
+            mask(step, secrets);
+        }
+    }
+}
+
+/// Masks every secret value in a result's target and reason.
+fn mask(step: &mut StepResult, secrets: &[String]) {
+    // The longest first: a secret that begins another must not leave the other's tail.
+    let mut secrets: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mask = |text: &mut String| {
+        for secret in &secrets {
+            if text.contains(secret.as_str()) {
+                *text = text.replace(secret.as_str(), "***");
             }
         }
+    };
+    mask(&mut step.target);
+    if let Some(reason) = step.reason.as_mut() {
+        mask(reason);
     }
 }
 

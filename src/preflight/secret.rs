@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// The key the image's secret wait reads.
 const KEY: &str = "ssl_cert";
-const ADAPTER: &str = "CN_SECRET_ADAPTER";
+pub(super) const ADAPTER: &str = "CN_SECRET_ADAPTER";
 /// The kubernetes adapter's object (the model's `[container] api_objects`).
 const RESOURCE: &str = "secrets";
 /// The vault adapter's variables (hvac as pycloudlib's `VaultSecret` drives it).

@@ -13,14 +13,20 @@ use std::sync::Mutex;
 /// Reads one file whole through the one bounded reader; `Err` says why it cannot be read.
 pub type FileReader = Box<dyn Fn(&Path) -> Result<Vec<u8>, String> + Send + Sync>;
 
-/// The container's environment and files, as one preflight sees them.
+/// A [`FileReader`] the clones of one setting share.
+type SharedReader = std::sync::Arc<dyn Fn(&Path) -> Result<Vec<u8>, String> + Send + Sync>;
+
+/// The container's environment and files, as one preflight sees them. A clone shares the
+/// reader and the secrets seen: each step runs on a thread of its own with one (its files are
+/// read inside the step's bound, see `deadline::whole_step`).
+#[derive(Clone)]
 pub struct Setting {
     pub edition: Edition,
     env: BTreeMap<String, String>,
     /// From a profile: each container path with a host source, and its host path. `None`:
     /// the container's own files (`--from-env`).
     files: Option<HashMap<String, PathBuf>>,
-    reader: FileReader,
+    reader: SharedReader,
     /// Every secret value read so far (files, secret variables, tokens): no output shows them.
     secrets: std::sync::Arc<Mutex<Vec<String>>>,
 }
@@ -79,7 +85,7 @@ impl Setting {
             edition: resolved.edition,
             env,
             files,
-            reader,
+            reader: std::sync::Arc::from(reader),
             secrets: std::sync::Arc::new(Mutex::new(secrets)),
         })
     }

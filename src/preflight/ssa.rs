@@ -8,18 +8,20 @@ use crate::model::Model;
 /// The claims the bootstrap reads.
 const CLAIMS: [&str; 2] = ["iss", "org_id"];
 
-/// The step, in the editions whose image reads the SSA file.
-pub fn check(setting: &Setting, limits: Limits) -> Option<StepResult> {
+/// Whether the setting's edition reads the SSA file (the step runs only then).
+pub fn applies(setting: &Setting) -> bool {
+    (Model::get().image.ssa_file.editions).contains(&setting.edition)
+}
+
+/// The step, in the editions whose image reads the SSA file ([`applies`]).
+pub fn check(setting: &Setting, limits: Limits) -> StepResult {
     let fact = &Model::get().image.ssa_file;
-    if !fact.editions.contains(&setting.edition) {
-        return None;
-    }
     let path = setting.get(&fact.env).unwrap_or_else(|| fact.path.clone());
     let read = setting.read_secret_text(&path);
     let (result, _) = bounded(("ssa", "file", &path.clone()), limits.timeout, move || {
         claims(&read?)
     });
-    Some(result)
+    result
 }
 
 /// The JWT's payload holds every claim the bootstrap reads (the signature is not checked: the
