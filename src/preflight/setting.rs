@@ -101,6 +101,12 @@ impl Setting {
         Some(read.default.clone())
     }
 
+    /// Whether the environment holds `name` (even empty): the image tells unset from empty for
+    /// some variables (`"X" in os.environ`).
+    pub fn is_set(&self, name: &str) -> bool {
+        self.env.contains_key(name)
+    }
+
     /// `get`, or the empty string.
     pub fn text(&self, name: &str) -> String {
         self.get(name).unwrap_or_default()
@@ -166,7 +172,7 @@ impl Setting {
     }
 
     /// A function that keeps a value out of every output, for a check's own thread.
-    pub fn secret_keeper(&self) -> impl Fn(&str) + Send + 'static + use<> {
+    pub fn secret_keeper(&self) -> impl Fn(&str) + Send + Sync + 'static + use<> {
         let secrets = std::sync::Arc::clone(&self.secrets);
         move |value: &str| {
             if let Ok(mut kept) = secrets.lock()
