@@ -5,7 +5,7 @@
 //! `_decrypt`). A wrong passphrase fails the tag: the image logs "Wrong passphrase used." and its
 //! wait fails on the empty text.
 
-use ring::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use std::io::Read;
 use std::num::NonZeroU32;
 
@@ -85,15 +85,88 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// AES-256-GCM with the passphrase's key; `None` when the tag does not match (or the IV is not
-/// the 12 bytes AES-GCM takes here).
-fn decrypt(passphrase: &str, salt: &[u8], iv: &[u8], mut sealed: Vec<u8>) -> Option<Vec<u8>> {
+/// AES-256-GCM (NIST SP 800-38D, no associated data) with the passphrase's key and an IV of any
+/// length (the image wrote 16 bytes); `None` when the tag does not match.
+fn decrypt(passphrase: &str, salt: &[u8], iv: &[u8], sealed: Vec<u8>) -> Option<Vec<u8>> {
     let mut key = [0u8; 32];
     let rounds = NonZeroU32::new(ROUNDS)?;
     let algorithm = ring::pbkdf2::PBKDF2_HMAC_SHA256;
     ring::pbkdf2::derive(algorithm, rounds, salt, passphrase.as_bytes(), &mut key);
-    let key = LessSafeKey::new(UnboundKey::new(&AES_256_GCM, &key).ok()?);
-    let nonce = Nonce::try_assume_unique_for_key(iv).ok()?;
-    let plain = key.open_in_place(nonce, Aad::empty(), &mut sealed).ok()?;
-    Some(plain.to_vec())
+    let aes = aes::Aes256::new_from_slice(&key).ok()?;
+    let encrypt = |block: u128| {
+        let mut bytes = block.to_be_bytes().into();
+        aes.encrypt_block(&mut bytes);
+        u128::from_be_bytes(bytes.into())
+    };
+    let h = encrypt(0);
+    if sealed.len() < 16 || iv.is_empty() {
+        return None;
+    }
+    let (text, tag) = sealed.split_at(sealed.len() - 16);
+    let j0 = if iv.len() == 12 {
+        u128::from_be_bytes([iv, &[0, 0, 0, 1]].concat().try_into().ok()?)
+    } else {
+        ghash(h, &[iv], (0, iv.len()))
+    };
+    let expected = encrypt(j0) ^ ghash(h, &[text], (0, text.len()));
+    if expected.to_be_bytes() != tag {
+        return None;
+    }
+    let mut plain = Vec::with_capacity(text.len());
+    for (i, chunk) in text.chunks(16).enumerate() {
+        let counter = (j0 & !0xffff_ffff) | u128::from((j0 as u32).wrapping_add(i as u32 + 1));
+        let stream = encrypt(counter).to_be_bytes();
+        plain.extend(chunk.iter().zip(stream).map(|(c, k)| c ^ k));
+    }
+    Some(plain)
+}
+
+/// GHASH over `parts` (each zero-padded to 16 bytes), then the lengths block (in bits).
+fn ghash(h: u128, parts: &[&[u8]], (aad_len, text_len): (usize, usize)) -> u128 {
+    let mut y = 0u128;
+    for part in parts {
+        for chunk in part.chunks(16) {
+            let mut block = [0u8; 16];
+            block[..chunk.len()].copy_from_slice(chunk);
+            y = times(y ^ u128::from_be_bytes(block), h);
+        }
+    }
+    let lengths = ((aad_len as u128 * 8) << 64) | (text_len as u128 * 8);
+    times(y ^ lengths, h)
+}
+
+/// Multiplication in GCM's GF(2^128) (bit-reflected, R = 0xE1 || 0^120).
+fn times(x: u128, y: u128) -> u128 {
+    let (mut z, mut v) = (0u128, y);
+    for i in 0..128 {
+        if (x >> (127 - i)) & 1 == 1 {
+            z ^= v;
+        }
+        v = if v & 1 == 1 { (v >> 1) ^ (0xE1 << 120) } else { v >> 1 };
+    }
+    z
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+    use base64::Engine;
+
+    /// `{"ssl_cert": "CERT"}` as the image's older `GoogleSecret` wrote it with the passphrase
+    /// `pass-1` (made with Python's `cryptography` AESGCM, a 16-byte IV, lzma and zlib).
+    const OLDER: &str = "eJwVj8GNRTEIxCr60hCSIZQDBPovYd/eLVsGIFhQbBwQhgtHIFF4aMyPm4ek8dIZTBYfm2MwsWX6A2ep17gdjbzLS8dUUDkajvG66yO7snaTS07aBCJ49BGYMvMd4WJ59o6bUxk10aYL599HeR8bAmyRhp4VF48iKZsjDJXxVX6y39U4Wvt2twtS+puoZ3jztW/kdxs68PkDWcxCNg==";
+
+    #[test]
+    fn an_older_payload_opens_with_its_passphrase_and_names_a_wrong_one() {
+        let payload = base64::engine::general_purpose::STANDARD
+            .decode(OLDER)
+            .unwrap();
+        let keys = decode(&payload, "pass-1", "s").unwrap();
+        assert_eq!(keys["ssl_cert"], "CERT");
+        let wrong = decode(&payload, "pass-2", "s").unwrap_err();
+        assert!(wrong.starts_with("cannot decrypt secret s with the passphrase"), "{wrong}");
+        assert!(!wrong.contains("pass-2"));
+        assert_eq!(decode(br#"{"a":"b"}"#, "", "s").unwrap()["a"], "b");
+        assert!(decode(b"\xff\x00", "", "s").unwrap_err().contains("not JSON"));
+    }
 }
