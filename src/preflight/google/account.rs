@@ -50,8 +50,13 @@ impl Account {
         }
         let failed = |why: String| (Status::Failed, format!("{CREDENTIALS} {path}: {why}"));
         let bytes = setting.read(&path, true).map_err(&failed)?;
-        let json: serde_json::Value = serde_json::from_slice(&bytes)
-            .map_err(|e| failed(format!("not JSON (line {}, column {})", e.line(), e.column())))?;
+        let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+            failed(format!(
+                "not JSON (line {}, column {})",
+                e.line(),
+                e.column()
+            ))
+        })?;
         let field = |name: &str| json.get(name).and_then(|v| v.as_str()).unwrap_or_default();
         let kind = field("type");
         if kind != "service_account" {
@@ -67,7 +72,9 @@ impl Account {
         let key = private_key(field("private_key")).map_err(&failed)?;
         let email = field("client_email");
         if email.is_empty() {
-            return Err(failed("no `client_email` (google-auth refuses it)".to_string()));
+            return Err(failed(
+                "no `client_email` (google-auth refuses it)".to_string(),
+            ));
         }
         let universe = match field("universe_domain") {
             "" => DEFAULT_UNIVERSE,
@@ -103,8 +110,10 @@ impl Account {
         );
         let mut signature = vec![0; self.key.public().modulus_len()];
         let rng = ring::rand::SystemRandom::new();
-        (self.key.sign(&RSA_PKCS1_SHA256, &rng, signed.as_bytes(), &mut signature))
-            .map_err(|_| "cannot sign with the service account's key".to_string())?;
+        (self
+            .key
+            .sign(&RSA_PKCS1_SHA256, &rng, signed.as_bytes(), &mut signature))
+        .map_err(|_| "cannot sign with the service account's key".to_string())?;
         let bearer = format!("{signed}.{}", URL_SAFE_NO_PAD.encode(signature));
         (self.keep)(&bearer);
         Ok(bearer)

@@ -88,7 +88,11 @@ pub fn refusal(answer: &Answer) -> String {
     let status = json.pointer("/error/status").and_then(|s| s.as_str());
     match answer.status {
         401 | 403 => format!("authentication failed: {}", message(answer)),
-        code => format!("google answered {code} {}: {}", status.unwrap_or(""), message(answer)),
+        code => format!(
+            "google answered {code} {}: {}",
+            status.unwrap_or(""),
+            message(answer)
+        ),
     }
 }
 

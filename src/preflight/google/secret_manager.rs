@@ -94,7 +94,11 @@ impl Store {
         if payload.is_empty() {
             return Ok(Err(format!("secret {} missing", self.version_path())));
         }
-        Ok(legacy::decode(&payload, &self.passphrase, &self.version_path()))
+        Ok(legacy::decode(
+            &payload,
+            &self.passphrase,
+            &self.version_path(),
+        ))
     }
 
     /// `list_secrets(parent, filter="name:secrets/<name>")`: the secrets' names, page by page.
@@ -115,7 +119,10 @@ impl Store {
                 .map_err(|_| "Secret Manager's answer is not JSON".to_string())?;
             let listed = json["secrets"].as_array().into_iter().flatten();
             names.extend(listed.filter_map(|s| s["name"].as_str().map(str::to_string)));
-            token = json["nextPageToken"].as_str().unwrap_or_default().to_string();
+            token = json["nextPageToken"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             if token.is_empty() {
                 break;
             }
