@@ -190,6 +190,10 @@ fn oracle_reads(python: &Path, port: u16, json: &Path, passphrase: &str) -> [Val
         .map(|args| crate::preflight::oracle(python, args))
 }
 
+/// What the four reads of [`oracle_reads`] give: a value (as JSON), or the start of the error
+/// and an excerpt of it.
+type Expected<'a> = [(&'a str, &'a str); 4];
+
 #[test]
 fn google_fakes_answer_the_image_s_python_clients_as_real_servers_do() {
     let Some(python) = google_python() else {
@@ -207,7 +211,7 @@ fn google_fakes_answer_the_image_s_python_clients_as_real_servers_do() {
     let refused = "Unauthorized: 401 ";
     let unauthenticated = "Request had invalid authentication credentials.";
     // (case, account file, expected answers: a value, or the start and an excerpt of the error)
-    let cases: [(&str, &Path, [(&str, &str); 4]); 5] = [
+    let cases: [(&str, &Path, Expected); 5] = [
         (
             "ready",
             &json,

@@ -30,7 +30,7 @@ const TOKEN: &str = "CN_CONFIG_CONSUL_TOKEN_FILE";
 pub enum ConfigAccess {
     Consul(ConsulAccess),
     Kubernetes(KubeObject),
-    Google(google::Store),
+    Google(Box<google::Store>),
 }
 
 impl ConfigAccess {
@@ -102,7 +102,7 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<ConfigAcc
         }
         "google" => {
             let (result, store) = google::check(setting, limits, ("config", KEY, false));
-            (result, store.map(ConfigAccess::Google))
+            (result, store.map(|s| ConfigAccess::Google(Box::new(s))))
         }
         other => (
             StepResult::not_run(

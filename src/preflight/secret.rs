@@ -33,7 +33,7 @@ const APPROLE: &str = "CN_SECRET_VAULT_APPROLE_PATH";
 pub enum SecretAccess {
     Vault(VaultSession),
     Kubernetes(KubeObject),
-    Google(google::Store),
+    Google(Box<google::Store>),
 }
 
 impl SecretAccess {
@@ -127,7 +127,7 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAcc
         }
         "google" => {
             let (result, store) = google::check(setting, limits, ("secret", KEY, true));
-            (result, store.map(SecretAccess::Google))
+            (result, store.map(|s| SecretAccess::Google(Box::new(s))))
         }
         other => (
             StepResult::not_run(

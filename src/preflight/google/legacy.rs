@@ -82,7 +82,7 @@ impl std::io::Write for Bounded {
 /// `binascii.unhexlify`: `None` for anything but an even number of hex digits.
 fn unhex(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 || bytes.is_empty() {
+    if !bytes.len().is_multiple_of(2) || bytes.is_empty() {
         return None;
     }
     let digit = |b: u8| (b as char).to_digit(16);
