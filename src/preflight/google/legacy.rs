@@ -33,10 +33,16 @@ pub fn decode(payload: &[u8], passphrase: &str, secret: &str) -> Result<serde_js
     let [salt, iv, sealed] = <[Vec<u8>; 3]>::try_from(parts)
         .map_err(|_| unreadable("its encrypted payload is not salt-iv-ciphertext"))?;
     let plain = decrypt(passphrase, &salt, &iv, sealed).ok_or_else(|| {
+        // Unset, the image falls back to a fixed default word the spec does not show.
+        let unset = if passphrase.is_empty() {
+            "; the profile sets none, and the image's own default word is not known to svcgen"
+        } else {
+            ""
+        };
         format!(
             "cannot decrypt secret {secret} with the passphrase \
              (CN_GOOGLE_SECRET_MANAGER_PASSPHRASE): wrong passphrase (the image logs \"Wrong \
-             passphrase used.\")"
+             passphrase used.\"){unset}"
         )
     })?;
     let json = xz(&plain).ok_or_else(|| unreadable("its decrypted payload is not xz"))?;
