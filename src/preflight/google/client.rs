@@ -70,6 +70,14 @@ impl Client {
     }
 }
 
+/// A resource name for a request path, each segment percent-encoded: an id holding `#`, `?`
+/// or `:` stays in its segment.
+pub fn resource(name: &str) -> String {
+    (name.split('/').map(crate::preflight::config::percent))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// The API's base URL. With the `test-hooks` feature only (never in a release build), the tests
 /// point every Google API at their fake with `SVCGEN_TEST_GOOGLE_ENDPOINT`: no real client has
 /// an override that reaches a plain-HTTP port on 127.0.0.1.
@@ -102,4 +110,15 @@ pub fn message(answer: &Answer) -> String {
     (json.pointer("/error/message").and_then(|m| m.as_str()))
         .map(str::to_string)
         .unwrap_or_else(|| http::server_words(&answer.body))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_resource_id_with_url_characters_stays_in_its_segment() {
+        assert_eq!(
+            super::resource("projects/p#1/secrets/s?x/versions/a:b"),
+            "projects/p%231/secrets/s%3Fx/versions/a%3Ab"
+        );
+    }
 }

@@ -6,7 +6,7 @@
 //! reads: where the config secret is missing the image would create it empty, and its wait
 //! would still find no `hostname`.
 
-use super::client::{Client, refusal};
+use super::client::{Client, refusal, resource};
 use super::legacy;
 use crate::preflight::config::percent;
 use base64::Engine;
@@ -107,7 +107,8 @@ impl Store {
         let mut names = Vec::new();
         let mut token = String::new();
         for _ in 0..MAX_PAGES {
-            let mut path = format!("/v1/projects/{}/secrets?filter={filter}", self.project);
+            let project = percent(&self.project);
+            let mut path = format!("/v1/projects/{project}/secrets?filter={filter}");
             if !token.is_empty() {
                 path.push_str(&format!("&pageToken={}", percent(&token)));
             }
@@ -132,9 +133,9 @@ impl Store {
 
     /// `access_secret_version(name)`: its payload's bytes, `None` when it is not there (404).
     fn access(&self, version: &str, timeout: Duration) -> Result<Option<Vec<u8>>, String> {
-        let answer = self
-            .client
-            .call(&format!("/v1/{version}:access"), None, timeout)?;
+        let answer =
+            self.client
+                .call(&format!("/v1/{}:access", resource(version)), None, timeout)?;
         match answer.status {
             200 => {
                 let json: serde_json::Value = serde_json::from_str(&answer.body)

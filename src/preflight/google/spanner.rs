@@ -4,7 +4,7 @@
 //! (`connected`). Spanner's REST API: `sessions` create, then `:read` or `:executeSql`.
 
 use super::account::Account;
-use super::client::{Client, message, refusal};
+use super::client::{Client, message, refusal, resource};
 use crate::preflight::deadline::bounded;
 use crate::preflight::persistence::{Backend, doc_id_from_dn, waited_entry};
 use crate::preflight::{Limits, Setting, StepResult};
@@ -57,7 +57,8 @@ pub fn check(backend: &Backend, setting: &Setting, limits: Limits) -> StepResult
 /// A new session of the database: its name.
 fn session(client: &Client, database: &str, timeout: Duration) -> Result<String, String> {
     let body = serde_json::json!({});
-    let answer = client.call(&format!("/v1/{database}/sessions"), Some(&body), timeout)?;
+    let path = format!("/v1/{}/sessions", resource(database));
+    let answer = client.call(&path, Some(&body), timeout)?;
     match answer.status {
         200 => json(&answer.body)?["name"]
             .as_str()
@@ -78,7 +79,8 @@ fn read(
     let body = serde_json::json!({
         "table": table, "columns": ["doc_id"], "keySet": { "keys": [[id]] }, "limit": "1",
     });
-    let answer = client.call(&format!("/v1/{session}:read"), Some(&body), timeout)?;
+    let path = format!("/v1/{}:read", resource(session));
+    let answer = client.call(&path, Some(&body), timeout)?;
     match answer.status {
         200 if rows(&answer.body)? > 0 => Ok(()),
         200 => Err(format!("row {id} missing in table {table}")),
@@ -90,7 +92,8 @@ fn read(
 /// `connected`: `SELECT 1` gives a first column above 0.
 fn select_one(client: &Client, session: &str, timeout: Duration) -> Result<(), String> {
     let body = serde_json::json!({ "sql": "SELECT 1" });
-    let answer = client.call(&format!("/v1/{session}:executeSql"), Some(&body), timeout)?;
+    let path = format!("/v1/{}:executeSql", resource(session));
+    let answer = client.call(&path, Some(&body), timeout)?;
     if answer.status != 200 {
         return Err(refusal(&answer));
     }
