@@ -316,6 +316,23 @@ fn google_fakes_answer_the_image_s_python_clients_as_real_servers_do() {
             );
         }
     }
+    // A database that is not there: NotFound in Spanner's words.
+    let server = fake("ready", &modulus, &[]).unwrap();
+    let (port, file) = (server.port.to_string(), json.to_str().unwrap());
+    let other = format!("{DATABASE}-2");
+    let args = [
+        "google-spanner",
+        &port,
+        file,
+        &other,
+        "jansAppConf",
+        "jans-auth",
+    ];
+    let gone = crate::preflight::oracle(&python, &args).to_string();
+    assert!(
+        gone.contains("NotFound: 404 ") && gone.contains("Database not found: "),
+        "{gone}"
+    );
     // An older encrypted payload: the value with its passphrase; with another, the image's
     // `json.loads("")` after "Wrong passphrase used.".
     let payload = format!("secret_payload={}", older_payload(&python, PASSPHRASE));
@@ -398,6 +415,20 @@ fn preflight_google_names_the_missing_secrets_and_table() {
     assert_eq!(
         spanner.1,
         "table jansAppConf missing: Table not found: jansAppConf"
+    );
+    // Another database than the fake's.
+    let dir = tempfile::tempdir().unwrap();
+    let (json, modulus) = account(dir.path(), "sa", "").unwrap();
+    let server = fake("ready", &modulus, &[]).unwrap();
+    let path = profile(dir.path(), &json, "");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("\"database-1\"", "\"database-2\"")).unwrap();
+    let (_, report, all) = run(&path, server.port);
+    let other = "projects/project-1/instances/instance-1/databases/database-2";
+    assert_eq!(
+        status_and_reason(&report, "persistence").1,
+        format!("database {other} missing: Database not found: {other}"),
+        "{all}"
     );
 }
 

@@ -124,7 +124,8 @@ def spanner(handler, path, request, case, project, extra):
             out = {"metadata": {"rowType": {"fields": [{"name": "doc_id", "type": {"code": "STRING"}}]}}}
             return handler.reply(200, {**out, "rows": rows} if rows else out)
     if path.startswith("/v1/projects/"):
-        return error(handler, 404, "NOT_FOUND", f"Database not found: {database}")
+        asked = path[len("/v1/"):].split("/sessions")[0]
+        return error(handler, 404, "NOT_FOUND", f"Database not found: {asked}")
     return error(handler, 404, "NOT_FOUND", "The requested URL was not found on this server.")
 
 
