@@ -600,3 +600,46 @@ fn preflight_google_in_another_universe_or_with_another_credential_type_says_why
         "{reason}"
     );
 }
+
+#[test]
+fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so_when_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((json, modulus)) = account(dir.path(), "sa", "") else {
+        return;
+    };
+    let Some(server) = fake("gone", &modulus, &[]) else {
+        return;
+    };
+    let out = svcgen()
+        .args([
+            "preflight",
+            "--from-env",
+            "--edition",
+            "B",
+            "--format",
+            "json",
+        ])
+        .args(["--timeout", "3"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env(
+            "SVCGEN_TEST_GOOGLE_ENDPOINT",
+            format!("http://127.0.0.1:{}", server.port),
+        )
+        .env("CN_CONFIG_ADAPTER", "google")
+        .env("CN_SECRET_ADAPTER", "google")
+        .env("GOOGLE_PROJECT_ID", PROJECT)
+        .env("GOOGLE_APPLICATION_CREDENTIALS", &json)
+        .env("CN_PERSISTENCE_TYPE", "spanner")
+        .env("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1")
+        .env("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let (status, reason) = status_and_reason(&report, "secret");
+    assert_eq!(status, "failed", "{report:#}");
+    assert!(
+        reason.starts_with("secret projects/project-1/secrets/svc-secret missing (CN_GOOGLE_SECRET_NAME_PREFIX is not set: svcgen reads the spec's default prefix `svc`"),
+        "{reason}"
+    );
+}

@@ -89,6 +89,17 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
     };
     let passphrase = read("MANAGER_PASSPHRASE");
     setting.keep_secret(&passphrase);
+    // The spec's default where the image has its own (spec 2.4 against pycloudlib's `jans`):
+    // svcgen follows the spec and says so when the secret is then missing.
+    let prefix = "CN_GOOGLE_SECRET_NAME_PREFIX";
+    let unset = !setting.is_set(prefix) && !setting.is_set(&format!("{older}NAME_PREFIX"));
+    let unset_prefix = unset.then(|| {
+        format!(
+            " ({prefix} is not set: svcgen reads the spec's default prefix `{}`, where the image \
+             falls back to its own default prefix, which names another secret)",
+            setting.text(prefix)
+        )
+    });
     Ok(Store {
         client,
         kind,
@@ -96,5 +107,6 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         name: format!("{}-{suffix}", read("NAME_PREFIX")),
         version,
         passphrase,
+        unset_prefix,
     })
 }

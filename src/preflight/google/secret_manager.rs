@@ -33,6 +33,9 @@ pub struct Store {
     pub version: String,
     /// The secret adapter's passphrase (older payloads only).
     pub passphrase: String,
+    /// Said after "secret ... missing" when the name's prefix is the spec's default because the
+    /// environment leaves it unset, where the image falls back to its own.
+    pub unset_prefix: Option<String>,
 }
 
 /// The payload when the API answered: `Ok` the keys, `Err` why they cannot be read (the
@@ -66,7 +69,7 @@ impl Store {
             Kind::Config => Ok(match self.access(&self.version_path(), timeout)? {
                 Some(data) => serde_json::from_slice(&data)
                     .map_err(|_| format!("secret {} is not JSON", self.version_path())),
-                None => Err(format!("secret {} missing", self.version_path())),
+                None => Err(self.missing(&self.version_path())),
             }),
             Kind::Secret => self.joined(timeout),
         }
@@ -76,10 +79,8 @@ impl Store {
     fn joined(&self, timeout: Duration) -> Result<Payload, String> {
         let names = self.list(timeout)?;
         if names.is_empty() {
-            return Ok(Err(format!(
-                "secret projects/{}/secrets/{} missing (no secret of that name in the project)",
-                self.project, self.name
-            )));
+            let name = format!("projects/{}/secrets/{}", self.project, self.name);
+            return Ok(Err(self.missing(&name)));
         }
         let mut payload = Vec::new();
         for name in &names {
@@ -92,13 +93,19 @@ impl Store {
             }
         }
         if payload.is_empty() {
-            return Ok(Err(format!("secret {} missing", self.version_path())));
+            return Ok(Err(self.missing(&self.version_path())));
         }
         Ok(legacy::decode(
             &payload,
             &self.passphrase,
             &self.version_path(),
         ))
+    }
+
+    /// "secret `name` missing", with the note on an unset prefix.
+    fn missing(&self, name: &str) -> String {
+        let note = self.unset_prefix.as_deref().unwrap_or_default();
+        format!("secret {name} missing{note}")
     }
 
     /// `list_secrets(parent, filter="name:secrets/<name>")`: the secrets' names, page by page.
