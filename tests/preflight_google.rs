@@ -610,32 +610,19 @@ fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so_when_
     let Some(server) = fake("gone", &modulus, &[]) else {
         return;
     };
-    let out = svcgen()
-        .args([
-            "preflight",
-            "--from-env",
-            "--edition",
-            "B",
-            "--format",
-            "json",
-        ])
-        .args(["--timeout", "3"])
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env(
-            "SVCGEN_TEST_GOOGLE_ENDPOINT",
-            format!("http://127.0.0.1:{}", server.port),
-        )
-        .env("CN_CONFIG_ADAPTER", "google")
-        .env("CN_SECRET_ADAPTER", "google")
-        .env("GOOGLE_PROJECT_ID", PROJECT)
-        .env("GOOGLE_APPLICATION_CREDENTIALS", &json)
-        .env("CN_PERSISTENCE_TYPE", "spanner")
-        .env("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1")
-        .env("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1")
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    let vars = [
+        ("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str()),
+        ("CN_CONFIG_ADAPTER", "google"),
+        ("CN_SECRET_ADAPTER", "google"),
+        ("GOOGLE_PROJECT_ID", PROJECT),
+        ("GOOGLE_APPLICATION_CREDENTIALS", json.to_str().unwrap()),
+        ("CN_PERSISTENCE_TYPE", "spanner"),
+        ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
+        ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
+    ];
+    let (_, stdout, _) = crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
     let (status, reason) = status_and_reason(&report, "secret");
     assert_eq!(status, "failed", "{report:#}");
     assert!(
