@@ -43,6 +43,7 @@ mod outputs;
 mod plan;
 mod preflight;
 mod preflight_adapters;
+mod preflight_google;
 mod preflight_job;
 mod profile_root;
 mod readers;

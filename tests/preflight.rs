@@ -839,7 +839,7 @@ fn preflight_from_env_reads_the_container_s_environment_and_files() {
 
 /// `preflight --from-env` in a process whose environment is `vars` alone (plus what the
 /// runtime adds: `PATH` and `HOSTNAME`, which the image does not read): exit code, stdout, stderr.
-fn from_env(vars: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
+pub(crate) fn from_env(vars: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
     let out = svcgen()
         .args(["preflight", "--from-env", "--timeout", "2"])
         .args(extra)

@@ -1,7 +1,7 @@
 //! `svcgen preflight` with the kubernetes config and secret adapters and the Couchbase backend,
 //! against fakes whose answers are checked in the same run against the image's own Python
 //! calls (the real `kubernetes` client; pycloudlib's Couchbase requests replayed with
-//! `requests`), and the google adapters and Spanner, which it does not dial.
+//! `requests`). The google adapters and Spanner: tests/preflight_google.rs.
 
 use crate::preflight::{
     certificates, loopback, oracle, preflight, profile_b, status_and_reason, with_tls,
@@ -406,7 +406,8 @@ CN_SECRET_KUBERNETES_SECRET = "{NAME}"
 fn preflight_steps_it_cannot_check_say_what_a_check_needs_and_never_count_as_started() {
     let dir = tempfile::tempdir().unwrap();
     // In a profile, the in-cluster configuration of the kubernetes adapter does not exist (only
-    // a pod has it); google adapters and Spanner speak gRPC, which svcgen does not.
+    // a pod has it); without a service account file the Google clients look for credentials
+    // where svcgen does not (gcloud's file, the metadata server).
     let sections = r#"[config]
 adapter = "kubernetes"
 
@@ -434,7 +435,10 @@ spanner = { instance_id = "instance-1", database_id = "database-1" }
     for step in ["secret", "persistence"] {
         let (status, reason) = of(&report, step);
         assert_eq!(status, "not-checked", "{step}");
-        assert!(reason.contains("gRPC"), "{step}: {reason}");
+        assert!(
+            reason.starts_with("GOOGLE_APPLICATION_CREDENTIALS is not set"),
+            "{step}: {reason}"
+        );
     }
     assert!(!stdout.contains("a-passphrase-7781"));
 }

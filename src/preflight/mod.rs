@@ -12,6 +12,7 @@ mod config;
 mod container;
 mod couchbase;
 mod deadline;
+mod google;
 mod http;
 mod kubernetes;
 mod ldap;
@@ -127,13 +128,7 @@ fn persistence_step(
             .unwrap_or_else(|why| not_reached(backend, why)),
         "couchbase" => couchbase::check(backend, setting, carried.secret.as_ref(), limits)
             .unwrap_or_else(|why| not_reached(backend, why)),
-        "spanner" => StepResult::not_run(
-            "persistence",
-            "spanner",
-            String::new(),
-            Status::NotChecked,
-            config::GOOGLE.to_string(),
-        ),
+        "spanner" => google::spanner(backend, setting, limits),
         other => StepResult::not_run(
             "persistence",
             other,

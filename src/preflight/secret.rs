@@ -3,6 +3,7 @@
 
 use super::config::tls_of;
 use super::deadline::bounded;
+use super::google;
 use super::http::{self, Tls};
 use super::kubernetes::{self, KubeObject};
 use super::{Limits, Setting, Status, StepResult};
@@ -32,6 +33,7 @@ const APPROLE: &str = "CN_SECRET_VAULT_APPROLE_PATH";
 pub enum SecretAccess {
     Vault(VaultSession),
     Kubernetes(KubeObject),
+    Google(Box<google::Store>),
 }
 
 impl SecretAccess {
@@ -40,6 +42,7 @@ impl SecretAccess {
         match self {
             SecretAccess::Vault(session) => session.get(key, timeout),
             SecretAccess::Kubernetes(object) => object.get(key, timeout),
+            SecretAccess::Google(store) => store.get(key, timeout),
         }
     }
 
@@ -48,6 +51,7 @@ impl SecretAccess {
         match self {
             SecretAccess::Vault(session) => session.key_path(key),
             SecretAccess::Kubernetes(object) => object.key_path(key),
+            SecretAccess::Google(store) => store.key_path(key),
         }
     }
 }
@@ -122,10 +126,8 @@ pub fn check(setting: &Setting, limits: Limits) -> (StepResult, Option<SecretAcc
             (result, object.map(SecretAccess::Kubernetes))
         }
         "google" => {
-            let why = super::config::GOOGLE.to_string();
-            let result =
-                StepResult::not_run("secret", "google", String::new(), Status::NotChecked, why);
-            (result, None)
+            let (result, store) = google::check(setting, limits, ("secret", KEY, true));
+            (result, store.map(|s| SecretAccess::Google(Box::new(s))))
         }
         other => (
             StepResult::not_run(

@@ -27,6 +27,9 @@ pub struct Setting {
     /// the container's own files (`--from-env`).
     files: Option<HashMap<String, PathBuf>>,
     reader: SharedReader,
+    /// From a container: the variables its environment lacks, whose value here is the spec's
+    /// default (a profile's rendered environment gives the container every one of them).
+    filled: std::collections::BTreeSet<String>,
     /// Every secret value read so far (files, secret variables, tokens): no output shows them.
     secrets: std::sync::Arc<Mutex<Vec<String>>>,
 }
@@ -38,7 +41,10 @@ impl Setting {
         let files = (resolved.deploy.files.iter())
             .filter_map(|f| Some((f.container_path.clone(), f.host_path.clone()?)))
             .collect();
-        Setting::resolved(resolved, reader, Some(files))
+        let mut setting = Setting::resolved(resolved, reader, Some(files))?;
+        // The rendered environment gives the container every default.
+        setting.filled.clear();
+        Ok(setting)
     }
 
     /// A container's own environment, resolved as `import` resolves it
@@ -74,8 +80,12 @@ impl Setting {
         })?;
         let mut secrets = Vec::new();
         let mut env = BTreeMap::new();
+        let mut filled = std::collections::BTreeSet::new();
         for var in vars {
             let Some(value) = var.value else { continue };
+            if var.origin.is_none() {
+                filled.insert(var.name.clone());
+            }
             if var.secret {
                 secrets.push(value.clone());
             }
@@ -86,6 +96,7 @@ impl Setting {
             env,
             files,
             reader: std::sync::Arc::from(reader),
+            filled,
             secrets: std::sync::Arc::new(Mutex::new(secrets)),
         })
     }
@@ -105,6 +116,12 @@ impl Setting {
         }
         let read = model.image.reads.iter().find(|r| r.env == name)?;
         Some(read.default.clone())
+    }
+
+    /// Whether the environment holds `name` (even empty): the image tells unset from empty for
+    /// some variables (`"X" in os.environ`).
+    pub fn is_set(&self, name: &str) -> bool {
+        self.env.contains_key(name) && !self.filled.contains(name)
     }
 
     /// `get`, or the empty string.
@@ -172,7 +189,7 @@ impl Setting {
     }
 
     /// A function that keeps a value out of every output, for a check's own thread.
-    pub fn secret_keeper(&self) -> impl Fn(&str) + Send + 'static + use<> {
+    pub fn secret_keeper(&self) -> impl Fn(&str) + Send + Sync + 'static + use<> {
         let secrets = std::sync::Arc::clone(&self.secrets);
         move |value: &str| {
             if let Ok(mut kept) = secrets.lock()

@@ -8,6 +8,7 @@ checks them with the real Python clients the image uses (python-consul, hvac: or
     python3 fake_services.py vault CASE ROLE_ID SECRET_ID [KEY=VALUE ...]
     python3 fake_services.py kubernetes CASE TOKEN NAMESPACE NAME [KEY=VALUE ...]
     python3 fake_services.py couchbase CASE USER PASSWORD ADDRESS
+    python3 fake_services.py google CASE PROJECT MODULUS_HEX EMAIL [NAME=VALUE ...] (fake_google.py)
 
 CASE: ready, missing (the key is not there), denied (wrong credentials), sealed (vault only);
 kubernetes also gone (no such ConfigMap or Secret, 404) and forbidden (a valid token without the
@@ -222,7 +223,15 @@ def couchbase(handler, method):
     return handler.reply(404, b'"Not found."')
 
 
-SERVICES = {"consul": consul, "vault": vault, "kubernetes": kubernetes, "couchbase": couchbase}
+def google(handler, method):
+    """Google's Secret Manager and Spanner REST APIs: fake_google.py."""
+    import fake_google
+
+    return fake_google.google(handler, method, ARGS)
+
+
+SERVICES = {"consul": consul, "vault": vault, "kubernetes": kubernetes, "couchbase": couchbase,
+            "google": google}
 SERVICE = [SERVICES[sys.argv[1]]]
 ARGS = sys.argv[2:]
 TOKENS = set()

@@ -6,6 +6,9 @@ KV v1 read), printed as one JSON line: {"value": ...} or {"error": "<exception c
     python3 oracle.py vault PORT ROLE_ID SECRET_ID KEY
     python3 oracle.py kubernetes PORT TOKEN_FILE CA_FILE NAMESPACE NAME RESOURCE KEY
     python3 oracle.py couchbase ADDRESS USER PASSWORD BUCKET DOCUMENT_ID
+    python3 oracle.py google-config PORT CREDENTIALS_FILE PROJECT PREFIX KEY
+    python3 oracle.py google-secret PORT CREDENTIALS_FILE PROJECT PREFIX PASSPHRASE KEY
+    python3 oracle.py google-spanner PORT CREDENTIALS_FILE DATABASE TABLE DOC_ID   (TABLE "-": SELECT 1)
 
 kubernetes: the Python `kubernetes` client pinned in scripts/requirements.txt, configured by its
 own in-cluster loader (with the token and CA files where the test put them), reading the object
@@ -98,10 +101,94 @@ def couchbase(address, user, password, bucket, document_id):
     return out
 
 
+def _google(service, port, credentials_file):
+    """The real GAPIC client of `service` (google-cloud-secret-manager, google-cloud-spanner),
+    credentials loaded as google-auth loads GOOGLE_APPLICATION_CREDENTIALS, over its REST
+    transport at the fake (the image speaks gRPC to the same API: same resources, same errors)."""
+    from google.oauth2 import service_account
+
+    credentials = service_account.Credentials.from_service_account_file(credentials_file)
+    options = {"api_endpoint": f"http://127.0.0.1:{port}"}
+    return service(credentials=credentials, transport="rest", client_options=options)
+
+
+def google_config(port, credentials_file, project, prefix, key):
+    """jans-pycloudlib GoogleConfig.get_all (latest, then the version; it would create a missing
+    secret, which only reads here), then `.get(key) or None`."""
+    from google.cloud import secretmanager
+
+    client = _google(secretmanager.SecretManagerServiceClient, port, credentials_file)
+    name = f"projects/{project}/secrets/{prefix}-configuration/versions/latest"
+    response = client.access_secret_version(request={"name": name})
+    return json.loads(response.payload.data.decode("UTF-8")).get(key) or None
+
+
+def google_secret(port, credentials_file, project, prefix, passphrase, key):
+    """jans-pycloudlib GoogleSecret.get_all as the multipart adapter first wrote it: list the
+    parts, join their versions, `_maybe_legacy_payload` (zlib or lzma, then `_decrypt`:
+    PBKDF2-HMAC-SHA256 1000 rounds, AES-GCM, lzma; plain JSON otherwise), then `.get(key) or
+    None`. (Later pycloudlib joins parts only until they parse with `json.loads`, which raises
+    UnicodeDecodeError, uncaught, on a compressed payload: see src/preflight/google/legacy.rs.)"""
+    import binascii, hashlib, lzma, zlib
+    from contextlib import suppress
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from google.api_core.exceptions import NotFound
+    from google.cloud import secretmanager
+
+    client = _google(secretmanager.SecretManagerServiceClient, port, credentials_file)
+    listed = client.list_secrets(request={"parent": f"projects/{project}", "filter": f"name:secrets/{prefix}-secret"})
+    payload = b""
+    for name in [f"{s.name}/versions/latest" for s in listed]:
+        with suppress(NotFound):
+            payload += client.access_secret_version(request={"name": name}).payload.data
+    if not payload:
+        return None
+    text = ""
+    with suppress(zlib.error):
+        text = zlib.decompress(payload).decode("UTF-8")
+    if not text:
+        with suppress(lzma.LZMAError):
+            text = lzma.decompress(payload).decode("UTF-8")
+    if not text:
+        return json.loads(payload).get(key) or None
+    try:
+        salt, iv, sealed = map(binascii.unhexlify, text.split("-"))
+    except binascii.Error:
+        return json.loads(text).get(key) or None
+    plaintext = b""
+    try:
+        aes = AESGCM(hashlib.pbkdf2_hmac("sha256", passphrase.encode("utf8"), salt, 1000))
+        plaintext = lzma.decompress(aes.decrypt(iv, sealed, None))
+    except InvalidTag:
+        pass  # the image logs "Wrong passphrase used." and goes on with the empty text
+    return json.loads(plaintext.decode("utf8")).get(key) or None
+
+
+def google_spanner(port, credentials_file, database, table, doc_id):
+    """jans-pycloudlib SpannerClient.row_exists (a read of doc_id by key, limit 1: the rows) or
+    connected (SELECT 1: the first column), through a new session."""
+    from google.cloud import spanner_v1
+
+    client = _google(spanner_v1.SpannerClient, port, credentials_file)
+    session = client.create_session(request={"database": database})
+    if table == "-":
+        result = client.execute_sql(request={"session": session.name, "sql": "SELECT 1"})
+        return int(result.rows[0][0])
+    result = client.read(request={"session": session.name, "table": table, "columns": ["doc_id"],
+                                  "key_set": {"keys": [[doc_id]]}, "limit": 1})
+    return [list(row) for row in result.rows]
+
+
+SERVICES = {"consul": consul, "vault": vault, "kubernetes": kubernetes, "couchbase": couchbase,
+            "google-config": google_config, "google-secret": google_secret,
+            "google-spanner": google_spanner}
+
+
 if __name__ == "__main__":
     service, args = sys.argv[1], sys.argv[2:]
     try:
-        out = {"value": {"consul": consul, "vault": vault, "kubernetes": kubernetes, "couchbase": couchbase}[service](*args)}
+        out = {"value": SERVICES[service](*args)}
     except Exception as error:  # the class is what the image's wait sees
         out = {"error": f"{type(error).__name__}: {error}"}
     print(json.dumps(out))

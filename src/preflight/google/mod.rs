@@ -1,0 +1,112 @@
+//! The google config and secret adapters and the Spanner backend, checked as the image's own
+//! Google clients read them: Secret Manager and Spanner over their REST APIs (the same resources
+//! and answers as the gRPC the image speaks), authenticated with the service account file's
+//! self-signed JWT ([`account`]).
+
+mod account;
+mod client;
+mod legacy;
+mod secret_manager;
+mod spanner;
+
+pub use secret_manager::Store;
+pub use spanner::check as spanner;
+
+use super::deadline::bounded;
+use super::{Limits, Setting, Status, StepResult};
+use account::Account;
+use client::Client;
+use secret_manager::Kind;
+
+/// The project every resource name starts with.
+const PROJECT: &str = "GOOGLE_PROJECT_ID";
+/// The scope the Secret Manager client's bearer carries (its `AUTH_SCOPES`).
+const SECRET_MANAGER_SCOPE: &str = "https://www.googleapis.com/auth/cloud-platform";
+
+/// Checks the config (`Kind::Config`, key `hostname`) or secret (`ssl_cert`) adapter; the store
+/// when Secret Manager answered (even without the key).
+pub fn check(
+    setting: &Setting,
+    limits: Limits,
+    (step, key, secret): (&str, &str, bool),
+) -> (StepResult, Option<Store>) {
+    let kind = if secret { Kind::Secret } else { Kind::Config };
+    let store = match store(setting, kind) {
+        Ok(store) => store,
+        Err((status, why)) => {
+            return (
+                StepResult::not_run(step, "google", String::new(), status, why),
+                None,
+            );
+        }
+    };
+    let target = format!("{} (secret {})", store.client.base, store.version_path());
+    let timeout = limits.timeout;
+    let (mut result, carried) = bounded((step, "google", &target), timeout, move || {
+        let payload = store.payload(timeout)?;
+        Ok((store, payload))
+    });
+    let Some((store, payload)) = carried else {
+        return (result, None);
+    };
+    let missing = match payload {
+        Ok(keys) => secret_manager::value_of(&keys, key)
+            .is_none()
+            .then(|| format!("key {} missing", store.key_path(key))),
+        Err(why) => Some(why),
+    };
+    if let Some(why) = missing {
+        result.status = Status::Failed;
+        result.reason = Some(why);
+    }
+    (result, Some(store))
+}
+
+/// The adapter's secret as the image names it: the adapter's own older variables first (the
+/// image reads them when they are set at all), else the spec's `CN_GOOGLE_SECRET_*`.
+fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
+    let account = Account::load(setting)?;
+    let client = Client::new(setting, account, "secretmanager", SECRET_MANAGER_SCOPE)
+        .map_err(|why| (Status::Failed, why))?;
+    let older = match kind {
+        Kind::Config => "CN_CONFIG_GOOGLE_SECRET_",
+        Kind::Secret => "CN_SECRET_GOOGLE_SECRET_",
+    };
+    let read = |rest: &str| {
+        let old = format!("{older}{rest}");
+        match setting.text(&old) {
+            value if setting.is_set(&old) && !value.is_empty() => value,
+            _ => setting.text(&format!("CN_GOOGLE_SECRET_{rest}")),
+        }
+    };
+    let suffix = match kind {
+        Kind::Config => "configuration",
+        Kind::Secret => "secret",
+    };
+    let version = match read("VERSION_ID") {
+        empty if empty.is_empty() => "latest".to_string(),
+        version => version,
+    };
+    let passphrase = read("MANAGER_PASSPHRASE");
+    setting.keep_secret(&passphrase);
+    // The spec's default where the image has its own (spec 2.4 against pycloudlib's `jans`):
+    // svcgen follows the spec and says so when the secret is then missing.
+    let prefix = "CN_GOOGLE_SECRET_NAME_PREFIX";
+    let unset = !setting.is_set(prefix) && !setting.is_set(&format!("{older}NAME_PREFIX"));
+    let unset_prefix = unset.then(|| {
+        format!(
+            " ({prefix} is not set: svcgen reads the spec's default prefix `{}`, where the image \
+             falls back to its own default prefix, which names another secret)",
+            setting.text(prefix)
+        )
+    });
+    Ok(Store {
+        client,
+        kind,
+        project: setting.text(PROJECT),
+        name: format!("{}-{suffix}", read("NAME_PREFIX")),
+        version,
+        passphrase,
+        unset_prefix,
+    })
+}
