@@ -272,3 +272,24 @@ fn kubectl_reads(file: &Path, deadline: u64) {
     let job = objects(&built);
     assert_eq!(one(&job, "Job")["spec"]["activeDeadlineSeconds"], deadline);
 }
+
+#[test]
+fn preflight_job_needs_svcgen_s_image_named_and_out_dir_leaves_it_out_until_then() {
+    let example = support::repo().join("examples/b-consul-vault-sql.toml");
+    Test::in_repo()
+        .args(["render", "-t", "preflight-job"])
+        .arg(&example)
+        .code(1)
+        .stderr_has("`deploy.preflight.repository` is not set")
+        .stderr_has("scripts/image.sh")
+        .run();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    Test::in_repo()
+        .args(["render", "-q", "--out-dir"])
+        .arg(&out)
+        .arg(&example)
+        .run();
+    assert!(out.join("k8s.yaml").is_file());
+    assert!(!out.join("preflight-job.yaml").exists());
+}

@@ -63,8 +63,8 @@ impl Account {
             return Err((
                 Status::NotChecked,
                 format!(
-                    "{CREDENTIALS} {path}: its type is `{kind}`, not `service_account`: svcgen \
-                     checks only service account keys"
+                    "{CREDENTIALS} {path}: its type is {kind:?}, not \"service_account\": \
+                     svcgen checks only service account keys"
                 ),
             ));
         }
@@ -120,16 +120,26 @@ impl Account {
     }
 }
 
-/// The account's RSA key from its PEM (`-----BEGIN PRIVATE KEY-----`, PKCS#8), never quoted.
+/// The account's RSA key from its PEM, never quoted: PKCS#8 (`-----BEGIN PRIVATE KEY-----`, what
+/// Google issues) or PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`, which google-auth's
+/// `load_pem_private_key` reads too).
 fn private_key(pem: &str) -> Result<RsaKeyPair, String> {
-    let refused = || "its `private_key` is not a PEM RSA private key (PKCS#8)".to_string();
+    let refused = || {
+        "its `private_key` is not a PEM RSA private key (PKCS#8 `BEGIN PRIVATE KEY` or PKCS#1 \
+         `BEGIN RSA PRIVATE KEY`, 2048 to 4096 bits)"
+            .to_string()
+    };
     let body: String = (pem.lines())
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with("-----"))
         .collect();
-    if !pem.trim_start().starts_with("-----BEGIN PRIVATE KEY-----") {
-        return Err(refused());
+    let start = pem.trim_start();
+    let der = || STANDARD.decode(&body).map_err(|_| refused());
+    if start.starts_with("-----BEGIN PRIVATE KEY-----") {
+        RsaKeyPair::from_pkcs8(&der()?).map_err(|_| refused())
+    } else if start.starts_with("-----BEGIN RSA PRIVATE KEY-----") {
+        RsaKeyPair::from_der(&der()?).map_err(|_| refused())
+    } else {
+        Err(refused())
     }
-    let der = STANDARD.decode(body).map_err(|_| refused())?;
-    RsaKeyPair::from_pkcs8(&der).map_err(|_| refused())
 }

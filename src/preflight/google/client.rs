@@ -56,8 +56,7 @@ impl Client {
     ) -> Result<Answer, String> {
         let tls = Tls {
             verify: true,
-            ca: None,
-            client: None,
+            ..Tls::default()
         };
         let agent = http::agent(&tls, timeout)?;
         let bearer = format!("Bearer {}", self.account.bearer(self.scope)?);

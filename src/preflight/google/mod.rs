@@ -5,7 +5,6 @@
 
 mod account;
 mod client;
-mod legacy;
 mod secret_manager;
 mod spanner;
 
@@ -50,14 +49,20 @@ pub fn check(
         return (result, None);
     };
     let missing = match payload {
-        Ok(keys) => secret_manager::value_of(&keys, key)
-            .is_none()
-            .then(|| format!("key {} missing", store.key_path(key))),
-        Err(why) => Some(why),
+        Ok(keys) => secret_manager::value_of(&keys, key).is_none().then(|| {
+            (
+                Status::Failed,
+                format!("key {} missing", store.key_path(key)),
+            )
+        }),
+        Err(not_ok) => Some(not_ok),
     };
-    if let Some(why) = missing {
-        result.status = Status::Failed;
+    if let Some((status, why)) = missing {
+        result.status = status;
         result.reason = Some(why);
+    } else if let Some(note) = &store.unset_prefix {
+        // Passed, but on the spec's prefix: the image may read another secret (warned).
+        result.reason = Some(note.clone());
     }
     (result, Some(store))
 }
@@ -87,16 +92,14 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         empty if empty.is_empty() => "latest".to_string(),
         version => version,
     };
-    let passphrase = read("MANAGER_PASSPHRASE");
-    setting.keep_secret(&passphrase);
     // The spec's default where the image has its own (spec 2.4 against pycloudlib's `jans`):
     // svcgen follows the spec and says so when the secret is then missing.
     let prefix = "CN_GOOGLE_SECRET_NAME_PREFIX";
     let unset = !setting.is_set(prefix) && !setting.is_set(&format!("{older}NAME_PREFIX"));
     let unset_prefix = unset.then(|| {
         format!(
-            " ({prefix} is not set: svcgen reads the spec's default prefix `{}`, where the image \
-             falls back to its own default prefix, which names another secret)",
+            "{prefix} is not set: svcgen reads the spec's default prefix `{}`, where the image \
+             falls back to its own default prefix, which names another secret",
             setting.text(prefix)
         )
     });
@@ -106,7 +109,6 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         project: setting.text(PROJECT),
         name: format!("{}-{suffix}", read("NAME_PREFIX")),
         version,
-        passphrase,
         unset_prefix,
     })
 }

@@ -6,8 +6,8 @@
 //! reads: where the config secret is missing the image would create it empty, and its wait
 //! would still find no `hostname`.
 
+use super::super::Status;
 use super::client::{Client, refusal, resource};
-use super::legacy;
 use crate::preflight::config::percent;
 use base64::Engine;
 use std::time::Duration;
@@ -31,8 +31,6 @@ pub struct Store {
     /// The secret's id: `<prefix>-configuration` or `<prefix>-secret`.
     pub name: String,
     pub version: String,
-    /// The secret adapter's passphrase (older payloads only).
-    pub passphrase: String,
     /// Said after "secret ... missing" when the name's prefix is the spec's default because the
     /// environment leaves it unset, where the image falls back to its own.
     pub unset_prefix: Option<String>,
@@ -40,7 +38,40 @@ pub struct Store {
 
 /// The payload when the API answered: `Ok` the keys, `Err` why they cannot be read (the
 /// secret is missing, or its payload cannot be decoded).
-pub type Payload = Result<serde_json::Value, String>;
+pub type Payload = Result<serde_json::Value, (Status, String)>;
+
+/// The first bytes of a zlib stream (its CMF byte for a 32 KiB window) or an xz stream: what the
+/// secret adapter's older versions wrote, compressed around an encrypted text.
+fn compressed(payload: &[u8]) -> bool {
+    let zlib = payload.len() >= 2
+        && payload[0] == 0x78
+        && u16::from_be_bytes([payload[0], payload[1]]).is_multiple_of(31);
+    zlib || payload.starts_with(b"\xFD7zXZ\x00")
+}
+
+/// The joined payload as the image's `GoogleSecret.get_all` reads it: a JSON object; an older
+/// adapter's compressed, passphrase-encrypted payload is not checked, because pycloudlib's
+/// newest `get_all` raises `UnicodeDecodeError` on it (its first `json.loads` of the joined bytes
+/// catches only `JSONDecodeError`) where an earlier one decrypted it, and which of the two the
+/// image's pinned jans commit carries was not established.
+fn keys_of(payload: &[u8], secret: &str) -> Payload {
+    if let Ok(keys) = serde_json::from_slice(payload) {
+        return Ok(keys);
+    }
+    if compressed(payload) {
+        return Err((
+            Status::NotChecked,
+            format!(
+                "secret {secret} holds an older adapter's compressed, encrypted payload: \
+                 pycloudlib's newest GoogleSecret fails on it (UnicodeDecodeError) where an \
+                 earlier one decrypted it with CN_GOOGLE_SECRET_MANAGER_PASSPHRASE, and which \
+                 one the image carries was not established; write the secret again as JSON \
+                 (the adapter's current format) to check it"
+            ),
+        ));
+    }
+    Err((Status::Failed, format!("secret {secret} is not JSON")))
+}
 
 impl Store {
     /// `projects/<project>/secrets/<name>/versions/<version>`.
@@ -54,7 +85,8 @@ impl Store {
     /// Reads one key: `Ok(None)` when it is missing or empty (the image's `get(key) or
     /// default`); `Err` when the secret cannot be read.
     pub fn get(&self, key: &str, timeout: Duration) -> Result<Option<String>, String> {
-        Ok(value_of(&self.payload(timeout)??, key))
+        let keys = self.payload(timeout)?.map_err(|(_, why)| why)?;
+        Ok(value_of(&keys, key))
     }
 
     /// Where a key lives, for messages.
@@ -67,9 +99,11 @@ impl Store {
     pub fn payload(&self, timeout: Duration) -> Result<Payload, String> {
         match self.kind {
             Kind::Config => Ok(match self.access(&self.version_path(), timeout)? {
-                Some(data) => serde_json::from_slice(&data)
-                    .map_err(|_| format!("secret {} is not JSON", self.version_path())),
-                None => Err(self.missing(&self.version_path())),
+                Some(data) => serde_json::from_slice(&data).map_err(|_| {
+                    let why = format!("secret {} is not JSON", self.version_path());
+                    (Status::Failed, why)
+                }),
+                None => Err((Status::Failed, self.missing(&self.version_path()))),
             }),
             Kind::Secret => self.joined(timeout),
         }
@@ -80,7 +114,7 @@ impl Store {
         let names = self.list(timeout)?;
         if names.is_empty() {
             let name = format!("projects/{}/secrets/{}", self.project, self.name);
-            return Ok(Err(self.missing(&name)));
+            return Ok(Err((Status::Failed, self.missing(&name))));
         }
         let mut payload = Vec::new();
         for name in &names {
@@ -93,19 +127,17 @@ impl Store {
             }
         }
         if payload.is_empty() {
-            return Ok(Err(self.missing(&self.version_path())));
+            return Ok(Err((Status::Failed, self.missing(&self.version_path()))));
         }
-        Ok(legacy::decode(
-            &payload,
-            &self.passphrase,
-            &self.version_path(),
-        ))
+        Ok(keys_of(&payload, &self.version_path()))
     }
 
     /// "secret `name` missing", with the note on an unset prefix.
     fn missing(&self, name: &str) -> String {
-        let note = self.unset_prefix.as_deref().unwrap_or_default();
-        format!("secret {name} missing{note}")
+        match &self.unset_prefix {
+            Some(note) => format!("secret {name} missing ({note})"),
+            None => format!("secret {name} missing"),
+        }
     }
 
     /// `list_secrets(parent, filter="name:secrets/<name>")`: the secrets' names, page by page.

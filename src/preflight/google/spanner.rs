@@ -10,8 +10,10 @@ use crate::preflight::persistence::{Backend, doc_id_from_dn, waited_entry};
 use crate::preflight::{Limits, Setting, StepResult};
 use std::time::Duration;
 
-/// The Spanner client's scope (google-cloud-spanner `Client.SCOPE`).
-const SCOPE: &str = "https://www.googleapis.com/auth/spanner.admin";
+/// The scope of the image's Spanner data calls: its `Database.spanner_api` scopes the
+/// credentials to `SPANNER_DATA_SCOPE` (the client's own `spanner.admin` is for admin APIs,
+/// which sessions, reads and queries refuse).
+const SCOPE: &str = "https://www.googleapis.com/auth/spanner.data";
 const INSTANCE: &str = "CN_GOOGLE_SPANNER_INSTANCE_ID";
 const DATABASE: &str = "CN_GOOGLE_SPANNER_DATABASE_ID";
 

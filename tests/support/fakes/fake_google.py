@@ -53,8 +53,25 @@ def signed_by_account(authorization, modulus, email):
         return False
     if pow(int.from_bytes(signature, "big"), 65537, n).to_bytes(size, "big") != expected:
         return False
-    return claims.get("iss") == email and claims.get("exp", 0) > time.time() \
-        and bool(claims.get("scope") or claims.get("aud"))
+    if claims.get("iss") != email or claims.get("exp", 0) <= time.time():
+        return False
+    return claims if claims.get("scope") or claims.get("aud") else False
+
+
+# The scopes each API's methods accept (Google's REST reference: Secret Manager's list and
+# access, Spanner's sessions.create, read and executeSql).
+SCOPES = {
+    "secretmanager": {"https://www.googleapis.com/auth/cloud-platform"},
+    "spanner": {"https://www.googleapis.com/auth/cloud-platform",
+                "https://www.googleapis.com/auth/spanner.data"},
+}
+
+
+def scoped_for(claims, api):
+    """The bearer's scope (or, for a self-signed JWT without one, its audience) fits `api`."""
+    if claims.get("scope"):
+        return bool(set(claims["scope"].split()) & SCOPES[api])
+    return claims.get("aud", "").startswith(f"https://{api}.")
 
 
 def payloads(case, extra):
@@ -137,8 +154,12 @@ def google(handler, method, args):
     request = handler.body() if method == "POST" else {}
     if case == "echo":
         return error(handler, 401, "UNAUTHENTICATED", f"refused {handler.headers.get('Authorization')}")
-    if not signed_by_account(handler.headers.get("Authorization", ""), modulus, email):
+    claims = signed_by_account(handler.headers.get("Authorization", ""), modulus, email)
+    if not claims:
         return error(handler, 401, "UNAUTHENTICATED", UNAUTHENTICATED)
+    if not scoped_for(claims, "spanner" if "/databases/" in path else "secretmanager"):
+        return error(handler, 403, "PERMISSION_DENIED",
+                     "Request had insufficient authentication scopes.")
     if "/sessions" in path:
         return spanner(handler, path, request, case, project, extra)
     return secret_manager(handler, path, query, case, project, extra)
