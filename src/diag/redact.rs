@@ -56,13 +56,38 @@ fn first_needle_end(line: &str) -> Option<usize> {
             .filter_map(|n| ends(lower.find(n.as_str()), n))
             .min();
     }
+    // Each position is compared only with the names that start with its letter, and the scan
+    // stops where no name starting later can end before the least end found.
     let bytes = line.as_bytes();
-    (needles().iter())
-        .filter_map(|n| {
-            let at = (bytes.windows(n.len())).position(|w| w.eq_ignore_ascii_case(n.as_bytes()));
-            ends(at, n)
-        })
-        .min()
+    let by_first = needles_by_first_byte();
+    let mut least: Option<usize> = None;
+    for (at, first) in bytes.iter().enumerate() {
+        if least.is_some_and(|end| at >= end) {
+            break;
+        }
+        for needle in &by_first[usize::from(first.to_ascii_lowercase())] {
+            let end = at + needle.len();
+            if bytes
+                .get(at..end)
+                .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+            {
+                least = Some(least.map_or(end, |l| l.min(end)));
+            }
+        }
+    }
+    least
+}
+
+/// [`needles`] by their first byte, for [`first_needle_end`]'s scan of a short line.
+fn needles_by_first_byte() -> &'static [Vec<&'static [u8]>] {
+    static BY_FIRST: OnceLock<Vec<Vec<&'static [u8]>>> = OnceLock::new();
+    BY_FIRST.get_or_init(|| {
+        let mut out = vec![Vec::new(); 256];
+        for needle in needles().iter().filter(|n| !n.is_empty()) {
+            out[usize::from(needle.as_bytes()[0])].push(needle.as_bytes());
+        }
+        out
+    })
 }
 
 /// `env` with each old prefix that the container's current prefix replaced (`GLUU_X` for `CN_X`).
@@ -619,6 +644,38 @@ mod tests {
             assert_eq!(first_needle_end(&line), Some(end));
         }
         assert_eq!(first_needle_end("no secret here"), None);
+    }
+
+    /// The scan of a short line by first letter finds the least end of any secret name, as
+    /// comparing every name at every position does: names inside names, a longer name starting
+    /// first but ending last, names at the line's end, cut short, and in mixed case.
+    #[test]
+    fn a_short_line_finds_the_least_end_of_any_secret_name_as_a_full_comparison_does() {
+        let every_name = |line: &str| {
+            (needles().iter())
+                .filter_map(|n| {
+                    let bytes = line.as_bytes();
+                    let at = (bytes.windows(n.len()))
+                        .position(|w| w.eq_ignore_ascii_case(n.as_bytes()))?;
+                    Some(at + n.len())
+                })
+                .min()
+        };
+        let mut lines = vec![String::new(), "x".into(), "passphras".into()];
+        for name in needles() {
+            let upper = name.to_ascii_uppercase();
+            lines.push(name.clone());
+            lines.push(format!("ab {upper}"));
+            lines.push(name[..name.len() - 1].to_string());
+            lines.push(format!("{name}{name}"));
+            for other in needles().iter().take(12) {
+                lines.push(format!("{upper} = {other}"));
+                lines.push(format!("x{other}.{name}=1"));
+            }
+        }
+        for line in &lines {
+            assert_eq!(first_needle_end(line), every_name(line), "{line:?}");
+        }
     }
 
     #[test]

@@ -263,19 +263,19 @@ pub fn parse_text(
 /// secret of its source, wherever it is written (a multi-line string, a quoted key, ...); and of
 /// every key whose "did you mean" is a secret key (a misspelled passphrase key, in `[env]` too).
 fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
-    let in_secret = crate::diag::redact::is_secret_key(prefix);
+    let in_secret = !prefix.is_empty() && secret_name(prefix).own;
+    let mut path = String::with_capacity(prefix.len() + 40);
     for entry in &table.entries {
-        let path = if prefix.is_empty() {
-            entry.key.clone()
-        } else {
-            format!("{prefix}.{}", entry.key)
-        };
+        path.clear();
+        if !prefix.is_empty() {
+            path.push_str(prefix);
+            path.push('.');
+        }
+        path.push_str(&entry.key);
         match &entry.node.value {
             _ if in_secret && !says_where_the_secret_is(entry) => mark_all(&entry.node, sources),
             Value::Table(inner) => mark_secrets(inner, &path, sources),
-            _ if crate::diag::redact::is_secret_key(&path)
-                || (!crate::diag::redact::is_secret_key(prefix)
-                    && crate::diag::redact::nearly_names_a_secret(&path))
+            _ if secret_name(&path).named(in_secret)
                 || (prefix == "env" && crate::diag::redact::names_a_credential(&entry.key)) =>
             {
                 sources.mark_secret(entry.node.origin)
@@ -284,6 +284,50 @@ fn mark_secrets(table: &Table, prefix: &str, sources: &mut Sources) {
             _ => {}
         }
     }
+}
+
+/// How a dotted profile key names a secret, as far as the model says.
+#[derive(Clone, Copy)]
+struct SecretName {
+    /// It is a secret variable's own key.
+    own: bool,
+    /// Its "did you mean" is a secret's name (a misspelt passphrase key).
+    near: bool,
+}
+
+impl SecretName {
+    /// Whether a value under this key is a secret: its own key is a secret's, or (outside a
+    /// secret's table, whose entries are decided by where they stand) its nearest name is.
+    fn named(self, in_secret: bool) -> bool {
+        self.own || (!in_secret && self.near)
+    }
+}
+
+/// [`SecretName`] of `path`. Both answers depend on the baked model alone, and the nearest name
+/// costs a "did you mean" over the model's names: each thread keeps the answers for the keys it
+/// has seen (the profiles of a batch write the same keys), up to a bound that a file of many
+/// distinct keys does not pass.
+fn secret_name(path: &str) -> SecretName {
+    const KEPT: usize = 4096;
+    thread_local! {
+        static SEEN: std::cell::RefCell<std::collections::HashMap<String, SecretName>> =
+            std::cell::RefCell::default();
+    }
+    SEEN.with(|seen| {
+        let known = seen.borrow().get(path).copied();
+        if let Some(known) = known {
+            return known;
+        }
+        let name = SecretName {
+            own: crate::diag::redact::is_secret_key(path),
+            near: crate::diag::redact::nearly_names_a_secret(path),
+        };
+        let mut seen = seen.borrow_mut();
+        if seen.len() < KEPT {
+            seen.insert(path.to_string(), name);
+        }
+        name
+    })
 }
 
 /// True for an entry of a secret's reference table that says where the secret is, and is shown:
@@ -437,6 +481,16 @@ mod tests {
         assert!(secret_texts(not_a_name).contains(&"\"hunter 2\"".to_string()));
         let reference = "[google]\nsecret_manager_passphrase = { env = \"PASS\", file = \"p\" }\n";
         assert_eq!(secret_texts(reference), Vec::<String>::new());
+    }
+
+    /// The answers kept per thread change nothing: a misspelt secret key is masked in every
+    /// profile a batch's worker reads, not only the first, and a plain key stays shown.
+    #[test]
+    fn a_key_is_judged_the_same_in_every_profile_a_thread_reads() {
+        let text = "[google]\nsecret_manager_passphrse = \"hunter2\"\nproject_id = \"demo\"\n";
+        for _ in 0..3 {
+            assert_eq!(secret_texts(text), ["\"hunter2\""]);
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use super::Typed;
 use crate::diag::source::Origin;
 use crate::model::{Condition, Edition, Group, Lookup, Model};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 pub use crate::model::Applies;
@@ -14,6 +15,9 @@ pub struct Choices<'a> {
     explicit: &'a HashMap<String, (Option<Typed>, Origin)>,
     /// Where each value of the backend mapping was written: (backend, origin).
     mapping_origins: Vec<(String, Origin)>,
+    /// What [`Choices::applies`] found for each group asked so far: the values it depends on do
+    /// not change while they are borrowed, and every variable of a group asks.
+    decided: RefCell<Vec<(&'static Group, Applies<'static>)>>,
 }
 
 impl<'a> Choices<'a> {
@@ -28,6 +32,7 @@ impl<'a> Choices<'a> {
             edition,
             explicit,
             mapping_origins,
+            decided: RefCell::default(),
         }
     }
 
@@ -37,8 +42,16 @@ impl<'a> Choices<'a> {
     }
 
     /// Whether a group applies, and the first condition that makes it.
-    pub fn applies<'g>(&self, group: &'g Group) -> Applies<'g> {
-        Condition::applies(&group.when, self)
+    pub fn applies(&self, group: &'static Group) -> Applies<'static> {
+        let known = (self.decided.borrow().iter())
+            .find(|(g, _)| std::ptr::eq(*g, group))
+            .map(|(_, applies)| *applies);
+        if let Some(applies) = known {
+            return applies;
+        }
+        let applies = Condition::applies(&group.when, self);
+        self.decided.borrow_mut().push((group, applies));
+        applies
     }
 
     /// Where the setting that makes a condition hold was written, if it was written.

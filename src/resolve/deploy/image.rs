@@ -34,20 +34,31 @@ pub(super) fn check(deploy: &Deploy, reader: &SettingReader<'_>, diags: &mut Dia
 /// image keeps there), so the image cannot write there and stops. Inside a written folder, a
 /// file elsewhere leaves the rest writable (the couchbase password's default is one).
 pub(super) fn mounts_over_writes(deploy: &Deploy, model: &Model, diags: &mut Diagnostics) {
+    if deploy.files.is_empty() {
+        return;
+    }
+    // Each path the image writes with its identity, as Docker and Kubernetes see it, made once
+    // for all the files.
+    let written: Vec<_> = (model.image.writes.iter())
+        .flat_map(|w| w.paths().map(move |path| (w, path)))
+        .map(|(w, path)| {
+            let identity = super::names::path_identity(&path).1;
+            (w, path, identity)
+        })
+        .collect();
     for file in &deploy.files {
         // Paths as Docker and Kubernetes see them (a mount path with `.` or `..` is refused).
         let (_, mounted) = super::names::path_identity(&file.container_path);
-        let written =
-            || (model.image.writes.iter()).flat_map(|w| w.paths().map(move |path| (w, path)));
-        let identity = |path: &str| super::names::path_identity(path).1;
+        let below = format!("{mounted}/");
         // The path itself first, else the first one below it.
-        let hit = (written().find(|(_, path)| identity(path) == mounted)).or_else(|| {
-            written().find(|(_, path)| {
-                mounted.is_empty() || identity(path).starts_with(&format!("{mounted}/"))
-            })
+        let hit = (written.iter().find(|(_, _, identity)| *identity == mounted)).or_else(|| {
+            (written.iter())
+                .find(|(_, _, identity)| mounted.is_empty() || identity.starts_with(&below))
         });
-        let Some((written, path)) = hit else { continue };
-        let over = if identity(&path) == mounted {
+        let Some((written, path, identity)) = hit else {
+            continue;
+        };
+        let over = if *identity == mounted {
             String::new()
         } else {
             format!(", a folder above {path}")

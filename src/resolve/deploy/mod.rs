@@ -358,34 +358,32 @@ fn check_keys(model: &Model, table: &Table, diags: &mut Diagnostics) {
 
 fn check_level(model: &Model, table: &Table, prefix: &str, diags: &mut Diagnostics) {
     let below = format!("{prefix}.");
-    let mut valid: Vec<String> = Vec::new();
+    let mut valid: Vec<&str> = Vec::new();
     for setting in &model.settings {
         if let Some(rest) = setting.key.strip_prefix(&below) {
-            let next = rest.split('.').next().unwrap_or(rest).to_string();
+            let next = rest.split('.').next().unwrap_or(rest);
             if !valid.contains(&next) {
                 valid.push(next);
             }
         }
     }
     if prefix == "deploy" {
-        valid.extend([FILES.to_string(), PLUGINS.to_string()]);
+        valid.extend([FILES, PLUGINS]);
     }
     for entry in &table.entries {
         let path = format!("{prefix}.{}", entry.key);
-        if !valid.contains(&entry.key) {
+        if !valid.contains(&entry.key.as_str()) {
             diags.push(
                 Diagnostic::new(Code::UnknownKey, format!("unknown key `{path}`"))
                     .at(entry.key_origin)
                     .label("unknown key")
-                    .suggest(did_you_mean(&entry.key, valid.iter().map(String::as_str)))
+                    .suggest(did_you_mean(&entry.key, valid.iter().copied()))
                     .help(format!("keys valid in [{prefix}]: {}", valid.join(", "))),
             );
             continue;
         }
-        let is_table_level = model
-            .settings
-            .iter()
-            .any(|s| s.key.starts_with(&format!("{path}.")));
+        let is_table_level = (model.settings.iter())
+            .any(|s| (s.key.strip_prefix(path.as_str())).is_some_and(|rest| rest.starts_with('.')));
         if is_table_level {
             match &entry.node.value {
                 Value::Table(inner) => check_level(model, inner, &path, diags),
