@@ -669,3 +669,19 @@ fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so() {
         );
     }
 }
+
+#[test]
+fn preflight_google_says_where_it_stops_reading_a_secrets_list_that_never_ends() {
+    let Some(ran) = against("endless") else {
+        return;
+    };
+    let (code, report, all) = (ran.code, &ran.report, &ran.all);
+    assert_eq!(code, 1, "{all}");
+    let (status, reason) = status_and_reason(report, "secret");
+    assert_eq!(status, "failed", "{all}");
+    assert_eq!(
+        reason,
+        "Secret Manager listed more than 20 pages of secrets named like svc-secret; svcgen reads \
+         at most 20 (the image reads them all)"
+    );
+}

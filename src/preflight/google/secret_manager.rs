@@ -12,6 +12,12 @@ use crate::preflight::config::percent;
 use base64::Engine;
 use std::time::Duration;
 
+/// Secret Manager's answer about `what` as JSON, or an error that names the request.
+fn parsed(body: &str, what: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(body)
+        .map_err(|_| format!("Secret Manager's answer for {what} is not JSON"))
+}
+
 /// At most this many pages of the secrets list (the image's pager reads them all).
 const MAX_PAGES: usize = 20;
 
@@ -155,8 +161,10 @@ impl Store {
             if answer.status != 200 {
                 return Err(refusal(&answer));
             }
-            let json: serde_json::Value = serde_json::from_str(&answer.body)
-                .map_err(|_| "Secret Manager's answer is not JSON".to_string())?;
+            let json = parsed(
+                &answer.body,
+                &format!("the list of secrets named like {}", self.name),
+            )?;
             let listed = json["secrets"].as_array().into_iter().flatten();
             names.extend(listed.filter_map(|s| s["name"].as_str().map(str::to_string)));
             token = json["nextPageToken"]
@@ -164,10 +172,14 @@ impl Store {
                 .unwrap_or_default()
                 .to_string();
             if token.is_empty() {
-                break;
+                return Ok(names);
             }
         }
-        Ok(names)
+        Err(format!(
+            "Secret Manager listed more than {MAX_PAGES} pages of secrets named like {}; \
+             svcgen reads at most {MAX_PAGES} (the image reads them all)",
+            self.name
+        ))
     }
 
     /// `access_secret_version(name)`: its payload's bytes, `None` when it is not there (404).
@@ -177,8 +189,7 @@ impl Store {
                 .call(&format!("/v1/{}:access", resource(version)), None, timeout)?;
         match answer.status {
             200 => {
-                let json: serde_json::Value = serde_json::from_str(&answer.body)
-                    .map_err(|_| "Secret Manager's answer is not JSON".to_string())?;
+                let json = parsed(&answer.body, version)?;
                 let data = json.pointer("/payload/data").and_then(|d| d.as_str());
                 let decoded = base64::engine::general_purpose::STANDARD.decode(data.unwrap_or(""));
                 decoded

@@ -65,7 +65,7 @@ fn session(client: &Client, database: &str, timeout: Duration) -> Result<String,
         200 => json(&answer.body)?["name"]
             .as_str()
             .map(str::to_string)
-            .ok_or_else(|| "Spanner's session has no name".to_string()),
+            .ok_or_else(|| format!("Spanner's new session of {database} has no name")),
         404 => Err(format!("database {database} missing: {}", message(&answer))),
         _ => Err(refusal(&answer)),
     }
@@ -104,7 +104,7 @@ fn select_one(client: &Client, session: &str, timeout: Duration) -> Result<(), S
     let value = first.and_then(|v| v.as_str().and_then(|s| s.parse::<i64>().ok()));
     match value {
         Some(n) if n > 0 => Ok(()),
-        _ => Err("SELECT 1 gave no row".to_string()),
+        _ => Err(format!("SELECT 1 in session {session} gave no row above 0")),
     }
 }
 

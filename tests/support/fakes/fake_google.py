@@ -98,6 +98,8 @@ def secret_manager(handler, path, query, case, project, extra):
         names = [f"projects/{NUMBER}/secrets/{s}" for s in sorted(secrets) if wanted in f"secrets/{s}"]
         found = [{"name": n, "replication": {"automatic": {}}, "createTime": "2026-11-01T00:00:00Z",
                   "etag": "\"1\""} for n in names]
+        if case == "endless":  # a hostile server: one more page, always
+            return handler.reply(200, {"secrets": [], "nextPageToken": "next"})
         return handler.reply(200, {"secrets": found, "totalSize": len(found)} if found else {})
     if path.endswith(":access"):
         name = path[len("/v1/"):-len(":access")]
