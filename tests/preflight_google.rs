@@ -685,3 +685,46 @@ fn preflight_google_says_where_it_stops_reading_a_secrets_list_that_never_ends()
          at most 20 (the image reads them all)"
     );
 }
+
+#[test]
+fn preflight_google_from_env_reads_an_empty_older_prefix_as_the_image_does_not_the_newer() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((json, modulus)) = account(dir.path(), "sa", "") else {
+        return;
+    };
+    let Some(server) = fake("ready", &modulus, &[]) else {
+        return;
+    };
+    let endpoint = format!("http://127.0.0.1:{}", server.port);
+    // The image: `os.environ["CN_..._NAME_PREFIX"] or <its default>`; the newer variable's
+    // `other` is not read once the older one is set, even empty.
+    let vars = [
+        ("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str()),
+        ("CN_CONFIG_ADAPTER", "google"),
+        ("CN_SECRET_ADAPTER", "google"),
+        ("GOOGLE_PROJECT_ID", PROJECT),
+        ("GOOGLE_APPLICATION_CREDENTIALS", json.to_str().unwrap()),
+        ("CN_GOOGLE_SECRET_NAME_PREFIX", "other"),
+        ("CN_CONFIG_GOOGLE_SECRET_NAME_PREFIX", ""),
+        ("CN_SECRET_GOOGLE_SECRET_NAME_PREFIX", ""),
+        ("CN_PERSISTENCE_TYPE", "spanner"),
+        ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
+        ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
+    ];
+    let (_, stdout, stderr) =
+        crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    for (step, old) in [
+        ("config", "CN_CONFIG_GOOGLE_SECRET_NAME_PREFIX"),
+        ("secret", "CN_SECRET_GOOGLE_SECRET_NAME_PREFIX"),
+    ] {
+        let (status, reason) = status_and_reason(&report, step);
+        assert_eq!(status, "ok", "{report:#}\n{stderr}");
+        assert!(
+            reason.starts_with(&format!(
+                "{old} is empty: svcgen reads the spec's default prefix `svc`"
+            )),
+            "{step}: {reason}"
+        );
+    }
+}

@@ -67,6 +67,15 @@ pub fn check(
     (result, Some(store))
 }
 
+/// The spec's default of the variable `name` (empty where the spec shows none).
+fn spec_default(setting: &Setting, name: &str) -> String {
+    let model = crate::model::Model::get();
+    let var = model
+        .entries_by_env(name)
+        .find(|v| v.editions.contains(&setting.edition));
+    (var.and_then(|v| v.default.value()).unwrap_or_default()).to_string()
+}
+
 /// The adapter's secret as the image names it: the adapter's own older variables first (the
 /// image reads them when they are set at all), else the spec's `CN_GOOGLE_SECRET_*`.
 fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
@@ -77,11 +86,15 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         Kind::Config => "CN_CONFIG_GOOGLE_SECRET_",
         Kind::Secret => "CN_SECRET_GOOGLE_SECRET_",
     };
+    // pycloudlib: `os.environ[old] or <default>` when the older variable is set at all (even
+    // empty), else the newer one; the default here is the spec's (the newer variable's).
     let read = |rest: &str| {
         let old = format!("{older}{rest}");
+        let newer = format!("CN_GOOGLE_SECRET_{rest}");
         match setting.text(&old) {
             value if setting.is_set(&old) && !value.is_empty() => value,
-            _ => setting.text(&format!("CN_GOOGLE_SECRET_{rest}")),
+            _ if setting.is_set(&old) => spec_default(setting, &newer),
+            _ => setting.text(&newer),
         }
     };
     let suffix = match kind {
@@ -93,14 +106,22 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         version => version,
     };
     // The spec's default where the image has its own (spec 2.4 against pycloudlib's `jans`):
-    // svcgen follows the spec and says so when the secret is then missing.
+    // svcgen follows the spec and says so on the step.
     let prefix = "CN_GOOGLE_SECRET_NAME_PREFIX";
-    let unset = !setting.is_set(prefix) && !setting.is_set(&format!("{older}NAME_PREFIX"));
-    let unset_prefix = unset.then(|| {
+    let old_prefix = format!("{older}NAME_PREFIX");
+    let fallen_back = if setting.is_set(&old_prefix) {
+        setting
+            .text(&old_prefix)
+            .is_empty()
+            .then(|| format!("{old_prefix} is empty"))
+    } else {
+        (!setting.is_set(prefix)).then(|| format!("{prefix} is not set"))
+    };
+    let unset_prefix = fallen_back.map(|why| {
         format!(
-            "{prefix} is not set: svcgen reads the spec's default prefix `{}`, where the image \
-             falls back to its own default prefix, which names another secret",
-            setting.text(prefix)
+            "{why}: svcgen reads the spec's default prefix `{}`, where the image falls back to \
+             its own default prefix, which names another secret",
+            spec_default(setting, prefix)
         )
     });
     Ok(Store {
