@@ -105,7 +105,7 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         empty if empty.is_empty() => "latest".to_string(),
         version => version,
     };
-    // The spec's default where the image has its own (spec 2.4 against pycloudlib's `jans`):
+    // The spec's default where the image has its own (spec 2.4 against pycloudlib's own):
     // svcgen follows the spec and says so on the step.
     let prefix = "CN_GOOGLE_SECRET_NAME_PREFIX";
     let old_prefix = format!("{older}NAME_PREFIX");
