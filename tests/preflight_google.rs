@@ -624,17 +624,11 @@ fn preflight_google_in_another_universe_or_with_another_credential_type_says_why
     );
 }
 
-#[test]
-fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let Some((json, modulus)) = account(dir.path(), "sa", "") else {
-        return;
-    };
-    let Some(server) = fake("gone", &modulus, &[]) else {
-        return;
-    };
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let vars = [
+/// `preflight --from-env --edition B --format json` of a container with the google adapters and
+/// Spanner, the fake on `port`, the account file `json` and `more` variables: the report.
+fn from_env_report(port: u16, json: &Path, more: &[(&str, &str)]) -> (Value, String) {
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let mut vars = vec![
         ("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str()),
         ("CN_CONFIG_ADAPTER", "google"),
         ("CN_SECRET_ADAPTER", "google"),
@@ -644,8 +638,22 @@ fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so() {
         ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
         ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
     ];
-    let (_, stdout, _) = crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
-    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    vars.extend_from_slice(more);
+    let (_, stdout, stderr) =
+        crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
+    (serde_json::from_str(&stdout).unwrap_or(Value::Null), stderr)
+}
+
+#[test]
+fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((json, modulus)) = account(dir.path(), "sa", "") else {
+        return;
+    };
+    let Some(server) = fake("gone", &modulus, &[]) else {
+        return;
+    };
+    let (report, _) = from_env_report(server.port, &json, &[]);
     let (status, reason) = status_and_reason(&report, "secret");
     assert_eq!(status, "failed", "{report:#}");
     assert!(
@@ -654,12 +662,7 @@ fn preflight_google_from_env_without_a_prefix_reads_the_spec_s_and_says_so() {
     );
     // Found on the spec's prefix: passed, and still said, since the image may read another.
     let server = fake("ready", &modulus, &[]).unwrap();
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
-    let mut found = vars;
-    found[0].1 = endpoint.as_str();
-    let (_, stdout, _) =
-        crate::preflight::from_env(&found, &["--edition", "B", "--format", "json"]);
-    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let (report, _) = from_env_report(server.port, &json, &[]);
     for step in ["config", "secret"] {
         let (status, reason) = status_and_reason(&report, step);
         assert_eq!(status, "ok", "{report:#}");
@@ -695,25 +698,14 @@ fn preflight_google_from_env_reads_an_empty_older_prefix_as_the_image_does_not_t
     let Some(server) = fake("ready", &modulus, &[]) else {
         return;
     };
-    let endpoint = format!("http://127.0.0.1:{}", server.port);
     // The image: `os.environ["CN_..._NAME_PREFIX"] or <its default>`; the newer variable's
     // `other` is not read once the older one is set, even empty.
-    let vars = [
-        ("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str()),
-        ("CN_CONFIG_ADAPTER", "google"),
-        ("CN_SECRET_ADAPTER", "google"),
-        ("GOOGLE_PROJECT_ID", PROJECT),
-        ("GOOGLE_APPLICATION_CREDENTIALS", json.to_str().unwrap()),
+    let more = [
         ("CN_GOOGLE_SECRET_NAME_PREFIX", "other"),
         ("CN_CONFIG_GOOGLE_SECRET_NAME_PREFIX", ""),
         ("CN_SECRET_GOOGLE_SECRET_NAME_PREFIX", ""),
-        ("CN_PERSISTENCE_TYPE", "spanner"),
-        ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
-        ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
     ];
-    let (_, stdout, stderr) =
-        crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
-    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let (report, stderr) = from_env_report(server.port, &json, &more);
     for (step, old) in [
         ("config", "CN_CONFIG_GOOGLE_SECRET_NAME_PREFIX"),
         ("secret", "CN_SECRET_GOOGLE_SECRET_NAME_PREFIX"),
