@@ -368,22 +368,8 @@ fn preflight_kubernetes_reads_the_kubeconfig_when_use_kube_config_is_set() {
     );
     std::fs::write(home.join(".kube/config"), kube_config).unwrap();
     let sections = format!(
-        r#"[config]
-adapter = "kubernetes"
-kubernetes = {{ namespace = "{NAMESPACE}", configmap = "{NAME}", use_kube_config = true }}
-
-[secret]
-adapter = "kubernetes"
-kubernetes = {{ namespace = "{NAMESPACE}", configmap = "{NAME}", use_kube_config = true }}
-
-[persistence]
-type = "sql"
-sql = {{ dialect = "pgsql", host = "127.0.0.1", port = {port}, name = "svc", user = "svc" }}
-
-[env]
-CN_SECRET_KUBERNETES_SECRET = "{NAME}"
-"#,
-        port = servers::refused_port()
+        "{}\n[env]\nCN_SECRET_KUBERNETES_SECRET = \"{NAME}\"\n",
+        kube_config_sections()
     );
     let path = profile(dir.path(), &sections, "");
     let out = svcgen()
@@ -573,12 +559,10 @@ fn preflight_couchbase_over_https_on_the_client_s_ports_without_verifying_as_its
     );
 }
 
-#[test]
-fn preflight_never_shows_a_kubeconfig_s_token_or_the_password_of_its_server_url() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(home.join(".kube")).unwrap();
-    let sections = format!(
+/// Config and secret through the kubernetes adapters with `use_kube_config` (the kubeconfig
+/// under `$HOME`), and an SQL backend that refuses.
+fn kube_config_sections() -> String {
+    format!(
         r#"[config]
 adapter = "kubernetes"
 kubernetes = {{ namespace = "{NAMESPACE}", configmap = "{NAME}", use_kube_config = true }}
@@ -592,7 +576,15 @@ type = "sql"
 sql = {{ dialect = "pgsql", host = "127.0.0.1", port = {port}, name = "svc", user = "svc" }}
 "#,
         port = servers::refused_port()
-    );
+    )
+}
+
+#[test]
+fn preflight_never_shows_a_kubeconfig_s_token_or_the_password_of_its_server_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".kube")).unwrap();
+    let sections = kube_config_sections();
     let path = profile(dir.path(), &sections, "");
     let refused = servers::refused_port();
     let token = "kube-token-4b7e19";

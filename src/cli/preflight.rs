@@ -210,10 +210,13 @@ fn verdict(report: &Report) -> String {
     }
 }
 
-/// One step's line: step, backend, status, time, target and reason.
+/// One step's line: step, backend, status, time, target and reason. The target and reason
+/// carry a server's words and the profile's paths: their line breaks are shown escaped, so no
+/// text can add a line of its own (say, a forged "would start: yes").
 fn row(row: &StepResult) -> String {
+    use crate::support::escape::one_line;
     let reason = (row.reason.as_deref())
-        .map(|r| format!("  {r}"))
+        .map(|r| format!("  {}", one_line(r)))
         .unwrap_or_default();
     format!(
         "{:<13} {:<10} {:<12} {:>6} ms  {}{reason}\n",
@@ -221,6 +224,30 @@ fn row(row: &StepResult) -> String {
         row.backend,
         row.status.as_str(),
         row.ms,
-        row.target,
+        one_line(&row.target),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::row;
+    use crate::preflight::{Status, StepResult};
+
+    #[test]
+    fn a_step_s_line_stays_one_line_whatever_its_target_and_reason_hold() {
+        let step = StepResult::not_run(
+            "secret",
+            "google",
+            "https://a\nb".to_string(),
+            Status::Failed,
+            "server said: no\nwould start: yes".to_string(),
+        );
+        let line = row(&step);
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(line.contains("https://a\\nb"), "{line}");
+        assert!(
+            line.contains("server said: no\\nwould start: yes"),
+            "{line}"
+        );
+    }
 }

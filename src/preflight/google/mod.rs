@@ -102,7 +102,8 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         Kind::Secret => "secret",
     };
     let version = match read("VERSION_ID") {
-        empty if empty.is_empty() => "latest".to_string(),
+        // The image's `... or "latest"`, which is the spec's default too: read from the model.
+        empty if empty.is_empty() => spec_default(setting, "CN_GOOGLE_SECRET_VERSION_ID"),
         version => version,
     };
     // The spec's default where the image has its own (spec 2.4 against pycloudlib's own):
