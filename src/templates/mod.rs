@@ -380,21 +380,28 @@ impl Templates {
 
     /// Renders the template `name` with `context`.
     pub fn render(&self, name: &str, context: Value) -> Result<String, TemplateError> {
-        let (file, user) = match self.overrides.iter().find(|(n, _)| n == name) {
-            Some((_, path)) => (path.display().to_string(), true),
-            None => (format!("templates/{name}"), false),
+        let path = self
+            .overrides
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p);
+        let user = path.is_some();
+        // The file's name is spelled only for an error (most renders have none).
+        let file = || match path {
+            Some(path) => path.display().to_string(),
+            None => format!("templates/{name}"),
         };
         let engines = self.engines.get_or_init(|| Engines::new(environment()));
         let env = if user { &engines.bounded } else { &engines.env };
         let template = env
             .get_template(name)
-            .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;
+            .map_err(|e| template_error(&e, file(), user, builtin_text(name)))?;
         let text = if user {
             render_bounded(&template, context)
         } else {
             template.render(context)
         }
-        .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
+        .map_err(|e| template_error(&e, file(), user, Some(template.source())))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
             AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_long_lines(text),
