@@ -93,6 +93,13 @@ pub fn spelled(value: &str) -> Result<(std::borrow::Cow<'_, str>, bool), String>
 /// (interpolated), no quote first (a quoted value). A `#` first is read as a value by the three,
 /// but as a comment by other readers (svcgen's own import among them): it is quoted too.
 pub fn is_plain(value: &str) -> bool {
+    // Most values (names, hosts, numbers, paths) are printable ASCII without a blank, a quote,
+    // `#` or `$`: plain by every rule below, told by one table load a byte.
+    value.bytes().all(|b| PLAIN_BYTES[usize::from(b)]) || plain_by_rules(value)
+}
+
+/// [`is_plain`] by its rules, character by character.
+fn plain_by_rules(value: &str) -> bool {
     let blank = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
     let ends_blank = value.starts_with(blank) || value.ends_with(blank);
     let comment = value
@@ -103,6 +110,17 @@ pub fn is_plain(value: &str) -> bool {
         && !value.contains(['\n', '\r', '$'])
         && !value.starts_with(['\'', '"', '#'])
 }
+
+/// The bytes a value made only of is plain: printable ASCII but `"`, `#`, `$` and `'`.
+const PLAIN_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        table[b] = !matches!(b as u8, b'"' | b'#' | b'$' | b'\'');
+        b += 1;
+    }
+    table
+};
 
 /// Double quotes with the escapes compose v2 and python-dotenv both decode, and every `$`
 /// doubled for compose's interpolation.
@@ -147,6 +165,26 @@ mod tests {
             "`x`",
         ] {
             assert_eq!(spelled(value), (value.to_string(), vec![]), "{value:?}");
+        }
+    }
+
+    /// Every value made of the table's plain bytes is plain by the rules (the table may leave a
+    /// plain byte to the rules, never let through one they quote).
+    #[test]
+    fn the_plain_bytes_agree_with_the_rules() {
+        use super::{PLAIN_BYTES, plain_by_rules};
+        let all: String = (0u8..=0x7f)
+            .filter(|b| PLAIN_BYTES[usize::from(*b)])
+            .map(char::from)
+            .collect();
+        assert_eq!(all.len(), 90, "{all}");
+        assert!(plain_by_rules(&all) && plain_by_rules(&all.chars().rev().collect::<String>()));
+        for c in all.chars() {
+            assert!(plain_by_rules(&c.to_string()), "{c:?}");
+        }
+        // The bytes left out are left to the rules: some make a value quoted.
+        for c in [' ', '#', '$', '\'', '"', '\n'] {
+            assert!(!plain_by_rules(&format!("{c}a")) || !plain_by_rules(&format!("a {c}")));
         }
     }
 

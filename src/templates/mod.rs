@@ -149,22 +149,48 @@ struct Engines {
     /// The same templates with the limits of a user's template (fuel, recursion, output), used
     /// to render every template the user overrides; the built-in ones run without them.
     bounded: Environment<'static>,
+    /// One per built-in template, taken for its first use: minijinja compiles a template
+    /// outside its lock, so the threads of a batch that first ask for it at once would each
+    /// compile it; the others wait for the one compiling instead.
+    first_use: [std::sync::OnceLock<()>; BUILTIN.len()],
+    /// How many times a built-in template was read to be compiled (the tests count them).
+    #[cfg(test)]
+    loads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Engines {
     /// `env` (the user's templates already added) with the built-ins loaded on first use, and
     /// its bounded twin.
     fn new(mut env: Environment<'static>) -> Engines {
-        env.set_loader(|name| {
-            Ok(BUILTIN
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, text)| text.to_string()))
+        #[cfg(test)]
+        let loads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        #[cfg(test)]
+        let counted = loads.clone();
+        env.set_loader(move |name| {
+            #[cfg(test)]
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(builtin_text(name).map(str::to_string))
         });
         let mut bounded = env.clone();
         bounded.set_fuel(Some(TEMPLATE_FUEL));
         bounded.set_recursion_limit(TEMPLATE_RECURSION_LIMIT);
-        Engines { env, bounded }
+        Engines {
+            env,
+            bounded,
+            first_use: [const { std::sync::OnceLock::new() }; BUILTIN.len()],
+            #[cfg(test)]
+            loads,
+        }
+    }
+
+    /// The built-in template `name` compiled in `env` once, whichever thread asks first (a
+    /// failure is left to the caller's own `get_template`, which reports it).
+    fn compile_once(&self, name: &str) {
+        if let Some(at) = BUILTIN.iter().position(|(n, _)| *n == name) {
+            self.first_use[at].get_or_init(|| {
+                let _ = self.env.get_template(name);
+            });
+        }
     }
 }
 
@@ -380,21 +406,34 @@ impl Templates {
 
     /// Renders the template `name` with `context`.
     pub fn render(&self, name: &str, context: Value) -> Result<String, TemplateError> {
-        let (file, user) = match self.overrides.iter().find(|(n, _)| n == name) {
-            Some((_, path)) => (path.display().to_string(), true),
-            None => (format!("templates/{name}"), false),
+        let path = self
+            .overrides
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p);
+        let user = path.is_some();
+        // The file's name is spelled only for an error (most renders have none).
+        let file = || match path {
+            Some(path) => path.display().to_string(),
+            None => format!("templates/{name}"),
         };
         let engines = self.engines.get_or_init(|| Engines::new(environment()));
-        let env = if user { &engines.bounded } else { &engines.env };
+        let env = match user {
+            true => &engines.bounded,
+            false => {
+                engines.compile_once(name);
+                &engines.env
+            }
+        };
         let template = env
             .get_template(name)
-            .map_err(|e| template_error(&e, file.clone(), user, builtin_text(name)))?;
+            .map_err(|e| template_error(&e, file(), user, builtin_text(name)))?;
         let text = if user {
             render_bounded(&template, context)
         } else {
             template.render(context)
         }
-        .map_err(|e| template_error(&e, file, user, Some(template.source())))?;
+        .map_err(|e| template_error(&e, file(), user, Some(template.source())))?;
         // YAML lines stay within yamllint's default width, whatever the template writes.
         Ok(match escape_for(name) {
             AutoEscape::Custom(kind) if kind == YAML => yaml_quote::fold_long_lines(text),
@@ -608,6 +647,29 @@ mod tests {
         assert_eq!(text, "3 13 53 93");
         let err = user_render_error("{% for i in range(100001) %}{% endfor %}");
         assert!(err.message.contains("too many elements"), "{err}");
+    }
+
+    /// Renders on many threads that first ask for a built-in template at once compile it once.
+    #[test]
+    fn a_template_first_used_on_many_threads_is_compiled_once() {
+        let templates = Templates::load(None).unwrap();
+        let threads = 8;
+        let start = std::sync::Barrier::new(threads);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    start.wait();
+                    // The largest template, the longest to compile; with no context its render
+                    // then fails, after the compile this test counts.
+                    let err = templates
+                        .render("deploy.md.j2", Value::from(()))
+                        .unwrap_err();
+                    assert!(!err.user && err.line.is_some(), "{err}");
+                });
+            }
+        });
+        let engines = templates.engines.get().expect("made by the renders");
+        assert_eq!(engines.loads.load(std::sync::atomic::Ordering::Relaxed), 1);
     }
 
     #[test]

@@ -42,40 +42,46 @@ pub fn fold_long_lines(text: String) -> String {
     }
 }
 
-/// Whether a line of `text` is longer than [`WIDTH`] bytes. Looks at the next `WIDTH + 1` bytes
-/// from each line's start for the last newline among them: none means the line is too long;
-/// one means every line before it fits, and the search goes on after it. Most bytes are
-/// skipped, not read one by one.
+/// Whether a line of `text` is longer than [`WIDTH`] bytes.
 fn has_long_line(text: &str) -> bool {
+    long_line_start(text).is_some()
+}
+
+/// Where the first line of `text` longer than [`WIDTH`] bytes starts. Looks at the next
+/// `WIDTH + 1` bytes from each line's start for the last newline among them: none means the
+/// line is too long; one means every line before it fits, and the search goes on after it.
+/// Most bytes are skipped, not read one by one.
+fn long_line_start(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut start = 0;
     while let Some(window) = bytes.get(start..=start + WIDTH) {
         match window.iter().rposition(|&b| b == b'\n') {
             Some(newline) => start += newline + 1,
-            None => return true,
+            None => return Some(start),
         }
     }
-    false
+    None
 }
 
 /// `text` (rendered YAML) with every line longer than [`WIDTH`] folded where that keeps its
 /// meaning: a comment, or a line that ends with a double-quoted scalar. Others stay as they are.
 pub fn fold_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let (body, end) = match line.strip_suffix('\n') {
-            Some(body) => (body, "\n"),
-            None => (line, ""),
+    let mut rest = text;
+    // The text up to each long line is copied in one piece: most lines are short.
+    while let Some(start) = long_line_start(rest) {
+        let end = (rest[start..].find('\n')).map_or(rest.len(), |newline| start + newline);
+        let body = &rest[start..end];
+        out.push_str(&rest[..start]);
+        // Bytes bound characters: only a line of more bytes than the width is counted.
+        let folded = match body.chars().count() <= WIDTH {
+            true => None,
+            false => fold_comment(body).or_else(|| fold_scalar(body)),
         };
-        // Bytes bound characters: a short line is not counted character by character.
-        if body.len() <= WIDTH || body.chars().count() <= WIDTH {
-            out.push_str(line);
-            continue;
-        }
-        let folded = fold_comment(body).or_else(|| fold_scalar(body));
         out.push_str(folded.as_deref().unwrap_or(body));
-        out.push_str(end);
+        rest = &rest[end..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -232,6 +238,42 @@ mod tests {
         ] {
             assert_eq!(fold_long_lines(text.clone()), fold_lines(&text));
             assert_ne!(fold_lines(&text), text, "the long line is folded");
+        }
+    }
+
+    /// Only the long lines are folded, each as it would be alone, wherever it is among short
+    /// ones (a long comment, a long scalar, a line of many bytes but few characters, a line
+    /// neither can fold, `\r\n` endings); the rest of the text is kept byte for byte.
+    #[test]
+    fn each_long_line_is_folded_as_it_would_be_alone() {
+        let comment = format!("# {}", "word ".repeat(30).trim_end());
+        let scalar = format!("  - name: {}", quote(&"v ".repeat(60)));
+        let wide = format!("k: \"{}\"", "é".repeat(60));
+        let unfoldable = format!("k: {}", "x".repeat(100));
+        let lines = [
+            "a: 1",
+            &comment,
+            "",
+            &scalar,
+            &wide,
+            "b: 2",
+            &unfoldable,
+            &comment,
+            "c: 3\r",
+        ];
+        for end in ["", "\n"] {
+            let text = lines.join("\n") + end;
+            let alone = |line: &str| match line.chars().count() > WIDTH {
+                true => fold_lines(&format!("{line}\n"))
+                    .trim_end_matches('\n')
+                    .to_string(),
+                false => line.to_string(),
+            };
+            let expected: Vec<String> = lines.iter().map(|line| alone(line)).collect();
+            assert_eq!(fold_lines(&text), expected.join("\n") + end);
+            assert_ne!(alone(&comment), comment, "a long comment is folded");
+            assert_ne!(alone(&scalar), scalar, "a long scalar is folded");
+            assert_eq!(alone(&unfoldable), unfoldable);
         }
     }
 
