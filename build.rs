@@ -55,6 +55,14 @@ fn string() -> Emit {
     })
 }
 
+/// A word of the raw model that is read and dropped (`Word`, a `Cow`): borrowed, not allocated.
+fn word() -> Emit {
+    Box::new(|v, path| match v {
+        Value::String(s) => format!("Cow::Borrowed({s:?})"),
+        other => stop(path, format_args!("expected a word, found {other}")),
+    })
+}
+
 fn int() -> Emit {
     Box::new(|v, path| match v {
         Value::Integer(i) => i.to_string(),
@@ -396,7 +404,7 @@ fn setting_fields() -> Vec<Field> {
         need("key", string()),
         ("type", "ty", Mode::Need(variant("VarType"))),
         opt("default", string()),
-        opt("default_state", string()),
+        opt("default_state", word()),
         opt("min", int()),
         need("meaning", string()),
     ]
@@ -459,9 +467,9 @@ fn var_fields() -> Vec<Field> {
         need("editions", editions()),
         ("type", "ty", Mode::Need(variant("VarType"))),
         opt("default", string()),
-        opt("default_state", string()),
+        opt("default_state", word()),
         opt("allowed", strings()),
-        opt("allowed_state", string()),
+        opt("allowed_state", word()),
         opt("unit", variant("Unit")),
         opt("min", int()),
         opt("file", variant("FileKind")),
@@ -478,7 +486,7 @@ fn var_fields() -> Vec<Field> {
         or("legacy", strings(), "Vec::new()"),
         or("falls_back", boolean(), "false"),
         or("needed_at_start", boolean(), "false"),
-        or("consumers", strings(), "Vec::new()"),
+        or("consumers", list(word()), "Vec::new()"),
         opt("address", variant("Address")),
         or("reached_from_outside", boolean(), "false"),
         or("reached_by_container", boolean(), "false"),

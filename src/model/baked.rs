@@ -4,5 +4,6 @@
 
 use super::super::start::{Lasts, LockCheck, StartFacts, StartWait};
 use super::*;
+use std::borrow::Cow;
 
 include!(concat!(env!("OUT_DIR"), "/spec_model.rs"));

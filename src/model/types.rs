@@ -708,6 +708,10 @@ impl Var {
     }
 }
 
+/// A word of the raw model that only selects or names something (a state, a consumer's id):
+/// read, then dropped, so the baked model borrows it instead of allocating it.
+type Word = std::borrow::Cow<'static, str>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
@@ -729,7 +733,7 @@ struct RawSetting {
     #[serde(rename = "type")]
     ty: VarType,
     default: Option<String>,
-    default_state: Option<String>,
+    default_state: Option<Word>,
     min: Option<i64>,
     meaning: String,
 }
@@ -762,9 +766,9 @@ struct RawVar {
     #[serde(rename = "type")]
     ty: VarType,
     default: Option<String>,
-    default_state: Option<String>,
+    default_state: Option<Word>,
     allowed: Option<Vec<String>>,
-    allowed_state: Option<String>,
+    allowed_state: Option<Word>,
     unit: Option<Unit>,
     min: Option<i64>,
     file: Option<FileKind>,
@@ -790,7 +794,7 @@ struct RawVar {
     #[serde(default)]
     needed_at_start: bool,
     #[serde(default)]
-    consumers: Vec<String>,
+    consumers: Vec<Word>,
     address: Option<Address>,
     #[serde(default)]
     reached_from_outside: bool,
