@@ -158,9 +158,15 @@ fn strukt(name: &'static str, fields: fn() -> Vec<Field>) -> Emit {
             stop(path, format_args!("expected a table ({name}), found {v}"))
         };
         let fields = fields();
-        if let Some(key) = table.keys().find(|k| !fields.iter().any(|f| f.0 == k.as_str())) {
+        if let Some(key) = table
+            .keys()
+            .find(|k| !fields.iter().any(|f| f.0 == k.as_str()))
+        {
             let known: Vec<&str> = fields.iter().map(|f| f.0).collect();
-            stop(path, format_args!("unknown key `{key}` (known: {})", known.join(", ")));
+            stop(
+                path,
+                format_args!("unknown key `{key}` (known: {})", known.join(", ")),
+            );
         }
         let mut code = format!("{name} {{\n");
         for (key, rust, mode) in &fields {
@@ -383,7 +389,9 @@ fn start_fields() -> Vec<Field> {
     vec![
         need(
             "lock_check",
-            strukt("LockCheck", || vec![need("max_time", int()), need("sleep", int())]),
+            strukt("LockCheck", || {
+                vec![need("max_time", int()), need("sleep", int())]
+            }),
         ),
         need(
             "step",
