@@ -1,12 +1,11 @@
 //! The spec model: every variable of the Admin UI container, per edition, as data.
 //!
-//! The model is `schemas/spec.toml`, parsed and checked at build time (`build.rs`, see [`baked`])
-//! and turned into these types once per run. It is the one source of truth: resolution, the
+//! The model is `schemas/spec.toml`, parsed and checked at build time (`build.rs`) and written out
+//! as code that builds these types once per run. It is the one source of truth: resolution, the
 //! renderers, docs, the JSON Schema, `explain`, `init`, import/lint, the language server and the
 //! CLI's lists of values all read it, so a variable's name, default or allowed values are never
 //! written in Rust code. When a group applies is decided here too ([`Condition::applies`]).
 
-mod baked;
 mod condition;
 mod start;
 mod types;
@@ -56,9 +55,7 @@ impl Model {
     /// are not repeated at each start: the test suite checks that this model is the one
     /// [`Model::parse`] (every check) makes of the same text.
     fn baked() -> Result<Model, String> {
-        use serde::Deserialize;
-        let raw = types::RawModel::deserialize(&baked::SPEC).map_err(|e| e.to_string())?;
-        raw.into_model_trusted()
+        types::baked::spec().into_model_trusted()
     }
 
     /// Parses a model from its TOML text and checks its internal consistency.

@@ -4,6 +4,12 @@ use super::Condition;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
+
+/// The model `build.rs` wrote out as code from `schemas/spec.toml` (a child module: it builds
+/// the raw types below, whose fields are private).
+#[path = "baked.rs"]
+pub(super) mod baked;
 
 /// One of the two editions of the container's configuration surface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
@@ -261,8 +267,8 @@ pub struct Var {
     /// (upstream behaviour).
     pub needed_at_start: bool,
     /// The texts the image puts the value into as it is (upstream behaviour): each one's
-    /// characters only.
-    pub consumers: Vec<Consumer>,
+    /// characters only. Shared: many variables name one row, which is read once.
+    pub consumers: Vec<Arc<Consumer>>,
     /// How the image's client reads the address (upstream behaviour), beyond its form.
     pub address: Option<Address>,
     /// A host the deployed container's users reach through it: a loopback value (the default
@@ -702,6 +708,10 @@ impl Var {
     }
 }
 
+/// A word of the raw model that only selects or names something (a state, a consumer's id):
+/// read, then dropped, so the baked model borrows it instead of allocating it.
+type Word = std::borrow::Cow<'static, str>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
@@ -723,7 +733,7 @@ struct RawSetting {
     #[serde(rename = "type")]
     ty: VarType,
     default: Option<String>,
-    default_state: Option<String>,
+    default_state: Option<Word>,
     min: Option<i64>,
     meaning: String,
 }
@@ -756,9 +766,9 @@ struct RawVar {
     #[serde(rename = "type")]
     ty: VarType,
     default: Option<String>,
-    default_state: Option<String>,
+    default_state: Option<Word>,
     allowed: Option<Vec<String>>,
-    allowed_state: Option<String>,
+    allowed_state: Option<Word>,
     unit: Option<Unit>,
     min: Option<i64>,
     file: Option<FileKind>,
@@ -784,7 +794,7 @@ struct RawVar {
     #[serde(default)]
     needed_at_start: bool,
     #[serde(default)]
-    consumers: Vec<String>,
+    consumers: Vec<Word>,
     address: Option<Address>,
     #[serde(default)]
     reached_from_outside: bool,
@@ -816,11 +826,12 @@ impl RawModel {
                 return Err(format!("consumer {} is defined twice", consumer.id));
             }
         }
+        let consumers: Vec<Arc<Consumer>> = self.consumer.into_iter().map(Arc::new).collect();
         let mut vars = Vec::with_capacity(self.var.len());
         for raw in self.var {
-            vars.push(raw.into_var(&self.consumer)?);
+            vars.push(raw.into_var(&consumers)?);
         }
-        if let Some(unused) = (self.consumer.iter()).find(|c| {
+        if let Some(unused) = (consumers.iter()).find(|c| {
             !vars
                 .iter()
                 .any(|v| v.consumers.iter().any(|u| u.id == c.id))
@@ -975,7 +986,7 @@ fn check_image_facts(model: &super::Model) -> Result<(), String> {
 
 impl RawVar {
     /// The variable, its `consumers` ids read as the rows of `consumers`.
-    fn into_var(self, consumers: &[Consumer]) -> Result<Var, String> {
+    fn into_var(self, consumers: &[Arc<Consumer>]) -> Result<Var, String> {
         let env = self.env;
         let consumers = self
             .consumers

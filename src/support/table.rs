@@ -6,7 +6,7 @@
 //! import formats (`import::formats`) are tables of this kind (ripgrep's flag table is the
 //! model).
 
-/// Declares `enum NAME` with one variant per row, the rows as `const ROWS: &[ROW]` in the
+/// Declares `enum NAME` with one variant per row, the rows as `static ROWS: &[ROW]` in the
 /// variants' order, and on the enum `VARIANTS` (every variant, in order) and `row()` (its row,
 /// found by its place: no search, no "every variant has a row" to check at run time).
 macro_rules! table {
@@ -22,8 +22,10 @@ macro_rules! table {
             $( $(#[doc = $doc])* $variant, )+
         }
 
-        /// Every row, in the order of the variants.
-        $vis const $rows: &[$row] = &[ $( $def, )+ ];
+        /// Every row, in the order of the variants. A `static`, not a `const`: a `const` is
+        /// copied into each codegen unit that reads it, and each copy's pointers (three per
+        /// diagnostic code, ten copies) are relocated by the loader at every start.
+        $vis static $rows: &[$row] = &[ $( $def, )+ ];
 
         impl $name {
             /// Every variant, in the table's order.

@@ -183,7 +183,7 @@ pub(super) fn add_to_schema(var: &Var, schema: &mut Map<String, Json>) {
     if var.consumers.is_empty() {
         return;
     }
-    let items: Vec<Json> = var.consumers.iter().map(schema_of).collect();
+    let items: Vec<Json> = var.consumers.iter().map(|c| schema_of(c)).collect();
     match schema.get_mut("allOf") {
         Some(Json::Array(before)) => before.extend(items),
         _ => {
