@@ -98,7 +98,9 @@ struct Rendered {
 /// Renders one profile and delivers its files (written, checked or kept for stdout); what must
 /// be printed is kept in the outcome, printed in order by the caller.
 pub fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
-    let (mut outcome, rendered) = render_one(job, profile);
+    // Checking and rendering resolve the same few paths several times; writing is outside the
+    // scope, so the writer's checks ask the file system.
+    let (mut outcome, rendered) = crate::support::resolved::scope(|| render_one(job, profile));
     let blocked = outcome.host_failed
         || outcome.diagnostics.has_errors()
         || (job.deny_warnings && !outcome.diagnostics.is_empty());

@@ -264,7 +264,7 @@ impl Inputs {
 /// and the rest of its names kept (plain names only). `None` for a path with `..` below the part
 /// that exists (nothing can be said of it without the folders).
 pub fn canonical_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = std::fs::canonicalize(path) {
+    if let Ok(real) = super::resolved::canonicalize(path) {
         return Some(real);
     }
     let mut missing = Vec::new();
