@@ -33,8 +33,11 @@ pub struct Inputs {
     /// The root found for each profile folder (with the `--root` given) of this command: the
     /// profiles of a batch share a few folders, whose root is looked for once per command
     /// (see [`Inputs::root_of`]).
-    roots: Arc<Mutex<HashMap<(PathBuf, Option<PathBuf>), PathBuf>>>,
+    roots: Arc<Mutex<Roots>>,
 }
+
+/// Each root found: by the profile folder and the `--root` given, its folder.
+type Roots = HashMap<(PathBuf, Option<PathBuf>), PathBuf>;
 
 /// The output folders of a batch: `--out-dir` and its folders of the batch's profile names.
 #[derive(Debug)]
