@@ -98,7 +98,9 @@ struct Rendered {
 /// Renders one profile and delivers its files (written, checked or kept for stdout); what must
 /// be printed is kept in the outcome, printed in order by the caller.
 pub fn deliver(job: &Job<'_>, profile: &Path) -> Outcome {
-    let (mut outcome, rendered) = render_one(job, profile);
+    // Checking and rendering resolve the same few paths several times; writing is outside the
+    // scope, so the writer's checks ask the file system.
+    let (mut outcome, rendered) = crate::support::resolved::scope(|| render_one(job, profile));
     let blocked = outcome.host_failed
         || outcome.diagnostics.has_errors()
         || (job.deny_warnings && !outcome.diagnostics.is_empty());
@@ -503,29 +505,30 @@ fn named(files: Vec<(Target, String)>) -> Vec<(String, Contents)> {
 /// The copies of host files the kustomize base holds, to be written beside the targets. A host
 /// file that already is its copy (rendered into the profile's own folder) is left as it is.
 fn host_copies(copies: Vec<HostCopy>, folder: Option<&Path>) -> Vec<(String, Contents)> {
-    copies
-        .into_iter()
-        .filter(|copy| {
-            let is_itself =
-                |host: &Path| folder.is_some_and(|f| same_file(host, &f.join(&copy.relative)));
-            !copy.host_path.as_deref().is_some_and(is_itself)
-        })
-        .map(|copy| {
-            let contents = match &copy.host_path {
-                Some(host) => copied(host, copy.bytes),
-                None => Contents::Bytes(copy.bytes),
-            };
-            (copy.relative, contents)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(copies.len());
+    for copy in copies {
+        let Some(host) = &copy.host_path else {
+            out.push((copy.relative, Contents::Bytes(copy.bytes)));
+            continue;
+        };
+        // The host file's metadata, asked once: for its identity and its mode.
+        let meta = std::fs::metadata(host).ok();
+        let is_itself = |f: &Path| same_file(meta.as_ref(), &f.join(&copy.relative));
+        if folder.is_some_and(is_itself) {
+            continue;
+        }
+        let contents = copied(meta.as_ref(), copy.bytes);
+        out.push((copy.relative, contents));
+    }
+    out
 }
 
 /// A host file's copy: as private as the file (readable by its owner only when others cannot
-/// read the host file: a `0600` key stays `0600` in the base, whatever the umask).
-fn copied(host_path: &Path, bytes: Vec<u8>) -> Contents {
+/// read the host file, `meta` its metadata: a `0600` key stays `0600` in the base, whatever the
+/// umask).
+fn copied(meta: Option<&std::fs::Metadata>, bytes: Vec<u8>) -> Contents {
     use std::os::unix::fs::PermissionsExt;
-    let others_read =
-        std::fs::metadata(host_path).is_ok_and(|m| m.permissions().mode() & 0o004 != 0);
+    let others_read = meta.is_some_and(|m| m.permissions().mode() & 0o004 != 0);
     if others_read {
         Contents::Bytes(bytes)
     } else {
@@ -533,11 +536,11 @@ fn copied(host_path: &Path, bytes: Vec<u8>) -> Contents {
     }
 }
 
-/// True when both paths name one existing file (device and inode).
-fn same_file(a: &Path, b: &Path) -> bool {
+/// True when the existing file whose metadata is `a` is the file at `b` (device and inode).
+fn same_file(a: Option<&std::fs::Metadata>, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+    match (a, std::fs::metadata(b)) {
+        (Some(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
         _ => false,
     }
 }

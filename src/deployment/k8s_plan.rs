@@ -293,7 +293,7 @@ pub fn plan_for<'a>(
         replicas: deploy.replicas,
         selector: labels[..names::SELECTOR_LABELS].to_vec(),
         labels,
-        configmap_name: names::configmap_name(&deploy.name, &pairs(&configmap_data)),
+        configmap_name: names::configmap_name(&deploy.name, pairs(&configmap_data)),
         configmap_data,
         env_secret,
         volumes: volumes(&deploy.files),
@@ -439,11 +439,8 @@ fn pair(name: &str, value: String) -> Pair {
     }
 }
 
-fn pairs(items: &[Pair]) -> Vec<(String, String)> {
-    items
-        .iter()
-        .map(|p| (p.name.clone(), p.value.clone()))
-        .collect()
+fn pairs(items: &[Pair]) -> impl Iterator<Item = (&str, &str)> {
+    items.iter().map(|p| (p.name.as_str(), p.value.as_str()))
 }
 
 /// The labels of every object ([`names::labels`]), as template pairs.
@@ -470,7 +467,7 @@ fn env_secret(resolved: &Resolved, env: &[EnvVar]) -> Option<EnvSecret> {
     let base = &resolved.deploy.secret_name;
     if data.len() == secrets.len() {
         Some(EnvSecret {
-            name: names::generated_secret_name(base, &pairs(&data)),
+            name: names::generated_secret_name(base, pairs(&data)),
             generated: true,
             data,
             keys,

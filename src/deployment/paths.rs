@@ -34,6 +34,11 @@ fn real_path(path: &Path) -> PathBuf {
             other => normal.push(other),
         }
     }
+    // Resolved at once when it exists (a host file, an output folder rendered before), through
+    // the profile's scope (see `support::resolved`); else from the part that exists.
+    if let Ok(real) = crate::support::resolved::canonicalize(&normal) {
+        return real;
+    }
     let mut existing = normal.as_path();
     let mut rest = Vec::new();
     while !existing.exists() {
@@ -45,7 +50,8 @@ fn real_path(path: &Path) -> PathBuf {
             _ => return normal,
         }
     }
-    let mut real = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_path_buf());
+    let mut real =
+        crate::support::resolved::canonicalize(existing).unwrap_or_else(|_| existing.to_path_buf());
     real.extend(rest.iter().rev());
     real
 }

@@ -155,7 +155,11 @@ pub fn load_layers(layers: &Layers, sources: &mut Sources) -> Result<Loaded, Rea
 /// `Err` is an unreadable profile or overlay (exit code 2); problems in their content are
 /// diagnostics.
 pub fn load_stack(stack: &Stack, sources: &mut Sources) -> Result<Loaded, ReadError> {
-    let root = Root::of(&stack.profile.folder(), stack.root.as_deref());
+    let root = Root::of_within(
+        &stack.profile.folder(),
+        stack.root.as_deref(),
+        sources.inputs(),
+    );
     let mut walk = Walk::new(sources, stack.extends.clone(), root);
     // The profile and every base it reaches: an overlay that names its base
     // (`#:svcgen overlay-of = "prod.toml"`) is checked over it, as the language server does
@@ -245,6 +249,8 @@ struct Walk<'s> {
     chain: Vec<PathBuf>,
     /// Each file read, by identity, as an index into `files`.
     done: std::collections::HashMap<PathBuf, usize>,
+    /// The first file read, not yet in `done` (see [`Walk::load_first`]).
+    pending: Option<(PathBuf, usize)>,
     files: Vec<File>,
     sources: &'s mut Sources,
     diags: Diagnostics,
@@ -263,6 +269,7 @@ impl<'s> Walk<'s> {
         Walk {
             chain: Vec::new(),
             done: std::collections::HashMap::new(),
+            pending: None,
             files: Vec::new(),
             sources,
             diags: Diagnostics::default(),
@@ -276,6 +283,9 @@ impl<'s> Walk<'s> {
     /// `files`.
     fn load_layer(&mut self, layer: &Layer) -> Result<usize, ReadError> {
         match layer {
+            Layer::File(path) if self.files.is_empty() && self.done.is_empty() => {
+                self.load_first(path)
+            }
             Layer::File(path) => self.load_with_bases(path),
             Layer::Text {
                 name,
@@ -292,6 +302,7 @@ impl<'s> Walk<'s> {
 
     /// One file with its `extends` bases read (from the walk's cache when it was read before).
     fn load_with_bases(&mut self, path: &Path) -> Result<usize, ReadError> {
+        self.identify_pending();
         let me = identity(path);
         // Standard input is a stream, not a file: a second `-` is read again (and refused there),
         // never served from the cache.
@@ -302,6 +313,24 @@ impl<'s> Walk<'s> {
         let file = self.load_uncached(path)?;
         self.done.insert(me, file);
         Ok(file)
+    }
+
+    /// The first file of the walk with its `extends` bases read. Its identity (its canonical
+    /// path, which costs a look-up per folder of its path) is found only when a later file is
+    /// looked up (see [`Walk::identify_pending`]): a profile that names no base and has no
+    /// overlay never needs it.
+    fn load_first(&mut self, path: &Path) -> Result<usize, ReadError> {
+        let file = self.load_uncached(path)?;
+        self.pending = Some((path.to_path_buf(), file));
+        Ok(file)
+    }
+
+    /// Enters the first file into `done` under its identity, before any other file is looked
+    /// up there.
+    fn identify_pending(&mut self) {
+        if let Some((path, file)) = self.pending.take() {
+            self.done.insert(identity(&path), file);
+        }
     }
 
     fn load_uncached(&mut self, path: &Path) -> Result<usize, ReadError> {

@@ -22,8 +22,8 @@ pub struct ReadError(pub String);
 /// Reads an input file whole (see [`read_regular`]) and records it in `inputs`, so that no
 /// output of the command can replace it.
 pub fn read_input(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, ReadError> {
-    let bytes = read_regular(path)?;
-    inputs.record(path);
+    let (bytes, meta) = read_regular_with_meta(path)?;
+    inputs.record_read(path, &meta);
     Ok(bytes)
 }
 
@@ -34,25 +34,34 @@ pub fn read_input(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, ReadError> {
 /// its open handle, so a file swapped for a FIFO after a check cannot hang the run, and reading
 /// stops one byte past the limit whatever the file claims its size is.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_regular_with_meta(path).map(|(bytes, _)| bytes)
+}
+
+/// [`read_regular`], with the metadata of the handle the bytes were read through (the file's
+/// identity, without asking the file system again).
+fn read_regular_with_meta(path: &Path) -> Result<(Vec<u8>, std::fs::Metadata), ReadError> {
     use std::io::Read;
     // Shown escaped, as output paths are: a newline in a name must not start a line of the log.
-    let display = path.display().to_string().escape_debug().to_string();
-    let file =
-        open_nonblocking(path).map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+    // Made only for a message: most reads have none to give.
+    let fail = |what: String| {
+        let display = path.display().to_string().escape_debug().to_string();
+        ReadError(format!("{display}: {what}"))
+    };
+    let file = open_nonblocking(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     let meta = file
         .metadata()
-        .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
     if meta.is_dir() {
-        return Err(ReadError(format!("{display}: is a directory, not a file")));
+        return Err(fail("is a directory, not a file".to_string()));
     }
     if !meta.is_file() {
-        return Err(ReadError(format!(
-            "{display}: is not a regular file (a FIFO, socket or device?)"
-        )));
+        return Err(fail(
+            "is not a regular file (a FIFO, socket or device?)".to_string(),
+        ));
     }
     let too_big = |size: u64| {
-        ReadError(format!(
-            "{display}: is {size} bytes; an input may have at most {MAX_PROFILE_BYTES}"
+        fail(format!(
+            "is {size} bytes; an input may have at most {MAX_PROFILE_BYTES}"
         ))
     };
     if meta.len() > MAX_PROFILE_BYTES {
@@ -61,11 +70,11 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.take(MAX_PROFILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| ReadError(format!("{display}: cannot read: {e}")))?;
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
     if bytes.len() as u64 > MAX_PROFILE_BYTES {
         return Err(too_big(bytes.len() as u64));
     }
-    Ok(bytes)
+    Ok((bytes, meta))
 }
 
 /// Opens for reading without waiting for a writer (a FIFO would otherwise block in `open`).
@@ -95,7 +104,7 @@ pub fn read_host_file(
             crate::support::escape::one_line(&path.display().to_string())
         ));
     };
-    root.admit(path, "the host file")?;
+    root.admit_resolved(path, inputs.canonical(path), "the host file")?;
     read_input(path, inputs).map_err(|e| e.0)
 }
 

@@ -30,7 +30,14 @@ pub struct Inputs {
     fences: Arc<Option<Fence>>,
     /// What one profile read or named, in order (see [`Inputs::for_profile`]).
     log: Option<Arc<Mutex<Vec<Logged>>>>,
+    /// The root found for each profile folder (with the `--root` given) of this command: the
+    /// profiles of a batch share a few folders, whose root is looked for once per command
+    /// (see [`Inputs::root_of`]).
+    roots: Arc<Mutex<Roots>>,
 }
+
+/// Each root found: by the profile folder and the `--root` given, its folder.
+type Roots = HashMap<(PathBuf, Option<PathBuf>), PathBuf>;
 
 /// The output folders of a batch: `--out-dir` and its folders of the batch's profile names.
 #[derive(Debug)]
@@ -117,9 +124,50 @@ impl Inputs {
         }
     }
 
+    /// The root of the profiles in `folder` (with `given`, the `--root` named), as `find` finds
+    /// it: found once per command and folder, then the same for every profile there.
+    pub fn root_of(
+        &self,
+        folder: &Path,
+        given: Option<&Path>,
+        find: impl FnOnce() -> PathBuf,
+    ) -> PathBuf {
+        let key = (folder.to_path_buf(), given.map(Path::to_path_buf));
+        let lock = || self.roots.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = lock().get(&key) {
+            return found.clone();
+        }
+        let found = find();
+        lock().entry(key).or_insert(found).clone()
+    }
+
     /// Notes that `path` is an input of this command: by identity when it exists, and by path.
     pub fn record(&self, path: &Path) {
-        let canonical = canonical_path(path);
+        self.record_with(path, || std::fs::metadata(path).ok().map(|m| identity(&m)));
+    }
+
+    /// [`Inputs::record`] for a file just read, whose handle's metadata `meta` gives its
+    /// identity (no second look-up of the path).
+    pub fn record_read(&self, path: &Path, meta: &std::fs::Metadata) {
+        self.record_with(path, || Some(identity(meta)));
+    }
+
+    /// `path` resolved as [`canonical_path`] resolves it, reusing what this profile's view found
+    /// for the same path: a host file is recorded when the profile names it, then admitted and
+    /// recorded again when it is read, and each resolution asks the file system once per folder
+    /// of its path.
+    pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        if let Some(log) = &self.log {
+            let log = log.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(seen) = log.iter().rev().find(|l| l.path == path) {
+                return seen.canonical.clone();
+            }
+        }
+        canonical_path(path)
+    }
+
+    fn record_with(&self, path: &Path, id: impl FnOnce() -> Option<(u64, u64)>) {
+        let canonical = self.canonical(path);
         if let Some(log) = &self.log {
             let fenced =
                 (self.fences.as_ref().as_ref()).and_then(|f| f.around(canonical.as_deref()?));
@@ -133,10 +181,9 @@ impl Inputs {
                 return;
             }
         }
-        if let Ok(meta) = std::fs::metadata(path) {
+        if let Some(id) = id() {
             let mut read = self.read.lock().unwrap_or_else(|e| e.into_inner());
-            read.entry(identity(&meta))
-                .or_insert_with(|| path.to_path_buf());
+            read.entry(id).or_insert_with(|| path.to_path_buf());
         }
         if let Some(canonical) = canonical {
             let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
@@ -220,7 +267,7 @@ impl Inputs {
 /// and the rest of its names kept (plain names only). `None` for a path with `..` below the part
 /// that exists (nothing can be said of it without the folders).
 pub fn canonical_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = std::fs::canonicalize(path) {
+    if let Ok(real) = super::resolved::canonicalize(path) {
         return Some(real);
     }
     let mut missing = Vec::new();

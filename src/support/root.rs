@@ -37,6 +37,16 @@ impl Root {
         }
     }
 
+    /// [`Root::of`], found once per command for each folder (a batch's profiles share a few):
+    /// `inputs` keeps what was found.
+    pub fn of_within(folder: &Path, given: Option<&Path>, inputs: &super::inputs::Inputs) -> Root {
+        let dir = inputs.root_of(folder, given, || Root::of(folder, given).dir);
+        Root {
+            dir,
+            given: given.is_some(),
+        }
+    }
+
     /// The root's folder (canonical).
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -46,7 +56,18 @@ impl Root {
     /// where it leads, the root and the option that widens it. `what` names the file's role
     /// ("the host file of `token_server.cert_file`", "the base").
     pub fn admit(&self, path: &Path, what: &str) -> Result<(), String> {
-        let Some(real) = super::inputs::canonical_path(path) else {
+        self.admit_resolved(path, super::inputs::canonical_path(path), what)
+    }
+
+    /// [`Root::admit`] for a path already resolved: `real` is its
+    /// [`canonical_path`](super::inputs::canonical_path).
+    pub fn admit_resolved(
+        &self,
+        path: &Path,
+        real: Option<PathBuf>,
+        what: &str,
+    ) -> Result<(), String> {
+        let Some(real) = real else {
             return Err(self.outside(path, what));
         };
         if real.starts_with(&self.dir) {
