@@ -7,7 +7,11 @@
 //! Each key of the text is a field below: a key the model's types do not have stops the build
 //! (as `deny_unknown_fields` stops the TOML reader), the compiler checks that each struct is
 //! complete and each enum word is a variant, and a test checks that the model built this way
-//! equals the one `Model::parse` reads from the same text.
+//! equals the one `Model::parse` reads from the same text
+//! (`the_baked_model_is_the_model_of_the_text`). The field lists below restate the model types'
+//! keys, defaults and enum spellings, which serde reads from `src/model/`: that test, which
+//! compares the whole model, is what holds the two together, and a change to a model type needs
+//! its row here.
 
 use std::fmt::Write;
 use toml::{Table, Value};

@@ -152,3 +152,37 @@ fn a_secret_file_outside_the_root_is_not_read_into_an_output() {
         .stdout_has("Zq9-outside-secret")
         .run();
 }
+
+/// A base named twice, once with a trailing `/` (with which a link to a file does not resolve)
+/// and once without: each name is resolved on its own when it is admitted, so the link leading
+/// out of the root is refused, by `render` as by `validate`, and nothing of it is read.
+#[test]
+fn a_base_named_again_with_a_trailing_slash_is_still_refused_when_it_leads_out() {
+    let test = Test::new()
+        .file("repo/.git/HEAD", "ref: refs/heads/main\n")
+        .file(
+            "host/other.toml",
+            "[env]\nLEAKED = \"Zq9-outside-profile\"\n",
+        )
+        .file(
+            "repo/p.toml",
+            "edition = \"B\"\nextends = [\"leak/\", \"leak\"]\n",
+        );
+    let dir = test.path().to_path_buf();
+    std::os::unix::fs::symlink(dir.join("host/other.toml"), dir.join("repo/leak")).unwrap();
+    for command in ["render", "validate"] {
+        let mut args = vec![command, "repo/p.toml"];
+        if command == "render" {
+            args.extend(["--out-dir", "out"]);
+        }
+        Test::new()
+            .current_dir(&dir)
+            .args(args)
+            .code(1)
+            .stderr_has("outside the profile's root")
+            .stderr_lacks("Zq9-outside-profile")
+            .stdout_lacks("Zq9-outside-profile")
+            .run();
+    }
+    assert!(!dir.join("out").exists());
+}

@@ -104,7 +104,7 @@ pub fn read_host_file(
             crate::support::escape::one_line(&path.display().to_string())
         ));
     };
-    root.admit_resolved(path, inputs.canonical(path), "the host file")?;
+    root.admit(path, "the host file")?;
     read_input(path, inputs).map_err(|e| e.0)
 }
 

@@ -159,7 +159,10 @@ impl Inputs {
     pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
         if let Some(log) = &self.log {
             let log = log.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(seen) = log.iter().rev().find(|l| l.path == path) {
+            // The same bytes only: `Path` equality ignores a trailing `/` or `/.`, which
+            // resolve differently (a link to a file followed by `/` does not resolve at all).
+            if let Some(seen) = (log.iter().rev()).find(|l| l.path.as_os_str() == path.as_os_str())
+            {
                 return seen.canonical.clone();
             }
         }
@@ -267,7 +270,9 @@ impl Inputs {
 /// and the rest of its names kept (plain names only). `None` for a path with `..` below the part
 /// that exists (nothing can be said of it without the folders).
 pub fn canonical_path(path: &Path) -> Option<PathBuf> {
-    if let Ok(real) = super::resolved::canonicalize(path) {
+    // Always asked of the file system, never remembered: this answer decides whether a path is
+    // inside the profile's root right before it is opened.
+    if let Ok(real) = std::fs::canonicalize(path) {
         return Some(real);
     }
     let mut missing = Vec::new();

@@ -56,24 +56,11 @@ impl Root {
     /// where it leads, the root and the option that widens it. `what` names the file's role
     /// ("the host file of `token_server.cert_file`", "the base").
     pub fn admit(&self, path: &Path, what: &str) -> Result<(), String> {
-        self.admit_resolved(path, super::inputs::canonical_path(path), what)
-    }
-
-    /// [`Root::admit`] for a path already resolved: `real` is its
-    /// [`canonical_path`](super::inputs::canonical_path).
-    pub fn admit_resolved(
-        &self,
-        path: &Path,
-        real: Option<PathBuf>,
-        what: &str,
-    ) -> Result<(), String> {
-        let Some(real) = real else {
-            return Err(self.outside(path, what));
-        };
-        if real.starts_with(&self.dir) {
-            Ok(())
-        } else {
-            Err(self.outside(path, what))
+        // Resolved here, right before the caller opens the file, never taken from an earlier
+        // answer: a path resolved earlier in the run may lead elsewhere now.
+        match super::inputs::canonical_path(path) {
+            Some(real) if real.starts_with(&self.dir) => Ok(()),
+            _ => Err(self.outside(path, what)),
         }
     }
 
