@@ -153,6 +153,9 @@ mod tests {
 
     #[test]
     fn the_job_s_deadline_leaves_the_pod_time_to_start_beyond_the_run() {
-        assert_eq!(job_deadline_s(4, 10), 55 + POD_START_MARGIN_S);
+        // Four steps and one after-start check of (10 + 1) s each is the run's 55 s; the pod is
+        // given two minutes more to be scheduled, pulled and started.
+        assert_eq!(run_bound_s(4, 10), 55);
+        assert_eq!(job_deadline_s(4, 10), 175);
     }
 }

@@ -107,6 +107,12 @@ impl Setting {
         if let Some(value) = self.env.get(name) {
             return Some(value.clone());
         }
+        self.default_of(name)
+    }
+
+    /// The model's default of `name` in this edition: the spec's, or the image's own for a
+    /// variable outside the spec.
+    pub fn default_of(&self, name: &str) -> Option<String> {
         let model = Model::get();
         if let Some(var) = model
             .entries_by_env(name)

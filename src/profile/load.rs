@@ -315,9 +315,11 @@ impl SecretName {
 /// [`SecretName`] of `path`. Both answers depend on the baked model alone, and the nearest name
 /// costs a "did you mean" over the model's names: each thread keeps the answers for the keys it
 /// has seen (the profiles of a batch write the same keys), up to a bound that a file of many
-/// distinct keys does not pass.
+/// distinct keys does not pass, and only keys of a key's usual length (a profile may hold one
+/// key of megabytes; the thread outlives its profile).
 fn secret_name(path: &str) -> SecretName {
     const KEPT: usize = 4096;
+    const KEPT_KEY_BYTES: usize = 256;
     thread_local! {
         static SEEN: std::cell::RefCell<std::collections::HashMap<String, SecretName>> =
             std::cell::RefCell::default();
@@ -332,7 +334,7 @@ fn secret_name(path: &str) -> SecretName {
             near: crate::diag::redact::nearly_names_a_secret(path),
         };
         let mut seen = seen.borrow_mut();
-        if seen.len() < KEPT {
+        if seen.len() < KEPT && path.len() <= KEPT_KEY_BYTES {
             seen.insert(path.to_string(), name);
         }
         name

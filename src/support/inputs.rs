@@ -152,25 +152,11 @@ impl Inputs {
         self.record_with(path, || Some(identity(meta)));
     }
 
-    /// `path` resolved as [`canonical_path`] resolves it, reusing what this profile's view found
-    /// for the same path: a host file is recorded when the profile names it, then admitted and
-    /// recorded again when it is read, and each resolution asks the file system once per folder
-    /// of its path.
-    pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
-        if let Some(log) = &self.log {
-            let log = log.lock().unwrap_or_else(|e| e.into_inner());
-            // The same bytes only: `Path` equality ignores a trailing `/` or `/.`, which
-            // resolve differently (a link to a file followed by `/` does not resolve at all).
-            if let Some(seen) = (log.iter().rev()).find(|l| l.path.as_os_str() == path.as_os_str())
-            {
-                return seen.canonical.clone();
-            }
-        }
-        canonical_path(path)
-    }
-
     fn record_with(&self, path: &Path, id: impl FnOnce() -> Option<(u64, u64)>) {
-        let canonical = self.canonical(path);
+        // Resolved each time a path is recorded, never taken from an earlier record: whether a
+        // read lands in an output folder of this run (the fences) depends on where its links
+        // lead when it is read, and an earlier profile of the batch may have written there.
+        let canonical = canonical_path(path);
         if let Some(log) = &self.log {
             let fenced =
                 (self.fences.as_ref().as_ref()).and_then(|f| f.around(canonical.as_deref()?));

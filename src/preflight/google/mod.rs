@@ -67,15 +67,6 @@ pub fn check(
     (result, Some(store))
 }
 
-/// The spec's default of the variable `name` (empty where the spec shows none).
-fn spec_default(setting: &Setting, name: &str) -> String {
-    let model = crate::model::Model::get();
-    let var = model
-        .entries_by_env(name)
-        .find(|v| v.editions.contains(&setting.edition));
-    (var.and_then(|v| v.default.value()).unwrap_or_default()).to_string()
-}
-
 /// The adapter's secret as the image names it: the adapter's own older variables first (the
 /// image reads them when they are set at all), else the spec's `CN_GOOGLE_SECRET_*`.
 fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
@@ -93,7 +84,7 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         let newer = format!("CN_GOOGLE_SECRET_{rest}");
         match setting.text(&old) {
             value if setting.is_set(&old) && !value.is_empty() => value,
-            _ if setting.is_set(&old) => spec_default(setting, &newer),
+            _ if setting.is_set(&old) => setting.default_of(&newer).unwrap_or_default(),
             _ => setting.text(&newer),
         }
     };
@@ -103,7 +94,9 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
     };
     let version = match read("VERSION_ID") {
         // The image's `... or "latest"`, which is the spec's default too: read from the model.
-        empty if empty.is_empty() => spec_default(setting, "CN_GOOGLE_SECRET_VERSION_ID"),
+        empty if empty.is_empty() => {
+            (setting.default_of("CN_GOOGLE_SECRET_VERSION_ID")).unwrap_or_default()
+        }
         version => version,
     };
     // The spec's default where the image has its own (spec 2.4 against pycloudlib's own):
@@ -122,7 +115,7 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         format!(
             "{why}: svcgen reads the spec's default prefix `{}`, where the image falls back to \
              its own default prefix, which names another secret",
-            spec_default(setting, prefix)
+            setting.default_of(prefix).unwrap_or_default()
         )
     });
     Ok(Store {
