@@ -655,9 +655,21 @@ fn preflight_ends_a_step_whose_files_take_longer_than_its_bound_as_timeout() {
     let elapsed = started.elapsed();
     // The config step reads the service account's token, the secret step the role_id file,
     // the SQL step its password file.
-    for name in ["config", "secret", "persistence"] {
+    // Each says which file it was still reading.
+    let image = &Model::get().image;
+    let token = &facts.token;
+    let sql_password = &image.sql_password_file.path;
+    for (name, file) in [
+        ("config", token.as_str()),
+        ("secret", "/etc/certs/vault_role_id"),
+        ("persistence", sql_password.as_str()),
+    ] {
         let (status, reason) = of(&report, name);
         assert_eq!(status, "timeout", "{name}: {reason}\n{report:#}");
+        assert!(
+            reason.ends_with(&format!("; it was reading {file}")),
+            "{name}: {reason}"
+        );
     }
     for step in report["steps"].as_array().unwrap() {
         assert!(step["ms"].as_u64().unwrap() < 2500, "{step:#}");

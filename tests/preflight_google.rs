@@ -502,6 +502,35 @@ fn preflight_google_older_encrypted_payload_is_not_checked_and_says_why() {
 }
 
 #[test]
+fn preflight_google_says_where_a_payload_stops_being_json_and_never_what_stands_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((json, modulus)) = account(dir.path(), "sa", "") else {
+        return;
+    };
+    // A payload whose second line breaks off in the middle of a secret value.
+    let broken = "{\"ssl_cert\": \"x\",\n \"sql_password\": \"pw-".to_string() + PASSPHRASE;
+    let payload = format!(
+        "secret_payload={}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &broken)
+    );
+    let Some(server) = fake("ready", &modulus, &[&payload]) else {
+        return;
+    };
+    let (code, report, all) = run(&profile(dir.path(), &json, ""), server.port);
+    assert_eq!(code, 1, "{all}");
+    let (status, reason) = status_and_reason(&report, "secret");
+    assert_eq!(status, "failed", "{all}");
+    let column = " \"sql_password\": \"pw-".len() + PASSPHRASE.len();
+    assert_eq!(
+        reason,
+        format!(
+            "secret projects/project-1/secrets/svc-secret/versions/latest is not JSON (line 2, column {column})"
+        ),
+    );
+    assert!(!all.contains(PASSPHRASE), "{all}");
+}
+
+#[test]
 fn preflight_google_signs_with_a_pkcs1_key_as_google_auth_does() {
     let Some(python) = google_python() else {
         return;
@@ -611,6 +640,34 @@ fn preflight_google_in_another_universe_or_with_another_credential_type_says_why
         assert_eq!(status, "failed");
         assert!(
             reason.starts_with("The configured universe domain (googleapis.com) does not match the universe domain found in the credentials (example.com)."),
+            "{reason}"
+        );
+    }
+    // A container's own GOOGLE_CLOUD_UNIVERSE_DOMAIN (outside the spec, read by the image's
+    // clients) is the client's universe under `--from-env` too.
+    let (standard, _) = account(dir.path(), "standard", "{}").unwrap();
+    let (report, stderr) = from_env_report(
+        servers::refused_port(),
+        &standard,
+        &[("GOOGLE_CLOUD_UNIVERSE_DOMAIN", "example.com")],
+    );
+    for (status, reason) in steps(&report) {
+        assert_eq!(status, "failed", "{report}\n{stderr}");
+        assert!(
+            reason.starts_with("The configured universe domain (example.com) does not match the universe domain found in the credentials (googleapis.com)."),
+            "{reason}"
+        );
+    }
+    // And a profile's: its `[env]` entry is in the environment render writes.
+    let more = "\n[env]\nGOOGLE_CLOUD_UNIVERSE_DOMAIN = \"example.com\"\n";
+    let (_, report, all) = run(
+        &profile(dir.path(), &standard, more),
+        servers::refused_port(),
+    );
+    for (status, reason) in steps(&report) {
+        assert_eq!(status, "failed", "{all}");
+        assert!(
+            reason.starts_with("The configured universe domain (example.com)"),
             "{reason}"
         );
     }

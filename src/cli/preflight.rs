@@ -130,8 +130,9 @@ fn checked_setting(
         _ => return Err(EXIT_IO),
     };
     let (root, reader_inputs) = (checked.root.clone(), inputs.clone());
-    let reader: crate::preflight::FileReader =
-        Box::new(move |path| super::read_host_file(path, root.as_ref(), &reader_inputs));
+    let reader: crate::preflight::FileReader = Box::new(move |path| {
+        super::read_host_file(path, root.as_ref(), &reader_inputs).map(|read| read.bytes)
+    });
     Setting::from_profile(resolved, reader).map_err(|why| {
         io_error(&why);
         EXIT_IO

@@ -507,42 +507,26 @@ fn named(files: Vec<(Target, String)>) -> Vec<(String, Contents)> {
 fn host_copies(copies: Vec<HostCopy>, folder: Option<&Path>) -> Vec<(String, Contents)> {
     let mut out = Vec::with_capacity(copies.len());
     for copy in copies {
-        let Some(host) = &copy.host_path else {
+        let Some(host) = &copy.host else {
             out.push((copy.relative, Contents::Bytes(copy.bytes)));
             continue;
         };
-        // The host file's metadata, asked once: for its identity and its mode.
-        let meta = std::fs::metadata(host).ok();
-        let is_itself = |f: &Path| same_file(meta.as_ref(), &f.join(&copy.relative));
+        let is_itself = |f: &Path| {
+            std::fs::metadata(f.join(&copy.relative))
+                .is_ok_and(|m| crate::support::inputs::identity(&m) == host.identity)
+        };
         if folder.is_some_and(is_itself) {
             continue;
         }
-        let contents = copied(meta.as_ref(), copy.bytes);
+        // As private as the host file was when it was read (its handle's mode, not its path's
+        // now): a `0600` key stays `0600` in the base, whatever the umask.
+        let contents = match host.others_read {
+            true => Contents::Bytes(copy.bytes),
+            false => Contents::PrivateBytes(copy.bytes),
+        };
         out.push((copy.relative, contents));
     }
     out
-}
-
-/// A host file's copy: as private as the file (readable by its owner only when others cannot
-/// read the host file, `meta` its metadata: a `0600` key stays `0600` in the base, whatever the
-/// umask).
-fn copied(meta: Option<&std::fs::Metadata>, bytes: Vec<u8>) -> Contents {
-    use std::os::unix::fs::PermissionsExt;
-    let others_read = meta.is_some_and(|m| m.permissions().mode() & 0o004 != 0);
-    if others_read {
-        Contents::Bytes(bytes)
-    } else {
-        Contents::PrivateBytes(bytes)
-    }
-}
-
-/// True when the existing file whose metadata is `a` is the file at `b` (device and inode).
-fn same_file(a: Option<&std::fs::Metadata>, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (a, std::fs::metadata(b)) {
-        (Some(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
-        _ => false,
-    }
 }
 
 /// Where one profile's files go.
@@ -651,4 +635,49 @@ fn wrote_line(
         ));
     }
     crate::support::escape::one_line(&line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Contents, HostCopy, host_copies};
+    use crate::render::HostOf;
+
+    fn copy(others_read: bool) -> HostCopy {
+        HostCopy {
+            relative: "files/cm/key".into(),
+            host: Some(HostOf {
+                others_read,
+                identity: (u64::MAX, u64::MAX),
+            }),
+            bytes: b"key".to_vec(),
+        }
+    }
+
+    /// A copy is as private as its host file was when it was read (what the handle said): no
+    /// path is asked again, so a file made readable, or swapped for one that is, after the read
+    /// does not make the copy of what was read readable by others.
+    #[test]
+    fn a_host_copy_is_as_private_as_its_file_was_when_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let copies = host_copies(vec![copy(false), copy(true)], Some(dir.path()));
+        let kinds: Vec<bool> = (copies.iter())
+            .map(|(_, c)| matches!(c, Contents::PrivateBytes(_)))
+            .collect();
+        assert_eq!(kinds, [true, false]);
+    }
+
+    /// A copy that would land on its own host file (rendered into the profile's own folder) is
+    /// not written: the file is its copy already.
+    #[test]
+    fn a_host_copy_onto_its_own_file_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("files/cm/key");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, "key").unwrap();
+        let meta = std::fs::metadata(&file).unwrap();
+        let mut itself = copy(false);
+        itself.host.as_mut().unwrap().identity = crate::support::inputs::identity(&meta);
+        assert!(host_copies(vec![itself], Some(dir.path())).is_empty());
+        assert_eq!(host_copies(vec![copy(false)], Some(dir.path())).len(), 1);
+    }
 }

@@ -65,6 +65,7 @@ pub const GRACE: Duration = Duration::from_secs(1);
 pub fn whole_step<T: Send + 'static>(
     (step, backend): (&str, &str),
     timeout: Duration,
+    doing: &Doing,
     step_fn: impl FnOnce() -> (StepResult, T) + Send + 'static,
 ) -> (StepResult, Option<T>) {
     let whole = timeout + GRACE;
@@ -75,12 +76,47 @@ pub fn whole_step<T: Send + 'static>(
             (result, Some(carried))
         }
         None => {
+            let now = doing
+                .now()
+                .map_or(String::new(), |what| format!("; it was {what}"));
             outer.reason = Some(format!(
                 "not done within {} s (the whole step: reading and parsing its files, and every \
-                 call it makes)",
+                 call it makes){now}",
                 whole.as_secs_f64()
             ));
             (outer, None)
         }
+    }
+}
+
+/// What a whole step is doing at the moment (reading which file), shared with the thread that
+/// runs it: a step that is not done in time says where it stood.
+#[derive(Clone, Default)]
+pub struct Doing(std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+impl Doing {
+    /// Notes `what` until the guard returned is dropped.
+    pub fn during(&self, what: String) -> impl Drop + use<> {
+        self.set(Some(what));
+        DoneWith(self.clone())
+    }
+
+    fn set(&self, what: Option<String>) {
+        if let Ok(mut now) = self.0.lock() {
+            *now = what;
+        }
+    }
+
+    fn now(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|now| now.clone())
+    }
+}
+
+/// Clears a [`Doing`] when what it noted is over.
+struct DoneWith(Doing);
+
+impl Drop for DoneWith {
+    fn drop(&mut self) {
+        self.0.set(None);
     }
 }

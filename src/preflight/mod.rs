@@ -74,24 +74,32 @@ pub fn run_watched(
     carried.secret = access;
     record(Stage::Start, secret);
     for backend in persistence::backends(setting) {
-        let (owned, handed) = (setting.clone(), carried.clone());
+        let (owned, handed) = (setting.for_step(), carried.clone());
         let name = backend.name.clone();
-        let (result, _) = deadline::whole_step(("persistence", &name), limits.timeout, move || {
-            (persistence_step(&backend, &owned, &handed, limits), ())
-        });
+        let doing = owned.doing();
+        let (result, _) =
+            deadline::whole_step(("persistence", &name), limits.timeout, &doing, move || {
+                (persistence_step(&backend, &owned, &handed, limits), ())
+            });
         record(Stage::Start, result);
     }
     if ssa::applies(setting) {
-        let owned = setting.clone();
-        let (result, _) = deadline::whole_step(("ssa", "file"), limits.timeout, move || {
-            (ssa::check(&owned, limits), ())
-        });
+        let owned = setting.for_step();
+        let doing = owned.doing();
+        let (result, _) =
+            deadline::whole_step(("ssa", "file"), limits.timeout, &doing, move || {
+                (ssa::check(&owned, limits), ())
+            });
         record(Stage::Start, result);
     }
-    let owned = setting.clone();
-    let (result, _) = deadline::whole_step(("token-server", "oidc"), limits.timeout, move || {
-        (oidc::check(&owned, limits), ())
-    });
+    let owned = setting.for_step();
+    let doing = owned.doing();
+    let (result, _) = deadline::whole_step(
+        ("token-server", "oidc"),
+        limits.timeout,
+        &doing,
+        move || (oidc::check(&owned, limits), ()),
+    );
     record(Stage::AfterStart, result);
     report.redact(&setting.secrets());
     report
@@ -105,11 +113,13 @@ fn adapter_step<T: Send + 'static>(
     limits: Limits,
     check: fn(&Setting, Limits) -> (StepResult, Option<T>),
 ) -> (StepResult, Option<T>) {
-    let owned = setting.clone();
+    let owned = setting.for_step();
     let backend = setting.text(adapter);
-    let (result, carried) = deadline::whole_step((name, &backend), limits.timeout, move || {
-        check(&owned, limits)
-    });
+    let doing = owned.doing();
+    let (result, carried) =
+        deadline::whole_step((name, &backend), limits.timeout, &doing, move || {
+            check(&owned, limits)
+        });
     (result, carried.flatten())
 }
 

@@ -4,6 +4,7 @@
 //! `[deploy.files]` source, resolved as `render` resolves it (relative to the profile that writes
 //! it). From a container (`--from-env`), both are the process's own.
 
+use super::deadline::Doing;
 use crate::model::{Edition, Model};
 use crate::resolve::Resolved;
 use std::collections::{BTreeMap, HashMap};
@@ -32,6 +33,8 @@ pub struct Setting {
     filled: std::collections::BTreeSet<String>,
     /// Every secret value read so far (files, secret variables, tokens): no output shows them.
     secrets: std::sync::Arc<Mutex<Vec<String>>>,
+    /// The file being read now, for the step this clone runs ([`Setting::for_step`]).
+    doing: Doing,
 }
 
 impl Setting {
@@ -98,6 +101,7 @@ impl Setting {
             reader: std::sync::Arc::from(reader),
             filled,
             secrets: std::sync::Arc::new(Mutex::new(secrets)),
+            doing: Doing::default(),
         })
     }
 
@@ -152,6 +156,11 @@ impl Setting {
             })?,
             None => PathBuf::from(container_path),
         };
+        let what = match path.to_str() == Some(container_path) {
+            true => format!("reading {container_path}"),
+            false => format!("reading {container_path} (host file {})", path.display()),
+        };
+        let _reading = self.doing.during(what);
         let bytes = (self.reader)(&path)?;
         if secret {
             self.keep_secret(String::from_utf8_lossy(&bytes).trim());
@@ -163,6 +172,7 @@ impl Setting {
     /// loads, and the files it names) through the one bounded reader; a secret file's content is
     /// kept out of every output from now on.
     pub fn read_local(&self, path: &Path, secret: bool) -> Result<Vec<u8>, String> {
+        let _reading = self.doing.during(format!("reading {}", path.display()));
         let bytes = (self.reader)(path)?;
         if secret {
             self.keep_secret(String::from_utf8_lossy(&bytes).trim());
@@ -204,6 +214,19 @@ impl Setting {
                 kept.push(value.to_string());
             }
         }
+    }
+
+    /// A clone for one whole step, with its own note of what it is doing ([`Setting::doing`]).
+    pub fn for_step(&self) -> Setting {
+        Setting {
+            doing: Doing::default(),
+            ..self.clone()
+        }
+    }
+
+    /// What the step of this clone is doing now, for its deadline's reason.
+    pub fn doing(&self) -> Doing {
+        self.doing.clone()
     }
 
     /// Every secret value seen.

@@ -97,7 +97,7 @@ pub fn read_host_file(
     path: &Path,
     root: Option<&Root>,
     inputs: &Inputs,
-) -> Result<Vec<u8>, String> {
+) -> Result<crate::deployment::HostBytes, String> {
     let Some(root) = root else {
         return Err(format!(
             "{}: not read: no folder is known that this profile may read from",
@@ -105,7 +105,26 @@ pub fn read_host_file(
         ));
     };
     root.admit(path, "the host file")?;
-    read_input(path, inputs).map_err(|e| e.0)
+    let (bytes, meta) = read_regular_with_meta(path).map_err(|e| e.0)?;
+    inputs.record_read(path, &meta);
+    Ok(crate::deployment::HostBytes {
+        bytes,
+        others_read: others_read(&meta),
+        identity: crate::support::inputs::identity(&meta),
+    })
+}
+
+/// Whether a file's mode lets others read it.
+#[cfg(unix)]
+fn others_read(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o004 != 0
+}
+
+/// Elsewhere no mode says so: a copy is kept private.
+#[cfg(not(unix))]
+fn others_read(_meta: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// Reads an input file as UTF-8 text through [`read_input`].

@@ -29,9 +29,18 @@ pub struct Rendered {
 pub struct HostCopy {
     /// Relative to the output folder, `/`-separated.
     pub relative: String,
-    /// The host file copied (`None`: a file svcgen makes, the `.gitignore`).
-    pub host_path: Option<std::path::PathBuf>,
+    /// The host file copied, as read (`None`: a file svcgen makes, the `.gitignore`).
+    pub host: Option<HostOf>,
     pub bytes: Vec<u8>,
+}
+
+/// The host file a copy is made of: what its open handle said when it was read.
+#[derive(Debug)]
+pub struct HostOf {
+    /// Whether others may read it: its copy is as private as the file.
+    pub others_read: bool,
+    /// Its device and inode.
+    pub identity: (u64, u64),
 }
 
 /// Renders `targets` of `resolved`, to be written into `folder` (host paths are relative to it;
@@ -117,10 +126,13 @@ fn copies(files: &[host_files::HostFile<'_>]) -> Vec<HostCopy> {
     let mut out: Vec<HostCopy> = files
         .iter()
         .filter_map(|file| match &file.read {
-            HostRead::Read(bytes) => Some(HostCopy {
+            HostRead::Read(read) => Some(HostCopy {
                 relative: file.relative.clone(),
-                host_path: Some(file.host_path.to_path_buf()),
-                bytes: bytes.clone(),
+                host: Some(HostOf {
+                    others_read: read.others_read,
+                    identity: read.identity,
+                }),
+                bytes: read.bytes.clone(),
             }),
             HostRead::Unreadable(_) | HostRead::NotRead => None,
         })
@@ -128,7 +140,7 @@ fn copies(files: &[host_files::HostFile<'_>]) -> Vec<HostCopy> {
     if files.iter().any(|f| f.secret) {
         out.push(HostCopy {
             relative: format!("{}/.gitignore", host_files::SECRETS_FOLDER),
-            host_path: None,
+            host: None,
             bytes: SECRETS_GITIGNORE.as_bytes().to_vec(),
         });
     }

@@ -286,12 +286,12 @@ pub fn canonical_path(path: &Path) -> Option<PathBuf> {
 /// system and so never records an input) every file has the same identity, which no recorded
 /// input can match.
 #[cfg(unix)]
-fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+pub fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
     (meta.dev(), meta.ino())
 }
 
 #[cfg(not(unix))]
-fn identity(_meta: &std::fs::Metadata) -> (u64, u64) {
+pub fn identity(_meta: &std::fs::Metadata) -> (u64, u64) {
     (0, 0)
 }
 

@@ -51,11 +51,10 @@ impl Account {
         let failed = |why: String| (Status::Failed, format!("{CREDENTIALS} {path}: {why}"));
         let bytes = setting.read(&path, true).map_err(&failed)?;
         let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-            failed(format!(
-                "not JSON (line {}, column {})",
-                e.line(),
-                e.column()
-            ))
+            (
+                Status::Failed,
+                super::not_json(&format!("{CREDENTIALS} {path}:"), &e),
+            )
         })?;
         let field = |name: &str| json.get(name).and_then(|v| v.as_str()).unwrap_or_default();
         let kind = field("type");

@@ -127,3 +127,13 @@ fn store(setting: &Setting, kind: Kind) -> Result<Store, (Status, String)> {
         unset_prefix,
     })
 }
+
+/// "`what` is not JSON", with where the parser stopped (never the text there: it may be a
+/// secret's).
+fn not_json(what: &str, error: &serde_json::Error) -> String {
+    format!(
+        "{what} is not JSON (line {}, column {})",
+        error.line(),
+        error.column()
+    )
+}

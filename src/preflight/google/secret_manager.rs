@@ -15,7 +15,7 @@ use std::time::Duration;
 /// Secret Manager's answer about `what` as JSON, or an error that names the request.
 fn parsed(body: &str, what: &str) -> Result<serde_json::Value, String> {
     serde_json::from_str(body)
-        .map_err(|_| format!("Secret Manager's answer for {what} is not JSON"))
+        .map_err(|e| super::not_json(&format!("Secret Manager's answer for {what}"), &e))
 }
 
 /// At most this many pages of the secrets list (the image's pager reads them all).
@@ -61,9 +61,10 @@ fn compressed(payload: &[u8]) -> bool {
 /// catches only `JSONDecodeError`) where an earlier one decrypted it, and which of the two the
 /// image's pinned jans commit carries was not established.
 fn keys_of(payload: &[u8], secret: &str) -> Payload {
-    if let Ok(keys) = serde_json::from_slice(payload) {
-        return Ok(keys);
-    }
+    let error = match serde_json::from_slice(payload) {
+        Ok(keys) => return Ok(keys),
+        Err(error) => error,
+    };
     if compressed(payload) {
         return Err((
             Status::NotChecked,
@@ -76,7 +77,10 @@ fn keys_of(payload: &[u8], secret: &str) -> Payload {
             ),
         ));
     }
-    Err((Status::Failed, format!("secret {secret} is not JSON")))
+    Err((
+        Status::Failed,
+        super::not_json(&format!("secret {secret}"), &error),
+    ))
 }
 
 impl Store {
@@ -105,9 +109,9 @@ impl Store {
     pub fn payload(&self, timeout: Duration) -> Result<Payload, String> {
         match self.kind {
             Kind::Config => Ok(match self.access(&self.version_path(), timeout)? {
-                Some(data) => serde_json::from_slice(&data).map_err(|_| {
-                    let why = format!("secret {} is not JSON", self.version_path());
-                    (Status::Failed, why)
+                Some(data) => serde_json::from_slice(&data).map_err(|e| {
+                    let what = format!("secret {}", self.version_path());
+                    (Status::Failed, super::not_json(&what, &e))
                 }),
                 None => Err((Status::Failed, self.missing(&self.version_path()))),
             }),

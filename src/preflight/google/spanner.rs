@@ -109,7 +109,7 @@ fn select_one(client: &Client, session: &str, timeout: Duration) -> Result<(), S
 }
 
 fn json(body: &str) -> Result<serde_json::Value, String> {
-    serde_json::from_str(body).map_err(|_| "Spanner's answer is not JSON".to_string())
+    serde_json::from_str(body).map_err(|e| super::not_json("Spanner's answer", &e))
 }
 
 /// The number of rows of a `ResultSet`.
