@@ -135,9 +135,12 @@ fn report_all(args: &RenderArgs, job: &Job<'_>, profiles: &[PathBuf]) -> u8 {
     // (which prints nothing else there), else on stderr as JSON is.
     let ci_to_stdout = args.check && args.diagnostics.format.for_ci();
     let mut reporter = Reporter::new(&args.diagnostics, ci_to_stdout);
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(profiles.len());
+    // One profile is rendered on this thread: the machine's parallelism (read from the
+    // cgroup's files) is asked only for a batch.
+    let workers = match profiles.len() {
+        0 | 1 => 1,
+        n => std::thread::available_parallelism().map_or(2, |p| p.get().min(n)),
+    };
     let mut progress = super::progress::Progress::new(profiles.len(), args.diagnostics.quiet);
     let human = args.diagnostics.format == super::Format::Human;
     let talk = human && !args.diagnostics.quiet;
