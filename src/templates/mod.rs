@@ -168,7 +168,12 @@ impl Engines {
         let counted = loads.clone();
         env.set_loader(move |name| {
             #[cfg(test)]
-            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            {
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if tests::SLOW_LOADS.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            }
             Ok(builtin_text(name).map(str::to_string))
         });
         let mut bounded = env.clone();
@@ -649,9 +654,16 @@ mod tests {
         assert!(err.message.contains("too many elements"), "{err}");
     }
 
+    /// Set by the test below: each load of a built-in template then takes 50 ms, so that the
+    /// threads asking for it at once overlap in the loader whatever the number of CPUs, unless
+    /// they wait for the one compiling.
+    pub(super) static SLOW_LOADS: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+
     /// Renders on many threads that first ask for a built-in template at once compile it once.
     #[test]
     fn a_template_first_used_on_many_threads_is_compiled_once() {
+        SLOW_LOADS.store(true, std::sync::atomic::Ordering::Relaxed);
         let templates = Templates::load(None).unwrap();
         let threads = 8;
         let start = std::sync::Barrier::new(threads);
