@@ -250,7 +250,7 @@ fn read_env_files(
             continue;
         };
         let full = dir.join(entry.path);
-        let identity = crate::support::real_path::real_path(&full).unwrap_or_else(|_| full.clone());
+        let identity = std::fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
         if seen.contains(&identity) {
             continue;
         }

@@ -319,8 +319,7 @@ fn plan<'a>(
             if !stream && !options.in_place {
                 names::ensure_inside(&names::canonical_folder(folder_of(path))?, path)?;
             }
-            let real =
-                crate::support::real_path::real_path(path).unwrap_or_else(|_| path.to_path_buf());
+            let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
             (real, meta)
         }
         Ok(meta) => (path.to_path_buf(), Some(meta)),

@@ -58,12 +58,12 @@ pub fn ensure_inside(root: &Path, path: &Path) -> Result<(), String> {
     if plainly_inside(root, path) {
         return Ok(());
     }
-    let resolved = match crate::support::real_path::real_path(path) {
+    let resolved = match std::fs::canonicalize(path) {
         Ok(real) => real,
         // Not there yet: its folder must be inside, and its name a plain one.
         Err(_) => {
             let parent = super::folder_of(path);
-            let parent = crate::support::real_path::real_path(parent).map_err(|e| {
+            let parent = std::fs::canonicalize(parent).map_err(|e| {
                 format!(
                     "{}: cannot resolve its folder {}: {e}",
                     path.display(),
@@ -153,6 +153,5 @@ fn through_a_link(folder: &Path) -> String {
 
 /// The canonical form of a folder that exists.
 pub fn canonical_folder(dir: &Path) -> Result<PathBuf, String> {
-    crate::support::real_path::real_path(dir)
-        .map_err(|e| format!("{}: cannot resolve: {e}", dir.display()))
+    std::fs::canonicalize(dir).map_err(|e| format!("{}: cannot resolve: {e}", dir.display()))
 }

@@ -556,7 +556,7 @@ fn chain_names(chain: &[PathBuf]) -> String {
 
 /// A path as it identifies a file for cycle detection (canonical when it exists).
 fn identity(path: &Path) -> PathBuf {
-    crate::support::real_path::real_path(path).unwrap_or_else(|_| path.to_path_buf())
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -258,7 +258,7 @@ impl Inputs {
 pub fn canonical_path(path: &Path) -> Option<PathBuf> {
     // Always asked of the file system, never remembered: this answer decides whether a path is
     // inside the profile's root right before it is opened.
-    if let Ok(real) = crate::support::real_path::real_path(path) {
+    if let Ok(real) = std::fs::canonicalize(path) {
         return Some(real);
     }
     let mut missing = Vec::new();
@@ -276,7 +276,7 @@ pub fn canonical_path(path: &Path) -> Option<PathBuf> {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        if let Ok(real) = crate::support::real_path::real_path(at) {
+        if let Ok(real) = std::fs::canonicalize(at) {
             return Some(missing.iter().rev().fold(real, |acc, n| acc.join(n)));
         }
     }

@@ -49,7 +49,7 @@ pub fn canonicalize(path: &Path) -> std::io::Result<PathBuf> {
     if let Some(real) = known {
         return Ok(real);
     }
-    let real = crate::support::real_path::real_path(path)?;
+    let real = std::fs::canonicalize(path)?;
     RESOLVED.with(|r| {
         if let Some(map) = r.borrow_mut().as_mut() {
             map.insert(path.as_os_str().to_owned(), real.clone());
@@ -109,7 +109,7 @@ mod tests {
             );
             assert_eq!(
                 canonicalize(&link).unwrap(),
-                crate::support::real_path::real_path(&file).unwrap()
+                std::fs::canonicalize(&file).unwrap()
             );
             assert!(canonicalize(&slashed).is_err(), "still its own answer");
         });
