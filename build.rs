@@ -6,7 +6,8 @@
 //!
 //! Each key of the text is a field below: a key the model's types do not have stops the build
 //! (as `deny_unknown_fields` stops the TOML reader), the compiler checks that each struct is
-//! complete and each enum word is a variant, and a test checks that the model built this way
+//! complete, each enum word is a variant and each integer fits its type (its error shows the
+//! key's place in the text, written beside each such value), and a test checks that the model built this way
 //! equals the one `Model::parse` reads from the same text
 //! (`the_baked_model_is_the_model_of_the_text`). The field lists below restate the model types'
 //! keys, defaults and enum spellings, which serde reads from `src/model/`: that test, which
@@ -67,11 +68,23 @@ fn word() -> Emit {
     })
 }
 
+/// An integer, whose range is the field's type's: one out of it fails to compile, at a line
+/// that names its place in the text ([`placed`]).
 fn int() -> Emit {
     Box::new(|v, path| match v {
-        Value::Integer(i) => i.to_string(),
+        Value::Integer(i) => placed(&i.to_string(), path),
         other => stop(path, format_args!("expected an integer, found {other}")),
     })
+}
+
+/// `expression` followed by a comment naming its place in the text: the compiler's error about
+/// it (an enum word that is no variant, an integer out of its type's range) shows the line, so
+/// it says which key of `schemas/spec.toml` to mend.
+fn placed(expression: &str, path: &str) -> String {
+    format!(
+        "{expression} /* schemas/spec.toml: {} */",
+        path.replace("*/", "* /")
+    )
 }
 
 fn boolean() -> Emit {
@@ -89,7 +102,8 @@ fn character() -> Emit {
 }
 
 /// A unit variant of enum `name`, written in the text as serde's kebab-case of the variant
-/// (`base-url` is `BaseUrl`); a word that is no variant fails to compile.
+/// (`base-url` is `BaseUrl`); a word that is no variant fails to compile, at a line that names
+/// its place in the text ([`placed`]).
 fn variant(name: &'static str) -> Emit {
     Box::new(move |v, path| {
         let Value::String(word) = v else {
@@ -108,7 +122,7 @@ fn variant(name: &'static str) -> Emit {
                 })
                 .collect(),
         };
-        format!("{name}::{camel}")
+        placed(&format!("{name}::{camel}"), path)
     })
 }
 
