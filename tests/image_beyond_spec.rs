@@ -252,3 +252,40 @@ fn an_ssa_file_that_is_no_jwt_with_iss_and_org_id_is_a_warning_without_its_conte
         ran.stderr()
     );
 }
+
+/// An edition B profile on the google adapters (credentials from a Secret).
+const GOOGLE_B: &str = "edition = \"B\"\n\
+    [deploy]\ncompose = false\n\
+    [deploy.files]\n\
+    \"google.application_credentials\" = { secret = \"gcp\", key = \"credentials.json\" }\n\
+    [config]\nadapter = \"google\"\n[secret]\nadapter = \"google\"\n\
+    [google]\nproject_id = \"acme\"\napplication_credentials = \"/etc/gcp/credentials.json\"\n\
+    secret_manager_passphrase = { env = \"PASSPHRASE\" }\n\
+    [persistence.sql]\nhost = \"db\"\nport = 3306\n";
+
+/// The image's Google clients (google-api-core's `_get_universe_domain`) raise
+/// `EmptyUniverseError: Universe Domain cannot be an empty string.` when
+/// GOOGLE_CLOUD_UNIVERSE_DOMAIN is set but empty or blank (checked with the venv's
+/// google-cloud-secret-manager 2.32.0 and google-cloud-spanner 3.71.0): such a value is refused,
+/// as `CN_CONFIG_CONSUL_NAMESPACE = ""` is, not rendered into the environment.
+#[test]
+fn an_empty_google_universe_in_env_is_refused_as_the_image_s_clients_refuse_it() {
+    for value in ["", "  "] {
+        let profile = format!("{GOOGLE_B}[env]\nGOOGLE_CLOUD_UNIVERSE_DOMAIN = \"{value}\"\n");
+        Test::new()
+            .profile(&profile)
+            .env("PASSPHRASE", "pp-5521")
+            .args(["validate", "profile.toml"])
+            .code(1)
+            .stderr_has("E0251")
+            .stderr_has("GOOGLE_CLOUD_UNIVERSE_DOMAIN")
+            .run();
+    }
+    let fine = format!("{GOOGLE_B}[env]\nGOOGLE_CLOUD_UNIVERSE_DOMAIN = \"example.com\"\n");
+    Test::new()
+        .profile(&fine)
+        .env("PASSPHRASE", "pp-5521")
+        .args(["validate", "profile.toml"])
+        .stderr_lacks("E0251")
+        .run();
+}

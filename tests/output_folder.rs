@@ -275,3 +275,27 @@ fn check_of_a_file_whose_every_line_changed_says_the_diff_was_cut() {
         .stdout_has("the diff was cut")
         .run();
 }
+
+/// A link where a host file's copy belongs, leading to the host file itself, is a link in the
+/// output folder like any other: kustomize refuses the base ("security; file ... is not in or
+/// below" the base), so the render refuses it too rather than taking the link for the copy and
+/// saying it wrote the folder.
+#[test]
+fn a_link_to_the_host_file_where_its_copy_belongs_is_refused_not_taken_for_the_copy() {
+    let ran = rendered();
+    let copy = "out/files/admin-ui-plugins/mine.zip";
+    assert_eq!(ran.read(copy), "zip one");
+    std::fs::remove_file(ran.path(copy)).unwrap();
+    std::os::unix::fs::symlink("../../../plugin.zip", ran.path(copy)).unwrap();
+    let ran = ran
+        .again()
+        .args(["render", "p.toml", "--out-dir", "out", "--check"])
+        .code(1)
+        .stdout_has("mine.zip: is a link")
+        .run();
+    ran.again()
+        .args(["render", "p.toml", "--out-dir", "out"])
+        .code(2)
+        .stderr_has("mine.zip: is a link")
+        .run();
+}

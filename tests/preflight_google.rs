@@ -777,3 +777,69 @@ fn preflight_google_from_env_reads_an_empty_older_prefix_as_the_image_does_not_t
         );
     }
 }
+
+/// A set but empty or blank GOOGLE_CLOUD_UNIVERSE_DOMAIN is no universe to the image's clients:
+/// google-api-core raises `EmptyUniverseError: Universe Domain cannot be an empty string.` when
+/// the client is made (checked with the venv's google-cloud-secret-manager 2.32.0 and
+/// google-cloud-spanner 3.71.0), so the pod never reaches Secret Manager. preflight must fail
+/// each Google step so, not dial googleapis.com as if the variable were unset.
+#[test]
+fn preflight_google_from_env_fails_an_empty_universe_as_the_image_s_clients_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((json, _)) = account(dir.path(), "sa", "") else {
+        return;
+    };
+    for value in ["", "   "] {
+        let (report, stderr) = from_env_report(
+            servers::refused_port(),
+            &json,
+            &[("GOOGLE_CLOUD_UNIVERSE_DOMAIN", value)],
+        );
+        for (status, reason) in steps(&report) {
+            assert_eq!(status, "failed", "{value:?}: {report}\n{stderr}");
+            assert!(
+                reason.contains("Universe Domain cannot be an empty string"),
+                "{value:?}: {reason}"
+            );
+        }
+    }
+}
+
+/// The universe is a host name's tail, put into `https://<service>.<universe>`: a universe that
+/// smuggles in another authority (`googleapis.com@host:port`) must not be dialled with the
+/// account's bearer. The image's gRPC clients look the whole `secretmanager.googleapis.com@...`
+/// up as one host name and fail ("address lookup failed"); nothing may connect to `host:port`.
+#[test]
+fn preflight_google_never_dials_a_host_smuggled_into_the_universe() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let universe = format!("googleapis.com@127.0.0.1:{port}");
+    let extra = serde_json::json!({ "universe_domain": universe }).to_string();
+    let Some((json, _)) = account(dir.path(), "sa", &extra) else {
+        return;
+    };
+    // No test endpoint: the universe alone decides where the clients go.
+    let vars = [
+        ("CN_CONFIG_ADAPTER", "google"),
+        ("CN_SECRET_ADAPTER", "google"),
+        ("GOOGLE_PROJECT_ID", PROJECT),
+        ("GOOGLE_APPLICATION_CREDENTIALS", json.to_str().unwrap()),
+        ("CN_PERSISTENCE_TYPE", "spanner"),
+        ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
+        ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
+        ("GOOGLE_CLOUD_UNIVERSE_DOMAIN", universe.as_str()),
+    ];
+    let (_, stdout, stderr) =
+        crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let mut dialled = 0;
+    while listener.accept().is_ok() {
+        dialled += 1;
+    }
+    assert_eq!(dialled, 0, "dialled 127.0.0.1:{port}: {report}\n{stderr}");
+    for (status, _) in steps(&report) {
+        assert_eq!(status, "failed", "{report}\n{stderr}");
+    }
+}
