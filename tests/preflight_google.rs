@@ -685,8 +685,14 @@ fn preflight_google_in_another_universe_or_with_another_credential_type_says_why
 /// Spanner, the fake on `port`, the account file `json` and `more` variables: the report.
 fn from_env_report(port: u16, json: &Path, more: &[(&str, &str)]) -> (Value, String) {
     let endpoint = format!("http://127.0.0.1:{port}");
+    let mut vars = vec![("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str())];
+    vars.extend_from_slice(more);
+    from_env_report_at_the_universe(json, &vars)
+}
+
+/// [`from_env_report`] without the test endpoint: the clients go where the universe says.
+fn from_env_report_at_the_universe(json: &Path, more: &[(&str, &str)]) -> (Value, String) {
     let mut vars = vec![
-        ("SVCGEN_TEST_GOOGLE_ENDPOINT", endpoint.as_str()),
         ("CN_CONFIG_ADAPTER", "google"),
         ("CN_SECRET_ADAPTER", "google"),
         ("GOOGLE_PROJECT_ID", PROJECT),
@@ -830,19 +836,8 @@ fn preflight_google_never_dials_a_host_smuggled_into_the_universe() {
         return;
     };
     // No test endpoint: the universe alone decides where the clients go.
-    let vars = [
-        ("CN_CONFIG_ADAPTER", "google"),
-        ("CN_SECRET_ADAPTER", "google"),
-        ("GOOGLE_PROJECT_ID", PROJECT),
-        ("GOOGLE_APPLICATION_CREDENTIALS", json.to_str().unwrap()),
-        ("CN_PERSISTENCE_TYPE", "spanner"),
-        ("CN_GOOGLE_SPANNER_INSTANCE_ID", "instance-1"),
-        ("CN_GOOGLE_SPANNER_DATABASE_ID", "database-1"),
-        ("GOOGLE_CLOUD_UNIVERSE_DOMAIN", universe.as_str()),
-    ];
-    let (_, stdout, stderr) =
-        crate::preflight::from_env(&vars, &["--edition", "B", "--format", "json"]);
-    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let (report, stderr) =
+        from_env_report_at_the_universe(&json, &[("GOOGLE_CLOUD_UNIVERSE_DOMAIN", &universe)]);
     let mut dialled = 0;
     while listener.accept().is_ok() {
         dialled += 1;
