@@ -360,6 +360,7 @@ fn image_var_fields() -> Vec<Field> {
         need("editions", editions()),
         or("works", strings(), "Vec::new()"),
         or("not_empty", boolean(), "false"),
+        or("not_blank", boolean(), "false"),
         or("why", string(), "String::new()"),
         opt("replaces", string()),
         or("together", strings(), "Vec::new()"),

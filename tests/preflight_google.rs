@@ -520,12 +520,10 @@ fn preflight_google_says_where_a_payload_stops_being_json_and_never_what_stands_
     assert_eq!(code, 1, "{all}");
     let (status, reason) = status_and_reason(&report, "secret");
     assert_eq!(status, "failed", "{all}");
-    let column = " \"sql_password\": \"pw-".len() + PASSPHRASE.len();
+    // The line only: the column where a payload breaks off is the length of its last line.
     assert_eq!(
         reason,
-        format!(
-            "secret projects/project-1/secrets/svc-secret/versions/latest is not JSON (line 2, column {column})"
-        ),
+        "secret projects/project-1/secrets/svc-secret/versions/latest is not JSON (at line 2)"
     );
     assert!(!all.contains(PASSPHRASE), "{all}");
 }

@@ -511,8 +511,11 @@ fn host_copies(copies: Vec<HostCopy>, folder: Option<&Path>) -> Vec<(String, Con
             out.push((copy.relative, Contents::Bytes(copy.bytes)));
             continue;
         };
+        // The file itself (a hard link to it too), never a symbolic link to it: a link where
+        // the copy belongs is no copy (kustomize refuses a link leading out of the base), and
+        // the writer refuses to write through it.
         let is_itself = |f: &Path| {
-            std::fs::metadata(f.join(&copy.relative))
+            std::fs::symlink_metadata(f.join(&copy.relative))
                 .is_ok_and(|m| crate::support::inputs::identity(&m) == host.identity)
         };
         if folder.is_some_and(is_itself) {

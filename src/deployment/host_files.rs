@@ -6,6 +6,7 @@
 use super::env::EnvOptions;
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
+pub use crate::profile::HostBytes;
 use crate::resolve::deploy::{FileSource, K8sKind, names};
 use std::path::Path;
 
@@ -18,17 +19,6 @@ pub const SECRETS_FOLDER: &str = "secrets";
 
 /// Reads one host file whole; `Err` says why it cannot be read (a FIFO, a folder, too large).
 pub type HostReader<'r> = &'r (dyn Fn(&Path) -> Result<HostBytes, String> + Sync);
-
-/// A host file as it was read: its bytes, and what the handle they were read through said of
-/// the file (asking its path again could find another file there).
-#[derive(Debug, Clone)]
-pub struct HostBytes {
-    pub bytes: Vec<u8>,
-    /// Whether others may read the file (its mode): its copy is as private as the file.
-    pub others_read: bool,
-    /// Its device and inode: a copy that would land on the file itself is not written.
-    pub identity: (u64, u64),
-}
 
 /// A host file the base may generate an object from (a non-secret one, or a secret one when
 /// secrets are written): where its copy goes and what reading it gave.

@@ -135,6 +135,11 @@ impl Model {
         (self.container.api_objects.iter()).find(|o| o.name == key || o.namespace == key)
     }
 
+    /// The model's row of `[image] reads` for the variable `env` in the image of `edition`.
+    pub fn image_read(&self, env: &str, edition: Edition) -> Option<&types::ImageVar> {
+        (self.image.reads.iter()).find(|r| r.env == env && r.editions.contains(&edition))
+    }
+
     /// What the real image reads from `env`, a variable outside the spec (the model's facts about
     /// the image: `[image] ssa_file`, `sql_password_file`, `reads`, the Couchbase client's own
     /// variables, the `image_name` of `[container] api_objects`), in the image of `edition`: import, lint and `[env]` say it instead of a near spec name.
@@ -157,9 +162,7 @@ impl Model {
         if let Some(what) = self.image.couchbase.reads(env) {
             return Some(what);
         }
-        if let Some(read) =
-            (self.image.reads.iter()).find(|r| r.env == env && r.editions.contains(&edition))
-        {
+        if let Some(read) = self.image_read(env, edition) {
             return Some(match read.default.is_empty() {
                 true => format!("{} (not set in the image)", read.what),
                 false => format!("{} (image default `{}`)", read.what, read.default),

@@ -561,6 +561,9 @@ pub struct ImageVar {
     /// The empty string stops the image (`works` cannot list "anything but empty").
     #[serde(default)]
     pub not_empty: bool,
+    /// White space alone (or nothing) stops the image: its code strips the value first.
+    #[serde(default)]
+    pub not_blank: bool,
     /// Why another value (or the empty one) stops or breaks the image: said with the refusal.
     #[serde(default)]
     pub why: String,
@@ -577,9 +580,10 @@ pub struct ImageVar {
 }
 
 impl ImageVar {
-    /// Why `value` stops or breaks the image, when it does (`works`, `not_empty`).
+    /// Why `value` stops or breaks the image, when it does (`works`, `not_empty`, `not_blank`).
     pub fn refuses(&self, value: &str) -> Option<&str> {
         let refused = (self.not_empty && value.is_empty())
+            || (self.not_blank && value.trim().is_empty())
             || (!self.works.is_empty() && !self.works.iter().any(|w| w == value));
         refused.then_some(self.why.as_str())
     }
@@ -959,10 +963,10 @@ fn check_image_facts(model: &super::Model) -> Result<(), String> {
         }
     }
     for read in &model.image.reads {
-        let rule = read.not_empty || !read.works.is_empty();
+        let rule = read.not_empty || read.not_blank || !read.works.is_empty();
         if rule == read.why.trim().is_empty() {
             return Err(format!(
-                "image reads {}: `why` goes with `works` or `not_empty`",
+                "image reads {}: `why` goes with `works`, `not_empty` or `not_blank`",
                 read.env
             ));
         }

@@ -97,7 +97,7 @@ pub fn read_host_file(
     path: &Path,
     root: Option<&Root>,
     inputs: &Inputs,
-) -> Result<crate::deployment::HostBytes, String> {
+) -> Result<HostBytes, String> {
     let Some(root) = root else {
         return Err(format!(
             "{}: not read: no folder is known that this profile may read from",
@@ -107,11 +107,22 @@ pub fn read_host_file(
     root.admit(path, "the host file")?;
     let (bytes, meta) = read_regular_with_meta(path).map_err(|e| e.0)?;
     inputs.record_read(path, &meta);
-    Ok(crate::deployment::HostBytes {
+    Ok(HostBytes {
         bytes,
         others_read: others_read(&meta),
         identity: crate::support::inputs::identity(&meta),
     })
+}
+
+/// A host file as it was read: its bytes, and what the handle they were read through said of
+/// the file (asking its path again could find another file there).
+#[derive(Debug, Clone)]
+pub struct HostBytes {
+    pub bytes: Vec<u8>,
+    /// Whether others may read the file (its mode): its copy is as private as the file.
+    pub others_read: bool,
+    /// Its device and inode: a copy that would land on the file itself is not written.
+    pub identity: (u64, u64),
 }
 
 /// Whether a file's mode lets others read it.

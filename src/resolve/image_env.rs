@@ -10,9 +10,7 @@ use crate::model::{Edition, ImageVar, Model};
 /// Checks every `[env]` variable the image of `edition` reads against the model's rule for it.
 pub fn check(model: &Model, edition: Edition, extras: &[Extra], diags: &mut Diagnostics) {
     for extra in extras {
-        let Some(read) = (model.image.reads.iter())
-            .find(|r| r.env == extra.name && r.editions.contains(&edition))
-        else {
+        let Some(read) = model.image_read(&extra.name, edition) else {
             continue;
         };
         // A value filled in at deploy time is not known here.

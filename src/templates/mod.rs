@@ -156,6 +156,11 @@ struct Engines {
     /// How many times a built-in template was read to be compiled (the tests count them).
     #[cfg(test)]
     loads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// Set by a test: each load of a built-in template then takes 50 ms, so that threads asking
+    /// for it at once overlap in the loader whatever the number of CPUs, unless they wait for
+    /// the one compiling.
+    #[cfg(test)]
+    slow_loads: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Engines {
@@ -166,11 +171,15 @@ impl Engines {
         let loads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         #[cfg(test)]
         let counted = loads.clone();
+        #[cfg(test)]
+        let slow_loads = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        #[cfg(test)]
+        let slow = slow_loads.clone();
         env.set_loader(move |name| {
             #[cfg(test)]
             {
                 counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if tests::SLOW_LOADS.load(std::sync::atomic::Ordering::Relaxed) {
+                if slow.load(std::sync::atomic::Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
             }
@@ -185,6 +194,8 @@ impl Engines {
             first_use: [const { std::sync::OnceLock::new() }; BUILTIN.len()],
             #[cfg(test)]
             loads,
+            #[cfg(test)]
+            slow_loads,
         }
     }
 
@@ -409,6 +420,11 @@ impl Templates {
         self.overrides.iter().map(|(_, path)| path.as_path())
     }
 
+    /// The template engines of this run, made on first use.
+    fn engines(&self) -> &Engines {
+        self.engines.get_or_init(|| Engines::new(environment()))
+    }
+
     /// Renders the template `name` with `context`.
     pub fn render(&self, name: &str, context: Value) -> Result<String, TemplateError> {
         let path = self
@@ -422,7 +438,7 @@ impl Templates {
             Some(path) => path.display().to_string(),
             None => format!("templates/{name}"),
         };
-        let engines = self.engines.get_or_init(|| Engines::new(environment()));
+        let engines = self.engines();
         let env = match user {
             true => &engines.bounded,
             false => {
@@ -654,17 +670,12 @@ mod tests {
         assert!(err.message.contains("too many elements"), "{err}");
     }
 
-    /// Set by the test below: each load of a built-in template then takes 50 ms, so that the
-    /// threads asking for it at once overlap in the loader whatever the number of CPUs, unless
-    /// they wait for the one compiling.
-    pub(super) static SLOW_LOADS: std::sync::atomic::AtomicBool =
-        std::sync::atomic::AtomicBool::new(false);
-
     /// Renders on many threads that first ask for a built-in template at once compile it once.
     #[test]
     fn a_template_first_used_on_many_threads_is_compiled_once() {
-        SLOW_LOADS.store(true, std::sync::atomic::Ordering::Relaxed);
         let templates = Templates::load(None).unwrap();
+        let engines = templates.engines();
+        (engines.slow_loads).store(true, std::sync::atomic::Ordering::Relaxed);
         let threads = 8;
         let start = std::sync::Barrier::new(threads);
         std::thread::scope(|scope| {
@@ -680,7 +691,6 @@ mod tests {
                 });
             }
         });
-        let engines = templates.engines.get().expect("made by the renders");
         assert_eq!(engines.loads.load(std::sync::atomic::Ordering::Relaxed), 1);
     }
 

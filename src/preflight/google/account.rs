@@ -53,7 +53,7 @@ impl Account {
         let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
             (
                 Status::Failed,
-                super::not_json(&format!("{CREDENTIALS} {path}:"), &e),
+                super::not_json(&format!("{CREDENTIALS} {path}"), &e),
             )
         })?;
         let field = |name: &str| json.get(name).and_then(|v| v.as_str()).unwrap_or_default();

@@ -28,10 +28,30 @@ impl Client {
         service: &str,
         scope: &'static str,
     ) -> Result<Client, String> {
-        let universe = match setting.text(UNIVERSE).trim() {
+        let given = setting.text(UNIVERSE);
+        if setting.is_set(UNIVERSE)
+            && let Some(why) = (crate::model::Model::get())
+                .image_read(UNIVERSE, setting.edition)
+                .and_then(|read| read.refuses(&given))
+        {
+            return Err(format!("{UNIVERSE} is {given:?}: {why}"));
+        }
+        let universe = match given.trim() {
             "" => DEFAULT_UNIVERSE.to_string(),
             other => other.to_string(),
         };
+        // The universe ends a host name: anything else would put another host (`x@host`) or a
+        // path into the URL the account's token is sent to.
+        if !universe
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        {
+            return Err(format!(
+                "{UNIVERSE} is {universe:?}, not a domain (letters, digits, `.` and `-`): the \
+                 image's clients cannot reach `<service>.{universe}`, and svcgen sends the \
+                 account's token to no other host"
+            ));
+        }
         if universe != account.universe {
             return Err(format!(
                 "The configured universe domain ({universe}) does not match the universe domain \

@@ -139,7 +139,12 @@ impl Store {
         if payload.is_empty() {
             return Ok(Err((Status::Failed, self.missing(&self.version_path()))));
         }
-        Ok(keys_of(&payload, &self.version_path()))
+        // Where the parser stopped is a place in the parts joined: say how many there were.
+        let secret = match names.len() {
+            1 => self.version_path(),
+            n => format!("{} ({n} parts joined)", self.version_path()),
+        };
+        Ok(keys_of(&payload, &secret))
     }
 
     /// "secret `name` missing", with the note on an unset prefix.
