@@ -643,12 +643,12 @@ fn wrote_line(
 #[cfg(test)]
 mod tests {
     use super::{Contents, HostCopy, host_copies};
-    use crate::render::HostOf;
+    use crate::profile::FileAsRead;
 
     fn copy(others_read: bool) -> HostCopy {
         HostCopy {
             relative: "files/cm/key".into(),
-            host: Some(HostOf {
+            host: Some(FileAsRead {
                 others_read,
                 identity: (u64::MAX, u64::MAX),
             }),

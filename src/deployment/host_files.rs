@@ -6,7 +6,7 @@
 use super::env::EnvOptions;
 use crate::diag::source::Origin;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-pub use crate::profile::HostBytes;
+use crate::profile::HostBytes;
 use crate::resolve::deploy::{FileSource, K8sKind, names};
 use std::path::Path;
 

@@ -17,7 +17,7 @@ pub mod paths;
 pub mod preflight_job;
 
 pub use env::{DeployEnv, EnvOptions, EnvVar, environment};
-pub use host_files::{HostBytes, HostRead, HostReader};
+pub use host_files::{HostRead, HostReader};
 
 use crate::diag::Diagnostics;
 use crate::resolve::Resolved;

@@ -124,8 +124,7 @@ impl Setting {
         {
             return var.default.value().map(str::to_string);
         }
-        let read = model.image.reads.iter().find(|r| r.env == name)?;
-        Some(read.default.clone())
+        Some(model.image_read(name, self.edition)?.default.clone())
     }
 
     /// Whether the environment holds `name` (even empty): the image tells unset from empty for
@@ -160,19 +159,20 @@ impl Setting {
             true => format!("reading {container_path}"),
             false => format!("reading {container_path} (host file {})", path.display()),
         };
-        let _reading = self.doing.during(what);
-        let bytes = (self.reader)(&path)?;
-        if secret {
-            self.keep_secret(String::from_utf8_lossy(&bytes).trim());
-        }
-        Ok(bytes)
+        self.read_noted(&path, what, secret)
     }
 
     /// Reads a file of the machine svcgen runs on (the kubeconfig a client outside a container
     /// loads, and the files it names) through the one bounded reader; a secret file's content is
     /// kept out of every output from now on.
     pub fn read_local(&self, path: &Path, secret: bool) -> Result<Vec<u8>, String> {
-        let _reading = self.doing.during(format!("reading {}", path.display()));
+        self.read_noted(path, format!("reading {}", path.display()), secret)
+    }
+
+    /// Reads `path` through the one bounded reader, noting `what` as what the step is doing
+    /// while it reads; a secret file's content is kept out of every output from now on.
+    fn read_noted(&self, path: &Path, what: String, secret: bool) -> Result<Vec<u8>, String> {
+        let _reading = self.doing.during(what);
         let bytes = (self.reader)(path)?;
         if secret {
             self.keep_secret(String::from_utf8_lossy(&bytes).trim());

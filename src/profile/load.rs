@@ -22,9 +22,17 @@ pub struct ReadError(pub String);
 /// Reads an input file whole (see [`read_regular`]) and records it in `inputs`, so that no
 /// output of the command can replace it.
 pub fn read_input(path: &Path, inputs: &Inputs) -> Result<Vec<u8>, ReadError> {
+    read_input_with_meta(path, inputs).map(|(bytes, _)| bytes)
+}
+
+/// [`read_input`], with the metadata of the handle the bytes were read through.
+fn read_input_with_meta(
+    path: &Path,
+    inputs: &Inputs,
+) -> Result<(Vec<u8>, std::fs::Metadata), ReadError> {
     let (bytes, meta) = read_regular_with_meta(path)?;
     inputs.record_read(path, &meta);
-    Ok(bytes)
+    Ok((bytes, meta))
 }
 
 /// Reads a file whole: only a regular file (a FIFO would block, a device never end) of at most
@@ -105,20 +113,26 @@ pub fn read_host_file(
         ));
     };
     root.admit(path, "the host file")?;
-    let (bytes, meta) = read_regular_with_meta(path).map_err(|e| e.0)?;
-    inputs.record_read(path, &meta);
-    Ok(HostBytes {
-        bytes,
+    let (bytes, meta) = read_input_with_meta(path, inputs).map_err(|e| e.0)?;
+    let file = FileAsRead {
         others_read: others_read(&meta),
         identity: crate::support::inputs::identity(&meta),
-    })
+    };
+    Ok(HostBytes { bytes, file })
 }
 
 /// A host file as it was read: its bytes, and what the handle they were read through said of
-/// the file (asking its path again could find another file there).
+/// the file.
 #[derive(Debug, Clone)]
 pub struct HostBytes {
     pub bytes: Vec<u8>,
+    pub file: FileAsRead,
+}
+
+/// What the open handle of a file said when it was read (asking its path again could find
+/// another file there).
+#[derive(Debug, Clone, Copy)]
+pub struct FileAsRead {
     /// Whether others may read the file (its mode): its copy is as private as the file.
     pub others_read: bool,
     /// Its device and inode: a copy that would land on the file itself is not written.
@@ -547,5 +561,32 @@ mod tests {
         let (_, result) = parse_bytes("p.toml".into(), b"a = \"\xff\"\n".to_vec(), &mut sources);
         let diags = result.unwrap_err();
         assert_eq!(diags.items[0].origin.unwrap().start, 5);
+    }
+}
+
+#[cfg(test)]
+mod host_file_tests {
+    use super::read_host_file;
+    use crate::support::inputs::Inputs;
+    use crate::support::root::Root;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A host file read says, from its handle, whether others may read it and which file it
+    /// is: a `0600` key read stays private even when its mode is opened after the read.
+    #[test]
+    fn a_host_file_read_keeps_the_mode_and_identity_its_handle_gave() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::of(dir.path(), Some(dir.path()));
+        for (mode, others_read) in [(0o600, false), (0o644, true)] {
+            let file = dir.path().join(format!("key-{mode:o}"));
+            std::fs::write(&file, "key").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            let read = read_host_file(&file, Some(&root), &Inputs::default()).unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+            assert_eq!(read.bytes, b"key");
+            assert_eq!(read.file.others_read, others_read, "{mode:o}");
+            let meta = std::fs::metadata(&file).unwrap();
+            assert_eq!(read.file.identity, crate::support::inputs::identity(&meta));
+        }
     }
 }

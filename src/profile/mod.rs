@@ -17,8 +17,8 @@ pub use layers::{
     load_layers, load_stack,
 };
 pub use load::{
-    HostBytes, MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, check_stdin_size, is_stdio,
-    load_file, parse_bytes, parse_text, read_host_file, read_input, read_input_or_stdin,
+    FileAsRead, HostBytes, MAX_DEPTH, MAX_PROFILE_BYTES, ReadError, STDIN_NAME, check_stdin_size,
+    is_stdio, load_file, parse_bytes, parse_text, read_host_file, read_input, read_input_or_stdin,
     read_input_text, read_regular, read_text,
 };
 pub use merge::{Overridden, merge, merge_recording};

@@ -29,18 +29,9 @@ pub struct Rendered {
 pub struct HostCopy {
     /// Relative to the output folder, `/`-separated.
     pub relative: String,
-    /// The host file copied, as read (`None`: a file svcgen makes, the `.gitignore`).
-    pub host: Option<HostOf>,
+    /// The host file copied, as it was read (`None`: a file svcgen makes, the `.gitignore`).
+    pub host: Option<crate::profile::FileAsRead>,
     pub bytes: Vec<u8>,
-}
-
-/// The host file a copy is made of: what its open handle said when it was read.
-#[derive(Debug)]
-pub struct HostOf {
-    /// Whether others may read it: its copy is as private as the file.
-    pub others_read: bool,
-    /// Its device and inode.
-    pub identity: (u64, u64),
 }
 
 /// Renders `targets` of `resolved`, to be written into `folder` (host paths are relative to it;
@@ -128,10 +119,7 @@ fn copies(files: &[host_files::HostFile<'_>]) -> Vec<HostCopy> {
         .filter_map(|file| match &file.read {
             HostRead::Read(read) => Some(HostCopy {
                 relative: file.relative.clone(),
-                host: Some(HostOf {
-                    others_read: read.others_read,
-                    identity: read.identity,
-                }),
+                host: Some(read.file),
                 bytes: read.bytes.clone(),
             }),
             HostRead::Unreadable(_) | HostRead::NotRead => None,

@@ -14,12 +14,11 @@ mod preflight_job;
 pub mod targets;
 
 pub use crate::deployment::{
-    DeployEnv, EnvOptions, EnvVar, HostBytes, HostRead, HostReader, environment, host_files,
-    k8s_plan,
+    DeployEnv, EnvOptions, EnvVar, HostRead, HostReader, environment, host_files, k8s_plan,
 };
 pub use crate::templates::yaml_quote::quote as yaml_quote;
 pub use crate::templates::{BUILTIN, TemplateError, Templates, dotenv_quote};
-pub use checked::{HostCopy, HostOf, Rendered, render_checked};
+pub use checked::{HostCopy, Rendered, render_checked};
 pub use dotenv_quote::quote as dotenv_quote;
 pub use targets::{Target, carriers};
 

@@ -1,9 +1,9 @@
 //! One Google REST API as the image's clients reach it: `https://<service>.<universe>` (the
-//! client's universe: `GOOGLE_CLOUD_UNIVERSE_DOMAIN`, else `googleapis.com`, which must be the
+//! client's universe: `GOOGLE_CLOUD_UNIVERSE_DOMAIN`, else the model's default for it, which must be the
 //! credentials' own, as google-api-core insists), the account's self-signed JWT as the bearer,
 //! and Google's JSON errors in its own words.
 
-use super::account::{Account, DEFAULT_UNIVERSE};
+use super::account::Account;
 use crate::preflight::Setting;
 use crate::preflight::http::{self, Answer, Tls};
 use std::time::Duration;
@@ -36,10 +36,8 @@ impl Client {
         {
             return Err(format!("{UNIVERSE} is {given:?}: {why}"));
         }
-        let universe = match given.trim() {
-            "" => DEFAULT_UNIVERSE.to_string(),
-            other => other.to_string(),
-        };
+        // Unset, the model's default: the clients' own universe.
+        let universe = given.trim().to_string();
         // The universe ends a host name: anything else would put another host (`x@host`) or a
         // path into the URL the account's token is sent to.
         if !universe
@@ -56,8 +54,9 @@ impl Client {
             return Err(format!(
                 "The configured universe domain ({universe}) does not match the universe domain \
                  found in the credentials ({}). If you haven't configured the universe domain \
-                 explicitly, `{DEFAULT_UNIVERSE}` is the default.",
-                account.universe
+                 explicitly, `{}` is the default.",
+                account.universe,
+                setting.default_of(UNIVERSE).unwrap_or_default()
             ));
         }
         Ok(Client {
